@@ -1,0 +1,19 @@
+import { DynamicStructuredTool } from '@langchain/core/tools';
+import { type AnyToolDefinition, runTool, type ToolContext } from '../tools/index.js';
+
+/**
+ * One registry tool as a LangChain tool. The result is compact JSON text; user-fixable
+ * problems come back as `{"error":{code,message,hint}}` so the model can correct its call.
+ */
+export function toLangChainTool(tool: AnyToolDefinition, context: ToolContext): DynamicStructuredTool {
+  return new DynamicStructuredTool({
+    name: tool.name,
+    description: tool.description,
+    schema: tool.schema,
+    metadata: { toolkit: tool.toolkit, annotations: tool.annotations },
+    func: async (input: unknown) => {
+      const outcome = await runTool(tool, context, input);
+      return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { ConfigError, createContext, resolveSiteConfig } from '../config.js';
+import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
+import { runTool, type ToolOutcome } from '../tools/index.js';
+import { filterFromOptions, type FilterOptions, readStdin } from './shared.js';
+
+/** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */
+export function exitCodeFor(outcome: ToolOutcome): number {
+  if (outcome.ok) return 0;
+  return isUsageError(outcome) ? 2 : 1;
+}
+
+export function registerInvokeCommand(program: Command): void {
+  program
+    .command('invoke')
+    .description('Run one tool from a JSON envelope {"tool": NAME, "params": {…}} and print the JSON result')
+    .argument('[envelope]', 'the envelope as JSON, or - to read it from stdin')
+    .option('--read-only', 'allow only read-only tools')
+    .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--pretty', 'indent the JSON output')
+    .addHelpText(
+      'after',
+      `
+Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"?,"details"?}}
+Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON, envelope or params.
+Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without CMS_URL the local sandbox.
+
+Examples:
+  cms-admin invoke '{"tool":"get-cms-categories"}'
+  echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -`,
+    )
+    .action(async (text: string | undefined, options: FilterOptions & { pretty?: boolean }) => {
+      const outcome = await runInvoke(text, options);
+      process.stdout.write(`${JSON.stringify(outcome, null, options.pretty ? 2 : undefined)}\n`);
+      process.exitCode = exitCodeFor(outcome);
+    });
+}
+
+async function runInvoke(text: string | undefined, options: FilterOptions): Promise<ToolOutcome> {
+  const source = text === undefined || text === '-' ? await readStdin() : text;
+  const parsed = parseEnvelope(source);
+  if (!parsed.ok) return parsed.outcome;
+  let filter: ReturnType<typeof filterFromOptions>;
+  try {
+    filter = filterFromOptions(options);
+  } catch (err) {
+    return { ok: false, error: { code: 'invalid_envelope', message: (err as Error).message } };
+  }
+  // Validate before touching configuration, so a bad call fails the same way with or without a site.
+  const call = resolveCall(parsed.value, filter);
+  if (!call.ok) return call;
+  try {
+    const site = await resolveSiteConfig();
+    return await runTool(call.tool, createContext(site), call.params);
+  } catch (err) {
+    if (err instanceof ConfigError) return { ok: false, error: { code: 'not_configured', message: err.message } };
+    throw err;
+  }
+}

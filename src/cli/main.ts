@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerInvokeCommand } from './invoke.js';
+import { registerSiteCommands } from './site.js';
+import { registerToolsCommand } from './tools.js';
+
+/** Entry point of `cms-admin`. Heavy modules (langchain) load only in the commands that need them. */
+const program = new Command('cms-admin')
+  .description('Administer a WordPress site’s categories, tags, taxonomies, users and roles — by LLM agent or by hand.')
+  .showHelpAfterError()
+  .addHelpText(
+    'after',
+    `
+Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (an application password). Without CMS_URL,
+commands use the local sandbox started by \`cms-admin site up\`.`,
+  );
+
+registerInvokeCommand(program);
+registerToolsCommand(program);
+registerSiteCommands(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`cms-admin: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,12 @@
+export { type BatchItemResult, type BatchRequest, BATCH_SIZE } from './batch.js';
+export { chunk, mapLimit } from './concurrency.js';
+export { plainText, type RedactedRequest, WordPressError } from './errors.js';
+export {
+  type ClientStats,
+  type CurrentUser,
+  type Query,
+  WordPressClient,
+  type WordPressClientOptions,
+  type WpRequest,
+  type WpResponse,
+} from './wordpress-client.js';

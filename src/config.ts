@@ -1,0 +1,56 @@
+import { WordPressClient } from './client/index.js';
+import { readCredentials } from './sandbox/index.js';
+import type { ToolContext } from './tools/index.js';
+
+export interface SiteConfig {
+  url: string;
+  username: string;
+  appPassword: string;
+  /** True when the credentials come from the local sandbox (no CMS_URL set). */
+  sandbox: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * The site to administer: CMS_URL + CMS_USERNAME + CMS_APP_PASSWORD when CMS_URL is set,
+ * otherwise the local sandbox's credentials (`cms-admin site up`).
+ */
+export async function resolveSiteConfig(env: NodeJS.ProcessEnv = process.env): Promise<SiteConfig> {
+  if (env.CMS_URL) {
+    const missing = ['CMS_USERNAME', 'CMS_APP_PASSWORD'].filter((key) => !env[key]);
+    if (missing.length) {
+      throw new ConfigError(`CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`);
+    }
+    return { url: env.CMS_URL, username: env.CMS_USERNAME as string, appPassword: env.CMS_APP_PASSWORD as string, sandbox: false };
+  }
+  const creds = await readCredentials({});
+  if (!creds) {
+    throw new ConfigError('No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD, or start the local sandbox with `cms-admin site up --seed`.');
+  }
+  return { url: creds.url, username: creds.username, appPassword: creds.appPassword, sandbox: true };
+}
+
+export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: { timeoutMs?: number } = {}): ToolContext {
+  const client = new WordPressClient({
+    url: site.url,
+    username: site.username,
+    appPassword: site.appPassword,
+    timeoutMs: options.timeoutMs ?? numberFromEnv('CMS_TIMEOUT_MS'),
+  });
+  return { client, secrets: secretForms(site.username, site.appPassword) };
+}
+
+/** Application passwords work with or without their spaces; Basic auth carries them base64'd. */
+function secretForms(username: string, appPassword: string): string[] {
+  const compact = appPassword.replace(/\s+/g, '');
+  const basic = Buffer.from(`${username}:${appPassword}`).toString('base64');
+  return [...new Set([appPassword, compact, basic])];
+}
+
+function numberFromEnv(key: string): number | undefined {
+  const n = Number(process.env[key]);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}

@@ -1,0 +1,101 @@
+import {
+  type AnyToolDefinition,
+  findTool,
+  runTool,
+  selectTools,
+  type ToolContext,
+  type ToolErrorPayload,
+  type ToolFilter,
+  type ToolOutcome,
+  tools,
+} from './tools/index.js';
+import { invalidParams } from './tools/run-tool.js';
+
+/** Errors in the call itself (exit code 2 in the CLI); everything else is a tool or site error. */
+export const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
+  'invalid_json',
+  'invalid_envelope',
+  'unknown_tool',
+  'tool_not_allowed',
+  'invalid_params',
+]);
+
+export function isUsageError(outcome: ToolOutcome): boolean {
+  return !outcome.ok && USAGE_ERROR_CODES.has(outcome.error.code);
+}
+
+const fail = (error: ToolErrorPayload) => ({ ok: false, error }) as const;
+
+export type ResolvedCall = { ok: true; tool: AnyToolDefinition; params: Record<string, unknown> } | { ok: false; error: ToolErrorPayload };
+
+/**
+ * The spec's invocation envelope: `{ "tool": NAME, "params": {…} }`. Validates the envelope,
+ * the tool name and the params before anything reaches WordPress, so a bad call writes nothing.
+ */
+export async function invoke(envelope: unknown, context: ToolContext, filter: ToolFilter = {}): Promise<ToolOutcome> {
+  const call = resolveCall(envelope, filter);
+  return call.ok ? runTool(call.tool, context, call.params) : call;
+}
+
+/** Checks an envelope without running it: which tool, with which validated params. */
+export function resolveCall(envelope: unknown, filter: ToolFilter = {}): ResolvedCall {
+  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) {
+    return fail({ code: 'invalid_envelope', message: 'The envelope must be a JSON object: {"tool": NAME, "params": {…}}.' });
+  }
+  const { tool: name, params, ...extra } = envelope as Record<string, unknown>;
+  const extraKeys = Object.keys(extra);
+  if (extraKeys.length) {
+    return fail({ code: 'invalid_envelope', message: `Unknown envelope member(s): ${extraKeys.join(', ')}. The envelope has only "tool" and "params".` });
+  }
+  if (typeof name !== 'string' || name === '') {
+    return fail({ code: 'invalid_envelope', message: 'The envelope needs "tool": a tool name string.', hint: 'Run `cms-admin tools` to list them.' });
+  }
+  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+    return fail({ code: 'invalid_envelope', message: '"params" must be a JSON object of the tool\'s parameters.' });
+  }
+  const tool = findTool(name);
+  if (!tool) {
+    const close = closestNames(name, tools.map((t) => t.name));
+    return fail({
+      code: 'unknown_tool',
+      message: `Unknown tool "${name}".`,
+      hint: close.length ? `Did you mean: ${close.join(', ')}?` : 'Run `cms-admin tools` to list them.',
+    });
+  }
+  if (!selectTools([tool], filter).length) {
+    return fail({ code: 'tool_not_allowed', message: `Tool "${name}" is not enabled in this session${filter.readOnly ? ' (read-only mode)' : ''}.` });
+  }
+  const parsed = tool.schema.safeParse(params ?? {});
+  if (!parsed.success) return fail(invalidParams(tool, parsed.error));
+  return { ok: true, tool, params: parsed.data as Record<string, unknown> };
+}
+
+/** Parses envelope JSON text; a syntax error becomes an `invalid_json` outcome. */
+export function parseEnvelope(text: string): { ok: true; value: unknown } | { ok: false; outcome: ToolOutcome } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, outcome: fail({ code: 'invalid_json', message: `The input is not valid JSON: ${(err as Error).message}` }) };
+  }
+}
+
+export function closestNames(name: string, candidates: readonly string[], max = 3): string[] {
+  const scored = candidates
+    .map((candidate) => ({ candidate, distance: levenshtein(name.toLowerCase(), candidate) }))
+    .filter(({ candidate, distance }) => distance <= Math.max(3, Math.floor(candidate.length / 2)))
+    .sort((a, b) => a.distance - b.distance);
+  return scored.slice(0, max).map(({ candidate }) => candidate);
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

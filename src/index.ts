@@ -1,0 +1,21 @@
+export * from './client/index.js';
+export { ConfigError, createContext, resolveSiteConfig, type SiteConfig } from './config.js';
+export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './envelope.js';
+export { toLangChainTool } from './adapters/langchain.js';
+export { allLangChainTools, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';
+export {
+  type AnyToolDefinition,
+  callNeedsApproval,
+  findTool,
+  runTool,
+  selectTools,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  ToolError,
+  type ToolErrorPayload,
+  type ToolFilter,
+  type ToolkitName,
+  type ToolOutcome,
+  tools,
+} from './tools/index.js';

@@ -1,0 +1,42 @@
+/**
+ * Defence in depth: whatever a tool or WordPress returns, known secrets (the application
+ * password, passwords given as params) are replaced before anything is printed or sent to a model.
+ */
+export const REDACTED = '[REDACTED]';
+
+const SECRET_KEY = /pass(word)?|secret|token|authorization/i;
+
+export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
+  const usable = secrets.filter((s) => typeof s === 'string' && s.length >= 4);
+  if (usable.length === 0) return value;
+  return walk(value, usable) as T;
+}
+
+function walk(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') {
+    let out = value;
+    for (const secret of secrets) out = out.split(secret).join(REDACTED);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((item) => walk(item, secrets));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, secrets)]));
+  }
+  return value;
+}
+
+/** Copy of params fit for logs and approval prompts: secret-looking keys masked. */
+export function maskSecretParams(params: unknown): unknown {
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return params;
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, SECRET_KEY.test(k) && typeof v === 'string' ? REDACTED : v]),
+  );
+}
+
+/** String values of secret-looking keys (e.g. `password`), to add to the redaction list. */
+export function secretValues(params: unknown): string[] {
+  if (!params || typeof params !== 'object') return [];
+  return Object.entries(params)
+    .filter(([k, v]) => SECRET_KEY.test(k) && typeof v === 'string')
+    .map(([, v]) => v as string);
+}

@@ -1,0 +1,47 @@
+import { BaseToolkit, type DynamicStructuredTool } from '@langchain/core/tools';
+import { toLangChainTool } from './adapters/langchain.js';
+import { createContext } from './config.js';
+import { selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './tools/index.js';
+
+export interface SiteCredentials {
+  url: string;
+  username: string;
+  appPassword: string;
+}
+
+export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
+  /** The site to administer; or pass `context` to share one client between toolkits. */
+  site?: SiteCredentials;
+  context?: ToolContext;
+}
+
+function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
+  const context = options.context ?? (options.site ? createContext(options.site) : undefined);
+  if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
+  return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow }).map((tool) =>
+    toLangChainTool(tool, context),
+  );
+}
+
+/** Categories, tags, custom taxonomies: listing, editing, merging, bulk assignment. */
+export class TaxonomyToolkit extends BaseToolkit {
+  tools: DynamicStructuredTool[];
+  constructor(options: ToolkitOptions) {
+    super();
+    this.tools = buildTools('taxonomy', options);
+  }
+}
+
+/** Users and roles: listing, creating, updating, disabling, password resets, roles. */
+export class UserToolkit extends BaseToolkit {
+  tools: DynamicStructuredTool[];
+  constructor(options: ToolkitOptions) {
+    super();
+    this.tools = buildTools('users', options);
+  }
+}
+
+/** Every tool of both toolkits, for agents that administer the whole site. */
+export function allLangChainTools(options: ToolkitOptions): DynamicStructuredTool[] {
+  return buildTools(undefined, options);
+}

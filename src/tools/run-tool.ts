@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import { WordPressError } from '../client/index.js';
+import { redactSecrets, secretValues } from '../redact.js';
+import type { AnyToolDefinition, ToolContext } from './define-tool.js';
+import { ToolError, type ToolErrorPayload } from './tool-error.js';
+
+export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };
+
+/** Validates params against the tool's schema, runs it, and turns user-fixable errors into data. */
+export async function runTool(
+  tool: AnyToolDefinition,
+  context: ToolContext,
+  rawParams: unknown,
+): Promise<ToolOutcome> {
+  const secrets = [...(context.secrets ?? []), ...secretValues(rawParams)];
+  const parsed = tool.schema.safeParse(rawParams ?? {});
+  if (!parsed.success) {
+    return { ok: false, error: invalidParams(tool, parsed.error) };
+  }
+  try {
+    await context.client.connect();
+    const result = await tool.execute(context, parsed.data);
+    return redactSecrets({ ok: true, result }, secrets);
+  } catch (err) {
+    const error = toErrorPayload(err);
+    if (!error) throw err;
+    return redactSecrets({ ok: false, error }, secrets);
+  }
+}
+
+export function invalidParams(tool: AnyToolDefinition, error: z.ZodError): ToolErrorPayload {
+  const problems = error.issues.map((issue) => {
+    const where = issue.path.length ? issue.path.join('.') : 'params';
+    const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    return `${where}: ${issue.message}${keys}`;
+  });
+  const known = Object.keys(tool.schema.shape);
+  return {
+    code: 'invalid_params',
+    message: `Invalid params for ${tool.name}: ${problems.join('; ')}`,
+    hint: known.length ? `${tool.name} takes: ${known.join(', ')}.` : `${tool.name} takes no params.`,
+  };
+}
+
+/** User-fixable problems become a payload; anything else (a bug) returns undefined. */
+export function toErrorPayload(err: unknown): ToolErrorPayload | undefined {
+  if (err instanceof ToolError) {
+    return compact({ code: err.code, message: err.message, hint: err.hint, details: err.details });
+  }
+  if (err instanceof WordPressError) {
+    return compact({ code: err.code, message: err.message, hint: hintFor(err), details: detailsFor(err) });
+  }
+  return undefined;
+}
+
+function hintFor(err: WordPressError): string | undefined {
+  if (err.code === 'authentication_failed') return 'Fix the credentials, then try again.';
+  if (err.status === undefined) return 'Check that the site is reachable (CMS_URL) and try again.';
+  if (err.status === 401 || err.status === 403)
+    return 'The WordPress account lacks permission for this; use an administrator’s application password.';
+  if (err.status === 404) return 'Check the id: the list tools show the ids that exist.';
+  if (err.status >= 500) return 'WordPress failed on its side; try again, or check the site’s PHP error log.';
+  return undefined;
+}
+
+function detailsFor(err: WordPressError): unknown {
+  const data = err.data as { params?: unknown; details?: unknown } | undefined;
+  return data?.params ?? data?.details;
+}
+
+function compact(payload: ToolErrorPayload): ToolErrorPayload {
+  return Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== undefined)) as unknown as ToolErrorPayload;
+}

@@ -1,0 +1,25 @@
+import type { AnyToolDefinition, ToolkitName } from './define-tool.js';
+
+export interface ToolFilter {
+  /** Only tools of this toolkit. */
+  toolkit?: ToolkitName;
+  /** Only tools annotated read-only. */
+  readOnly?: boolean;
+  /** Only these tool names (an allowlist); unknown names are an error. */
+  allow?: readonly string[];
+}
+
+/** Applies a filter to a list of tools; the adapters all filter through here. */
+export function selectTools(all: readonly AnyToolDefinition[], filter: ToolFilter = {}): AnyToolDefinition[] {
+  if (filter.allow) {
+    const known = new Set(all.map((t) => t.name));
+    const unknown = filter.allow.filter((name) => !known.has(name));
+    if (unknown.length) throw new Error(`Unknown tool name(s) in allowlist: ${unknown.join(', ')}`);
+  }
+  return all.filter(
+    (tool) =>
+      (!filter.toolkit || tool.toolkit === filter.toolkit) &&
+      (!filter.readOnly || tool.annotations.readOnly) &&
+      (!filter.allow || filter.allow.includes(tool.name)),
+  );
+}

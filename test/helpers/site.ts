@@ -1,0 +1,51 @@
+import { WordPressClient } from '../../src/client/index.js';
+import { createContext } from '../../src/config.js';
+import { invoke } from '../../src/envelope.js';
+import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
+
+/** Credentials of the test sandbox, set by test/global-setup.ts. */
+export function testSite() {
+  const { CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD } = process.env;
+  if (!CMS_URL || !CMS_USERNAME || !CMS_APP_PASSWORD) {
+    throw new Error('The test sandbox is not up: run the tests through vitest (global setup starts it).');
+  }
+  return { url: CMS_URL, username: CMS_USERNAME, appPassword: CMS_APP_PASSWORD };
+}
+
+let shared: ToolContext | undefined;
+
+/** One tool context (one client) for a test file. */
+export function testContext(): ToolContext {
+  shared ??= createContext(testSite());
+  return shared;
+}
+
+/** Calls a tool through the spec's envelope, as an LLM client would. */
+export function call(tool: string, params?: Record<string, unknown>): Promise<ToolOutcome> {
+  return invoke(params === undefined ? { tool } : { tool, params }, testContext());
+}
+
+/** Calls a tool and returns its result, failing the test with the error if it did not succeed. */
+export async function callOk<T = any>(tool: string, params?: Record<string, unknown>): Promise<T> {
+  const outcome = await call(tool, params);
+  if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
+  return outcome.result as T;
+}
+
+let rawClient: WordPressClient | undefined;
+
+/**
+ * A separate client for fixtures and for reading the site back, so assertions do not go
+ * through the code under test's own tool logic.
+ */
+export function wp(): WordPressClient {
+  rawClient ??= new WordPressClient(testSite());
+  return rawClient;
+}
+
+let counter = 0;
+/** A name no other test (or earlier run) uses. */
+export function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix} ${process.pid.toString(36)}${Date.now().toString(36)}${counter}`;
+}

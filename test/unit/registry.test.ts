@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { WordPressClient } from '../../src/client/index.js';
+import { describeTool } from '../../src/adapters/json-schema.js';
+import { TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
+import { tools } from '../../src/tools/index.js';
+
+const TAXONOMY_TOOLS = [
+  'get-cms-categories',
+  'get-cms-tags',
+  'create-category',
+  'create-tag',
+  'update-category',
+  'update-tag',
+  'delete-category',
+  'delete-tag',
+  'merge-categories',
+  'assign-categories-to-posts',
+  'assign-tags-to-posts',
+  'list-taxonomies',
+];
+const USER_TOOLS = [
+  'list-users',
+  'create-user',
+  'update-user',
+  'disable-user',
+  'enable-user',
+  'reset-user-password',
+  'set-user-role',
+  'list-user-roles',
+];
+
+// A client that is never called: building toolkits must not touch the network.
+const context = { client: new WordPressClient({ url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' }) };
+
+describe('registry', () => {
+  it('holds exactly the spec’s tools plus enable-user, each once', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS].sort());
+  });
+
+  it('TaxonomyToolkit and UserToolkit give exactly their tools', () => {
+    expect(new TaxonomyToolkit({ context }).getTools().map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS].sort());
+    expect(new UserToolkit({ context }).getTools().map((t) => t.name).sort()).toEqual([...USER_TOOLS].sort());
+  });
+
+  it('read-only toolkits keep only read-only tools', () => {
+    const names = new TaxonomyToolkit({ context, readOnly: true }).getTools().map((t) => t.name).sort();
+    expect(names).toEqual(['get-cms-categories', 'get-cms-tags', 'list-taxonomies']);
+  });
+
+  it.each(tools.map((t) => [t.name, t] as const))('%s rejects unknown params and documents every param', (_name, tool) => {
+    expect(tool.schema.safeParse({ not_a_param: 1 }).success).toBe(false);
+    for (const [key, field] of Object.entries(tool.schema.shape)) {
+      expect(field.description, `${tool.name}.${key} needs .describe()`).toBeTruthy();
+    }
+    const { readOnly, destructive } = tool.annotations;
+    expect(readOnly && destructive).toBe(false);
+  });
+
+  it.each(tools.map((t) => [t.name, t] as const))('%s schema snapshot', async (name, tool) => {
+    await expect(`${JSON.stringify(describeTool(tool), null, 2)}\n`).toMatchFileSnapshot(`__snapshots__/tools/${name}.json`);
+  });
+});
