@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerChatCommand } from './chat.js';
 import { registerInvokeCommand } from './invoke.js';
 import { registerSiteCommands } from './site.js';
 import { registerToolsCommand } from './tools.js';
@@ -15,6 +16,7 @@ Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (an application password). Without
 commands use the local sandbox started by \`cms-admin site up\`.`,
   );
 
+registerChatCommand(program);
 registerInvokeCommand(program);
 registerToolsCommand(program);
 registerSiteCommands(program);

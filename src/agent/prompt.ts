@@ -1,0 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../sandbox/paths.js';
+
+/** The agent's system prompt, kept as text in prompts/ so it can be read and edited as prose. */
+export function loadSystemPrompt(name = 'system.txt'): string {
+  return readFileSync(join(packageRoot(), 'prompts', name), 'utf8').trim();
+}

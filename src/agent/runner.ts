@@ -1,0 +1,159 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, AIMessageChunk, type BaseMessage, createAgent, HumanMessage, ToolMessage } from 'langchain';
+import { toLangChainTool } from '../adapters/langchain.js';
+import { selectTools, type ToolContext, type ToolFilter, tools as registry } from '../tools/index.js';
+import type { Approver } from './approvals.js';
+import { DEFAULT_MAX_STEPS } from './defaults.js';
+import { addUsage, messageText, type TokenUsage, trimDanglingToolCalls } from './messages.js';
+import { loadSystemPrompt } from './prompt.js';
+import { toolCallMiddleware } from './tool-calls.js';
+
+export interface AdminAgentOptions {
+  model: BaseChatModel;
+  context: ToolContext;
+  approver: Approver;
+  /** Only one toolkit, read-only mode, an allowlist. */
+  filter?: ToolFilter;
+  systemPrompt?: string;
+  /** Model calls allowed in one turn before the turn stops. */
+  maxSteps?: number;
+}
+
+export type TurnEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown> }
+  | { type: 'tool_result'; id: string; name: string; content: string; ok: boolean };
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  result?: string;
+  ok?: boolean;
+}
+
+export interface TurnResult {
+  answer: string;
+  toolCalls: ToolCallRecord[];
+  usage: TokenUsage;
+  steps: number;
+  /** Why the turn ended early, if it did. */
+  stopped?: { reason: 'step_limit' | 'cancelled' | 'model_error'; message: string };
+}
+
+export { DEFAULT_MAX_STEPS };
+
+/** A conversation with the admin agent: history kept across turns, one turn at a time. */
+export class ChatSession {
+  readonly toolNames: string[];
+  messages: BaseMessage[] = [];
+  readonly #agent;
+  readonly #maxSteps: number;
+
+  constructor(options: AdminAgentOptions) {
+    const selected = selectTools(registry, options.filter);
+    this.toolNames = selected.map((tool) => tool.name);
+    this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.#agent = createAgent({
+      model: options.model,
+      tools: selected.map((tool) => toLangChainTool(tool, options.context)),
+      systemPrompt: options.systemPrompt ?? loadSystemPrompt(),
+      middleware: [toolCallMiddleware(selected, options.approver)],
+    });
+  }
+
+  reset(): void {
+    this.messages = [];
+  }
+
+  async turn(text: string, options: { signal?: AbortSignal; onEvent?: (event: TurnEvent) => void } = {}): Promise<TurnResult> {
+    const emit = options.onEvent ?? (() => {});
+    const input = [...this.messages, new HumanMessage(text)];
+    let latest: BaseMessage[] = input;
+    const calls = new Map<string, ToolCallRecord>();
+    let stopped: TurnResult['stopped'];
+    try {
+      const stream = await this.#agent.stream(
+        { messages: input },
+        // Each step is a model call plus a tool round: two graph steps, plus one to finish.
+        { streamMode: ['messages', 'values'], recursionLimit: this.#maxSteps * 2 + 1, signal: options.signal },
+      );
+      for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+        if (mode === 'values') {
+          latest = (chunk as { messages: BaseMessage[] }).messages;
+          // A finished model step: its tool calls are whole now (chunks carry partial args).
+          for (const message of latest.slice(input.length)) {
+            if (AIMessage.isInstance(message)) this.#noteToolCalls(message, calls, emit);
+            if (ToolMessage.isInstance(message)) this.#noteToolResult(message, calls, emit);
+          }
+          continue;
+        }
+        const [message] = chunk as [BaseMessage, unknown];
+        if (AIMessageChunk.isInstance(message)) {
+          const delta = messageText(message);
+          if (delta) emit({ type: 'text', delta });
+        } else if (ToolMessage.isInstance(message)) {
+          this.#noteToolResult(message, calls, emit);
+        }
+      }
+    } catch (err) {
+      stopped = this.#stopReason(err, options.signal);
+    }
+    this.messages = trimDanglingToolCalls(latest);
+    const newMessages = latest.slice(input.length);
+    const usage: TokenUsage = { input: 0, output: 0, total: 0 };
+    for (const message of newMessages) addUsage(usage, message);
+    const last = newMessages.at(-1);
+    const answer = last && AIMessage.isInstance(last) && !last.tool_calls?.length ? messageText(last) : '';
+    return {
+      answer,
+      toolCalls: [...calls.values()],
+      usage,
+      steps: newMessages.filter((m) => AIMessage.isInstance(m)).length,
+      stopped,
+    };
+  }
+
+  #noteToolCalls(message: AIMessage, calls: Map<string, ToolCallRecord>, emit: (event: TurnEvent) => void): void {
+    for (const call of message.tool_calls ?? []) {
+      const id = call.id ?? '';
+      if (!id || calls.has(id)) continue;
+      const record = { id, name: call.name, args: call.args as Record<string, unknown> };
+      calls.set(id, record);
+      emit({ type: 'tool_call', ...record });
+    }
+  }
+
+  #noteToolResult(message: ToolMessage, calls: Map<string, ToolCallRecord>, emit: (event: TurnEvent) => void): void {
+    const record = calls.get(message.tool_call_id);
+    if (!record || record.result !== undefined) return;
+    record.result = messageText(message);
+    record.ok = message.status !== 'error';
+    emit({ type: 'tool_result', id: record.id, name: record.name, content: record.result, ok: record.ok });
+  }
+
+  #stopReason(err: unknown, signal: AbortSignal | undefined): NonNullable<TurnResult['stopped']> {
+    const error = err as Error & { name?: string; status?: number };
+    if (signal?.aborted || error?.name === 'AbortError') return { reason: 'cancelled', message: 'Turn cancelled.' };
+    if (error?.name === 'GraphRecursionError') {
+      return {
+        reason: 'step_limit',
+        message: `Stopped after ${this.#maxSteps} steps (the step limit). Say "continue" to go on, or raise --max-steps.`,
+      };
+    }
+    return { reason: 'model_error', message: describeModelError(error) };
+  }
+}
+
+/** A model endpoint failure in one line: status and cause, never the key. */
+export function describeModelError(error: Error & { status?: number; code?: string }): string {
+  const status = error?.status ? `HTTP ${error.status}: ` : '';
+  const first = String(error?.message ?? error).split('\n')[0]?.replace(/sk-[A-Za-z0-9_-]{6,}/g, 'sk-…') ?? '';
+  const hint =
+    error?.status === 401
+      ? ' Check OPENAI_API_KEY.'
+      : error?.status === 404
+        ? ' Check CMS_AGENT_MODEL and OPENAI_BASE_URL.'
+        : ' Check OPENAI_BASE_URL and that the model server is running.';
+  return `The model endpoint failed (${status}${first}).${hint}`;
+}

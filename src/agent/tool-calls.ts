@@ -1,0 +1,60 @@
+import { createMiddleware, ToolMessage } from 'langchain';
+import { type AnyToolDefinition, callNeedsApproval, type ToolErrorPayload } from '../tools/index.js';
+import { invalidParams } from '../tools/run-tool.js';
+import { type Approver, approvalRequest } from './approvals.js';
+
+function errorMessage(toolCallId: string, name: string, error: ToolErrorPayload): ToolMessage {
+  return new ToolMessage({ content: JSON.stringify({ error }), tool_call_id: toolCallId, name, status: 'error' });
+}
+
+/**
+ * Every tool call of the agent goes through here, one call at a time:
+ * - unknown tool or invalid arguments → a short error the model can act on (LangChain's own
+ *   message for a schema mismatch carries a JS stack trace);
+ * - a destructive call → the approver decides; a rejection becomes this call's result.
+ *
+ * Deciding per call inside `wrapToolCall` (rather than with `humanInTheLoopMiddleware`) means
+ * every tool call always gets exactly one result, also when one of several parallel calls is
+ * rejected (langchainjs#11125: there, the other calls were dropped and the next model request
+ * was invalid).
+ */
+export function toolCallMiddleware(tools: readonly AnyToolDefinition[], approver: Approver) {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return createMiddleware({
+    name: 'CmsAdminToolCalls',
+    wrapToolCall: async (request, handler) => {
+      const { toolCall } = request;
+      const id = toolCall.id ?? '';
+      const tool = byName.get(toolCall.name);
+      if (!tool || !request.tool) {
+        return errorMessage(id, toolCall.name, {
+          code: 'unknown_tool',
+          message: `There is no tool "${toolCall.name}" in this session.`,
+          hint: `Available: ${[...byName.keys()].join(', ')}.`,
+        });
+      }
+      const parsed = tool.schema.safeParse(toolCall.args ?? {});
+      if (!parsed.success) return errorMessage(id, tool.name, invalidParams(tool, parsed.error));
+      if (callNeedsApproval(tool, parsed.data)) {
+        const decision = await approver(approvalRequest(tool.name, parsed.data));
+        if (!decision.approved) {
+          return errorMessage(id, tool.name, {
+            code: 'rejected_by_user',
+            message: `The call was not approved: ${decision.reason} Nothing was changed.`,
+            hint: 'Do not retry this call; ask the person what they want instead.',
+          });
+        }
+      }
+      try {
+        return await handler(request);
+      } catch (err) {
+        // A bug in a tool: tell the model briefly, without stack or file paths.
+        if (process.env.CMS_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
+        return errorMessage(id, tool.name, {
+          code: 'tool_failed',
+          message: `${tool.name} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+        });
+      }
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import { approveAll, type Approver, refuseAll, serializeApprover } from '../agent/approvals.js';
+import { createChatModel, MODEL_HELP, modelConfigFromEnv } from '../agent/model.js';
+import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
+import { createContext } from '../config.js';
+import { maskSecretParams } from '../redact.js';
+import type { ChatOptions } from './chat.js';
+import { ensureSite } from './ensure-site.js';
+import { runRepl } from './repl.js';
+import { filterFromOptions } from './shared.js';
+import { runToolShell } from './tool-shell.js';
+
+/** Loaded only by `cms-admin chat`: it pulls in langchain. */
+export async function runChat(options: ChatOptions): Promise<number> {
+  const filter = filterFromOptions(options);
+  const maxSteps = Number(options.maxSteps ?? DEFAULT_MAX_STEPS);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error('--max-steps takes a whole number ≥ 1.');
+  const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
+  const context = createContext(site);
+  await context.client.connect();
+  const modelConfig = modelConfigFromEnv();
+  const interactive = Boolean(process.stdin.isTTY) && options.once === undefined;
+
+  if (!modelConfig) {
+    process.stderr.write(`${MODEL_HELP}\n`);
+    if (options.once !== undefined) return 2;
+    process.stderr.write('Opening the direct tool shell instead (type /help).\n');
+    return runToolShell({ context, filter, yes: Boolean(options.yes) });
+  }
+  const baseApprover: Approver | undefined = options.yes ? approveAll : interactive ? undefined : refuseAll;
+  const makeSession = (approver: Approver) =>
+    new ChatSession({ model: createChatModel(modelConfig), context, filter, maxSteps, approver: serializeApprover(approver) });
+
+  if (options.once !== undefined) {
+    const session = makeSession(baseApprover ?? refuseAll);
+    const result = await session.turn(options.once, {
+      onEvent: (event) => {
+        if (!options.json && event.type === 'tool_call') process.stderr.write(`→ ${event.name} ${JSON.stringify(maskSecretParams(event.args))}\n`);
+      },
+    });
+    if (options.json) {
+      const trace = { ...result, toolCalls: result.toolCalls.map((c) => ({ ...c, args: maskSecretParams(c.args) })) };
+      process.stdout.write(`${JSON.stringify(trace, null, 2)}\n`);
+    } else {
+      if (result.stopped) process.stderr.write(`${result.stopped.message}\n`);
+      if (result.answer) process.stdout.write(`${result.answer}\n`);
+    }
+    return result.stopped ? 1 : 0;
+  }
+  return runRepl({ makeSession, approver: baseApprover, site: site.url, model: modelConfig.model });
+}

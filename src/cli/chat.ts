@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { DEFAULT_MAX_STEPS } from '../agent/defaults.js';
+import type { FilterOptions } from './shared.js';
+
+export interface ChatOptions extends FilterOptions {
+  once?: string;
+  json?: boolean;
+  yes?: boolean;
+  maxSteps?: string;
+}
+
+export function registerChatCommand(program: Command): void {
+  program
+    .command('chat')
+    .description('Chat with an agent that administers the site (starts the local sandbox when CMS_URL is unset)')
+    .option('--once <message>', 'run one turn, print the final answer and exit')
+    .option('--json', 'with --once: print the trace as JSON (tool calls, results, tokens)')
+    .option('-y, --yes', 'approve every destructive tool call without asking')
+    .option('--read-only', 'load only read-only tools')
+    .option('--toolkit <name>', 'load one toolkit only: taxonomy or users')
+    .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--max-steps <n>', 'model calls allowed per turn', String(DEFAULT_MAX_STEPS))
+    .addHelpText(
+      'after',
+      `
+Model: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), CMS_AGENT_MODEL.
+Without a model, opens a direct tool shell: type \`tool-name {json}\` or \`tool-name key=value …\`.
+Destructive calls (deletes, merges that delete, disabling users, role changes, password resets)
+ask y/n first; without a terminal they are refused unless --yes is given.
+In the chat: /help, /tools, /reset, /exit; Ctrl-C cancels the current turn.`,
+    )
+    .action(async (options: ChatOptions) => {
+      const { runChat } = await import('./chat-run.js');
+      process.exitCode = await runChat(options);
+    });
+}

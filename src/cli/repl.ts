@@ -1,0 +1,94 @@
+import { createInterface } from 'node:readline/promises';
+import type { Approver } from '../agent/approvals.js';
+import type { ChatSession, TurnEvent } from '../agent/runner.js';
+import { bold, dim, formatToolCall, formatToolResult, terminalApprover, yellow } from './terminal.js';
+
+export interface ReplOptions {
+  makeSession: (approver: Approver) => ChatSession;
+  /** Fixed approver (--yes, or no terminal); undefined = ask on the terminal. */
+  approver: Approver | undefined;
+  site: string;
+  model: string;
+}
+
+const HELP = `Commands:
+  /help   this help
+  /tools  the tools the agent can use
+  /reset  forget the conversation so far
+  /exit   quit (or Ctrl-D)
+Ctrl-C cancels the current turn; twice at the prompt quits.`;
+
+/** The interactive chat: streamed answers, tool calls and results, approvals, history. */
+export async function runRepl(options: ReplOptions): Promise<number> {
+  const out = process.stdout;
+  const rl = createInterface({ input: process.stdin, output: out, terminal: Boolean(process.stdin.isTTY) });
+  let turn: AbortController | undefined;
+  const session = options.makeSession(options.approver ?? terminalApprover(rl, out, () => turn?.signal));
+  let lastInterrupt = 0;
+  let closed = false;
+  rl.on('close', () => {
+    closed = true;
+  });
+  rl.on('SIGINT', () => {
+    if (turn) {
+      turn.abort();
+      out.write(`\n${dim('(cancelling this turn…)')}\n`);
+      return;
+    }
+    if (Date.now() - lastInterrupt < 2000) {
+      rl.close();
+      return;
+    }
+    lastInterrupt = Date.now();
+    out.write(`\n${dim('(Ctrl-C again, /exit or Ctrl-D to quit)')}\n`);
+    rl.write('', { ctrl: true, name: 'u' });
+  });
+
+  out.write(`${bold('cms-admin chat')} — site ${options.site}, model ${options.model}. /help for commands.\n`);
+  while (!closed) {
+    let line: string;
+    try {
+      line = (await rl.question(`\n${bold('you>')} `)).trim();
+    } catch {
+      break;
+    }
+    if (!line) continue;
+    if (line === '/exit' || line === '/quit') break;
+    if (line === '/help') {
+      out.write(`${HELP}\n`);
+      continue;
+    }
+    if (line === '/tools') {
+      out.write(`${session.toolNames.join('\n')}\n`);
+      continue;
+    }
+    if (line === '/reset') {
+      session.reset();
+      out.write(`${dim('Conversation cleared.')}\n`);
+      continue;
+    }
+    if (line.startsWith('/')) {
+      out.write(`Unknown command ${line}. ${HELP}\n`);
+      continue;
+    }
+    turn = new AbortController();
+    let midLine = false;
+    const onEvent = (event: TurnEvent) => {
+      if (event.type === 'text') {
+        if (!midLine) out.write(`${bold('agent>')} `);
+        out.write(event.delta);
+        midLine = true;
+        return;
+      }
+      if (midLine) out.write('\n');
+      midLine = false;
+      out.write(`${event.type === 'tool_call' ? formatToolCall(event.name, event.args) : formatToolResult(event.content)}\n`);
+    };
+    const result = await session.turn(line, { signal: turn.signal, onEvent });
+    turn = undefined;
+    if (midLine) out.write('\n');
+    if (result.stopped) out.write(`${yellow(result.stopped.message)}\n`);
+  }
+  rl.close();
+  return 0;
+}

@@ -1,0 +1,45 @@
+import type { Interface } from 'node:readline/promises';
+import type { ApprovalDecision, Approver } from '../agent/approvals.js';
+import { summarizeToolResult } from '../agent/summary.js';
+import { maskSecretParams } from '../redact.js';
+
+const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code: string) => (text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
+export const dim = paint('2');
+export const bold = paint('1');
+export const red = paint('31');
+export const green = paint('32');
+export const yellow = paint('33');
+
+export function formatToolCall(name: string, args: unknown): string {
+  return dim(`→ ${name} ${JSON.stringify(maskSecretParams(args))}`);
+}
+
+export function formatToolResult(content: string): string {
+  const { ok, line } = summarizeToolResult(content);
+  return ok ? dim(`  ${green('✓')} ${line}`) : `  ${red('✗')} ${line}`;
+}
+
+/**
+ * Asks y/n on the terminal for each destructive call, showing the tool and its arguments.
+ * Ctrl-C during the question cancels the turn and answers "no".
+ */
+export function terminalApprover(
+  rl: Interface,
+  output: NodeJS.WritableStream,
+  currentSignal: () => AbortSignal | undefined,
+): Approver {
+  return async ({ tool, args }): Promise<ApprovalDecision> => {
+    output.write(`\n${yellow('Approval needed:')} ${bold(tool)} ${JSON.stringify(args)}\n`);
+    let answer: string;
+    try {
+      const signal = currentSignal();
+      answer = (await rl.question('Run it? [y/N] ', signal ? { signal } : {})).trim().toLowerCase();
+    } catch {
+      return { approved: false, reason: 'The person cancelled.' };
+    }
+    return answer === 'y' || answer === 'yes'
+      ? { approved: true }
+      : { approved: false, reason: 'The person said no.' };
+  };
+}

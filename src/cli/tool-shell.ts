@@ -1,0 +1,80 @@
+import { createInterface } from 'node:readline/promises';
+import { type Approver, approveAll, refuseAll } from '../agent/approvals.js';
+import { invoke, resolveCall } from '../envelope.js';
+import { maskSecretParams } from '../redact.js';
+import { callNeedsApproval, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
+import { bold, dim, terminalApprover } from './terminal.js';
+
+const HELP = `Type a tool call:
+  tool-name {"key": "value"}      params as JSON
+  tool-name key=value key2=[1,2]  params as key=value (values parsed as JSON when they can be)
+  /tools  list tools    /help  this help    /exit  quit`;
+
+/** `tool-name {json}` or `tool-name key=value …` → an envelope. */
+export function parseShellLine(line: string): { tool: string; params?: Record<string, unknown> } {
+  const match = /^(\S+)\s*(.*)$/s.exec(line.trim());
+  const tool = match?.[1] ?? '';
+  const rest = match?.[2]?.trim() ?? '';
+  if (!rest) return { tool };
+  if (rest.startsWith('{')) return { tool, params: JSON.parse(rest) };
+  const params: Record<string, unknown> = {};
+  for (const pair of rest.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq < 1) throw new Error(`"${pair}" is not key=value.`);
+    const raw = pair.slice(eq + 1).replace(/^'(.*)'$/s, '$1');
+    params[pair.slice(0, eq)] = parseValue(raw);
+  }
+  return { tool, params };
+}
+
+function parseValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Administer the site without a model: the same tools, envelope checks and approvals. */
+export async function runToolShell(options: { context: ToolContext; filter: ToolFilter; yes: boolean }): Promise<number> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+  const approver: Approver = options.yes ? approveAll : process.stdin.isTTY ? terminalApprover(rl, process.stdout, () => undefined) : refuseAll;
+  process.stdout.write(`${bold('cms-admin tool shell')}. ${HELP}\n`);
+  for (;;) {
+    let line: string;
+    try {
+      line = (await rl.question(`\n${bold('tool>')} `)).trim();
+    } catch {
+      break;
+    }
+    if (!line) continue;
+    if (line === '/exit' || line === '/quit') break;
+    if (line === '/help') {
+      process.stdout.write(`${HELP}\n`);
+      continue;
+    }
+    if (line === '/tools') {
+      for (const tool of selectTools(tools, options.filter)) process.stdout.write(`${tool.name}  ${dim(tool.description)}\n`);
+      continue;
+    }
+    let envelope: ReturnType<typeof parseShellLine>;
+    try {
+      envelope = parseShellLine(line);
+    } catch (err) {
+      process.stdout.write(`Could not read that: ${(err as Error).message}\n${HELP}\n`);
+      continue;
+    }
+    const call = resolveCall(envelope, options.filter);
+    if (call.ok && callNeedsApproval(call.tool, call.params)) {
+      const decision = await approver({ tool: call.tool.name, args: maskSecretParams(call.params) as Record<string, unknown> });
+      if (!decision.approved) {
+        process.stdout.write(`Not run: ${decision.reason}\n`);
+        continue;
+      }
+    }
+    const outcome = await invoke(envelope, options.context, options.filter);
+    process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+  }
+  rl.close();
+  return 0;
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { testSite, unique, wp } from '../helpers/site.js';
+
+async function siteCounts() {
+  const [categories, tags, users] = await Promise.all([
+    wp().count('/wp/v2/categories', { hide_empty: false }),
+    wp().count('/wp/v2/tags', { hide_empty: false }),
+    wp().count('/wp/v2/users', { context: 'edit' }),
+  ]);
+  return { categories, tags, users };
+}
+
+describe('cms-admin invoke', () => {
+  it('runs a read tool and prints {ok, result} with exit 0', async () => {
+    const run = await runCli(['invoke', '{"tool":"get-cms-categories"}']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.ok).toBe(true);
+    expect(out.result.total).toBe(await wp().count('/wp/v2/categories', { hide_empty: false }));
+  });
+
+  it('reads the envelope from stdin with -', async () => {
+    const run = await runCli(['invoke', '-'], { input: '{"tool":"get-cms-categories","params":{}}' });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).ok).toBe(true);
+  });
+
+  const invalid: Array<[string, string, string]> = [
+    ['unknown tool', '{"tool":"create-categry","params":{"name":"X"}}', 'unknown_tool'],
+    ['missing required param', '{"tool":"create-category","params":{}}', 'invalid_params'],
+    ['wrong type', '{"tool":"create-category","params":{"name":42}}', 'invalid_params'],
+    ['extra param', '{"tool":"create-category","params":{"name":"Z","colour":"red"}}', 'invalid_params'],
+    ['non-JSON input', '{tool: create-category', 'invalid_json'],
+  ];
+
+  it.each(invalid)('%s → exit 2, a message naming the problem, nothing written', async (_label, envelope, code) => {
+    const before = await siteCounts();
+    const run = await runCli(['invoke', envelope]);
+    expect(run.code).toBe(2);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ ok: false, error: { code } });
+    expect(out.error.message.length).toBeGreaterThan(10);
+    expect(await siteCounts()).toEqual(before);
+  });
+
+  it('names the problem precisely', async () => {
+    const unknown = JSON.parse((await runCli(['invoke', '{"tool":"create-categry","params":{"name":"X"}}'])).stdout);
+    expect(unknown.error.hint).toContain('create-category');
+    const wrongType = JSON.parse((await runCli(['invoke', '{"tool":"create-category","params":{"name":42}}'])).stdout);
+    expect(wrongType.error.message).toMatch(/name/);
+    const extra = JSON.parse((await runCli(['invoke', '{"tool":"create-category","params":{"name":"Z","colour":"red"}}'])).stdout);
+    expect(extra.error.message).toContain('colour');
+  });
+
+  it('a WordPress error exits 1 and never prints the application password', async () => {
+    const name = unique('CLI dup');
+    await wp().post('/wp/v2/categories', { name });
+    const run = await runCli(['invoke', JSON.stringify({ tool: 'create-category', params: { name } })]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).error.code).toBe('term_exists');
+    expect(run.stdout + run.stderr).not.toContain(testSite().appPassword);
+  });
+
+  it('lists tools as JSON with schemas and annotations', async () => {
+    const run = await runCli(['tools', '--json']);
+    expect(run.code).toBe(0);
+    const list = JSON.parse(run.stdout) as Array<{ name: string; inputSchema: { type: string }; annotations: object }>;
+    expect(list.map((t) => t.name)).toContain('get-cms-categories');
+    for (const tool of list) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.annotations).toHaveProperty('readOnly');
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { maskSecretParams, REDACTED, redactSecrets, secretValues } from '../../src/redact.js';
+import { WordPressError } from '../../src/client/index.js';
+
+describe('redaction', () => {
+  it('replaces every occurrence of a secret, deep inside objects and arrays', () => {
+    const secret = 'abcd EFGH ijkl';
+    const value = { a: `x ${secret} y`, b: [{ c: secret }], d: 3, e: null };
+    expect(redactSecrets(value, [secret])).toEqual({ a: `x ${REDACTED} y`, b: [{ c: REDACTED }], d: 3, e: null });
+  });
+
+  it('masks secret-looking params and lists their values', () => {
+    const params = { id: 3, password: 'hunter2hunter2', name: 'Ann' };
+    expect(maskSecretParams(params)).toEqual({ id: 3, password: REDACTED, name: 'Ann' });
+    expect(secretValues(params)).toEqual(['hunter2hunter2']);
+  });
+
+  it('a serialised WordPressError carries method and URL but no credentials', () => {
+    const error = new WordPressError({ status: 400, code: 'term_exists', message: 'exists', request: { method: 'POST', url: 'http://h/wp-json/wp/v2/tags' } });
+    const json = JSON.stringify(error);
+    expect(JSON.parse(json)).toMatchObject({ status: 400, code: 'term_exists', request: { method: 'POST' } });
+    expect(json).not.toMatch(/authorization/i);
+  });
+});
