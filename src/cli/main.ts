@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerChatCommand } from './chat.js';
 import { registerInvokeCommand } from './invoke.js';
+import { registerPluginCommands } from './plugin.js';
 import { registerSiteCommands } from './site.js';
 import { registerToolsCommand } from './tools.js';
 
@@ -20,6 +21,7 @@ registerChatCommand(program);
 registerInvokeCommand(program);
 registerToolsCommand(program);
 registerSiteCommands(program);
+registerPluginCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`cms-admin: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,0 +1,29 @@
+<?php
+/**
+ * Plugin Name:       CMS Admin Companion
+ * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint and a roles endpoint (namespace cms-admin/v1).
+ * Version:           0.1.0
+ * Requires at least: 6.1
+ * Requires PHP:      8.0
+ * License:           MIT
+ * Text Domain:       cms-admin-companion
+ *
+ * WordPress has no "disabled" account, no REST route that starts a password reset and no
+ * REST route that lists roles, so the toolkit would otherwise have to fake them (random
+ * passwords, role edits). See docs/users.md in cms-admin-toolkit.
+ */
+
+if (!defined('ABSPATH')) {
+    exit;
+}
+
+// Loaded twice (plugin and mu-plugin loader both present): the first copy wins.
+if (defined('CMS_ADMIN_COMPANION_VERSION')) {
+    return;
+}
+
+define('CMS_ADMIN_COMPANION_VERSION', '0.1.0');
+define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
+
+require_once __DIR__ . '/includes/disabled-users.php';
+require_once __DIR__ . '/includes/rest-routes.php';

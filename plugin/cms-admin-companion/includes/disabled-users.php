@@ -1,0 +1,117 @@
+<?php
+/**
+ * A disabled state for user accounts, which WordPress does not have.
+ *
+ * The state lives in one protected user meta entry (leading underscore: never exposed through
+ * the REST API's `meta`). A disabled account keeps its data, posts and roles; it just cannot
+ * authenticate, by any of the ways WordPress core offers:
+ *
+ * - password logins (wp-login.php, XML-RPC): the `authenticate` filter, after core's checks;
+ * - application passwords on REST requests: WordPress checks those in
+ *   wp_validate_application_password() → wp_authenticate_application_password(), which is
+ *   called directly, not through `authenticate`; its `wp_authenticate_application_password_errors`
+ *   action is the hook that can veto a password that matched;
+ *   https://developer.wordpress.org/reference/hooks/wp_authenticate_application_password_errors/
+ * - existing login sessions: destroyed when the account is disabled (their cookies stop validating);
+ * - anything else a plugin plugs into `determine_current_user` (JWT, OAuth…): resolved to nobody.
+ */
+
+if (!defined('ABSPATH')) {
+    exit;
+}
+
+const CMS_ADMIN_DISABLED_META = '_cms_admin_disabled';
+
+/** The disabled state ({reason, disabled_at, disabled_by}) or null when the account is enabled. */
+function cms_admin_disabled_state(int $user_id): ?array
+{
+    $state = get_user_meta($user_id, CMS_ADMIN_DISABLED_META, true);
+    return is_array($state) ? $state : null;
+}
+
+function cms_admin_is_disabled(int $user_id): bool
+{
+    return null !== cms_admin_disabled_state($user_id);
+}
+
+/**
+ * Disables an account and ends its sessions. Disabling an already disabled account keeps the
+ * original time and author and only replaces the reason when a new one is given.
+ */
+function cms_admin_disable_user(WP_User $user, string $reason, int $by): array
+{
+    $state = cms_admin_disabled_state($user->ID);
+    if (null === $state) {
+        $state = ['reason' => $reason, 'disabled_at' => gmdate('c'), 'disabled_by' => $by];
+    } elseif ('' !== $reason) {
+        $state['reason'] = $reason;
+    }
+    update_user_meta($user->ID, CMS_ADMIN_DISABLED_META, $state);
+    WP_Session_Tokens::get_instance($user->ID)->destroy_all();
+
+    /** Fires after an account was disabled (or its reason changed). */
+    do_action('cms_admin_user_disabled', $user->ID, $state);
+    return $state;
+}
+
+/** Enables an account; returns whether it was disabled. */
+function cms_admin_enable_user(WP_User $user): bool
+{
+    $was_disabled = cms_admin_is_disabled($user->ID);
+    delete_user_meta($user->ID, CMS_ADMIN_DISABLED_META);
+    if ($was_disabled) {
+        /** Fires after a disabled account was enabled again. */
+        do_action('cms_admin_user_enabled', $user->ID);
+    }
+    return $was_disabled;
+}
+
+function cms_admin_disabled_error(): WP_Error
+{
+    return new WP_Error(
+        'cms_admin_user_disabled',
+        __('<strong>Error:</strong> This account is disabled. Contact the site administrator.', 'cms-admin-companion'),
+        ['status' => 401]
+    );
+}
+
+/**
+ * Core's password checks run at priority 20 (wp_authenticate_username_password & co.), the
+ * spam check at 99: only a correct password reaches here as a WP_User, so the message does
+ * not tell strangers which accounts exist.
+ */
+add_filter(
+    'authenticate',
+    static function ($user) {
+        if ($user instanceof WP_User && cms_admin_is_disabled($user->ID)) {
+            return cms_admin_disabled_error();
+        }
+        return $user;
+    },
+    100
+);
+
+// Application passwords on REST/XML-RPC requests; the REST API answers 401 with this error.
+add_action(
+    'wp_authenticate_application_password_errors',
+    static function (WP_Error $error, WP_User $user): void {
+        if (cms_admin_is_disabled($user->ID)) {
+            $disabled = cms_admin_disabled_error();
+            $error->add($disabled->get_error_code(), wp_strip_all_tags($disabled->get_error_message()), ['status' => 401]);
+        }
+    },
+    10,
+    2
+);
+
+// Late, after cookies and application passwords: any other way of resolving a user.
+add_filter(
+    'determine_current_user',
+    static function ($user_id) {
+        if (is_numeric($user_id) && (int) $user_id > 0 && cms_admin_is_disabled((int) $user_id)) {
+            return false;
+        }
+        return $user_id;
+    },
+    100
+);

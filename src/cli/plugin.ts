@@ -1,0 +1,53 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { buildPluginZip, installPlugin, PLUGIN_SLUG } from '../plugin/companion-plugin.js';
+
+/**
+ * `cms-admin plugin install|zip`: puts the companion WordPress plugin on a site. The user tools
+ * that WordPress's REST API cannot serve (disable/enable, password reset, roles) need it.
+ */
+export function registerPluginCommands(program: Command): void {
+  const plugin = program
+    .command('plugin')
+    .description(`Install or package the ${PLUGIN_SLUG} WordPress plugin (disabled accounts, password resets, roles)`)
+    .addHelpText(
+      'after',
+      `
+The user tools disable-user, enable-user and reset-user-password need this plugin, and
+list-user-roles needs it to show the site's real roles. Either copy it into the site's
+wp-content directory (\`plugin install\`, on the server) or upload the zip from
+\`plugin zip\` under Plugins → Add New → Upload Plugin; then activate it.`,
+    );
+
+  plugin
+    .command('install')
+    .description('Copy the plugin into a WordPress wp-content directory on this machine')
+    .requiredOption('--wp-content <dir>', "the site's wp-content directory")
+    .option('--mu', 'install as a must-use plugin (always active; adds a loader file in mu-plugins/)')
+    .addHelpText(
+      'after',
+      `
+Without --mu the plugin goes to <dir>/plugins/${PLUGIN_SLUG}/ and must be activated under
+Plugins (or \`wp plugin activate ${PLUGIN_SLUG}\`). With --mu it goes to
+<dir>/mu-plugins/${PLUGIN_SLUG}/ with a loader <dir>/mu-plugins/${PLUGIN_SLUG}-loader.php.
+An existing copy is replaced.`,
+    )
+    .action(async (options: { wpContent: string; mu?: boolean }) => {
+      const result = await installPlugin({ wpContent: options.wpContent, mu: options.mu });
+      process.stdout.write(`Installed ${PLUGIN_SLUG} in ${result.pluginDir}\n`);
+      if (result.loader) process.stdout.write(`Loader: ${result.loader} (must-use plugins are always active)\n`);
+      else process.stdout.write('Activate it under Plugins in wp-admin.\n');
+    });
+
+  plugin
+    .command('zip')
+    .description('Write the plugin as a zip for Plugins → Add New → Upload Plugin')
+    .option('--out <file>', 'where to write the zip', `${PLUGIN_SLUG}.zip`)
+    .addHelpText('after', `\nThe zip holds one top folder, ${PLUGIN_SLUG}/, as WordPress's uploader expects.`)
+    .action(async (options: { out: string }) => {
+      const out = resolve(options.out);
+      await writeFile(out, await buildPluginZip());
+      process.stdout.write(`Wrote ${out}\n`);
+    });
+}
