@@ -10,7 +10,7 @@
  * - application passwords on REST requests: WordPress checks those in
  *   wp_validate_application_password() → wp_authenticate_application_password(), which is
  *   called directly, not through `authenticate`; its `wp_authenticate_application_password_errors`
- *   action is the hook that can veto a password that matched;
+ *   action is the hook that can veto a password that matched (the REST API then answers 401);
  *   https://developer.wordpress.org/reference/hooks/wp_authenticate_application_password_errors/
  * - existing login sessions: destroyed when the account is disabled (their cookies stop validating);
  * - anything else a plugin plugs into `determine_current_user` (JWT, OAuth…): resolved to nobody.
@@ -66,11 +66,13 @@ function cms_admin_enable_user(WP_User $user): bool
     return $was_disabled;
 }
 
-function cms_admin_disabled_error(): WP_Error
+/** For wp-login.php (HTML, with core's "Error:" prefix) or, with `$plain`, for API clients. */
+function cms_admin_disabled_error(bool $plain = false): WP_Error
 {
+    $message = __('This account is disabled. Contact the site administrator.', 'cms-admin-companion');
     return new WP_Error(
         'cms_admin_user_disabled',
-        __('<strong>Error:</strong> This account is disabled. Contact the site administrator.', 'cms-admin-companion'),
+        $plain ? $message : '<strong>' . __('Error:') . '</strong> ' . $message,
         ['status' => 401]
     );
 }
@@ -96,12 +98,36 @@ add_action(
     'wp_authenticate_application_password_errors',
     static function (WP_Error $error, WP_User $user): void {
         if (cms_admin_is_disabled($user->ID)) {
-            $disabled = cms_admin_disabled_error();
-            $error->add($disabled->get_error_code(), wp_strip_all_tags($disabled->get_error_message()), ['status' => 401]);
+            $disabled = cms_admin_disabled_error(true);
+            $error->add($disabled->get_error_code(), $disabled->get_error_message(), $disabled->get_error_data());
         }
     },
     10,
     2
+);
+
+/**
+ * In WordPress 6.1 the REST API checks for application-password errors (priority 90 of
+ * `rest_authentication_errors`) before anything has resolved the user, and the cookie check at
+ * 100 then treats a refused password as an anonymous visitor: the client would see public data
+ * and "not logged in" instead of the reason. Resolve the user first and report the refusal.
+ * https://core.trac.wordpress.org/browser/tags/6.1/src/wp-includes/rest-api.php#L1154
+ */
+add_filter(
+    'rest_authentication_errors',
+    static function ($result) {
+        global $wp_rest_application_password_status;
+        if (!empty($result)) {
+            return $result;
+        }
+        is_user_logged_in();
+        $status = $wp_rest_application_password_status;
+        if (is_wp_error($status) && in_array('cms_admin_user_disabled', $status->get_error_codes(), true)) {
+            return $status;
+        }
+        return $result;
+    },
+    95
 );
 
 // Late, after cookies and application passwords: any other way of resolving a user.
