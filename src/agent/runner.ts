@@ -75,8 +75,8 @@ export class ChatSession {
     try {
       const stream = await this.#agent.stream(
         { messages: input },
-        // Each step is a model call plus a tool round: two graph steps, plus one to finish.
-        { streamMode: ['messages', 'values'], recursionLimit: this.#maxSteps * 2 + 1, signal: options.signal },
+        // A step is one model call; each but the last is followed by a tool round (a graph step too).
+        { streamMode: ['messages', 'values'], recursionLimit: this.#maxSteps * 2 - 1, signal: options.signal },
       );
       for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
         if (mode === 'values') {

@@ -113,7 +113,9 @@ describe('errors reach the model briefly and the session goes on', () => {
     const { session } = scriptedSession(server, { maxSteps: 2 });
     const loop = { toolCalls: [{ name: 'get-cms-categories', args: {} }] };
     server.script(loop, loop, loop, loop);
+    const before = server.requests.length;
     const result = await session.turn('loop forever');
+    expect(server.requests.length - before).toBe(2); // --max-steps counts model calls
     expect(result.stopped?.reason).toBe('step_limit');
     expect(result.stopped?.message).toContain('step limit');
     expect(result.toolCalls.length).toBeLessThanOrEqual(2);

@@ -33,6 +33,7 @@ export class ScriptedOpenAI {
   #script: ScriptStep[] = [];
   #server: http.Server | undefined;
   #callCounter = 0;
+  #completionId = '';
   url = '';
 
   /** Replies for the next model requests, in order. */
@@ -85,6 +86,8 @@ export class ScriptedOpenAI {
         return;
       }
       const toolCalls = (reply.toolCalls ?? []).map((call) => ({ id: `call_${++this.#callCounter}`, ...call }));
+      // Completion ids must differ: LangChain uses them as message ids, and state merges by id.
+      this.#completionId = `chatcmpl-scripted-${this.requests.length}`;
       if (request.stream) this.#stream(res, request, reply.content ?? '', toolCalls);
       else this.#json(res, request, reply.content ?? '', toolCalls);
     });
@@ -94,7 +97,7 @@ export class ScriptedOpenAI {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({
-        id: 'chatcmpl-scripted',
+        id: this.#completionId,
         object: 'chat.completion',
         created: 0,
         model: request.model,
@@ -119,7 +122,7 @@ export class ScriptedOpenAI {
   #stream(res: http.ServerResponse, request: ChatRequest, content: string, toolCalls: Array<ScriptedToolCall & { id: string }>): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(`data: ${JSON.stringify({ id: this.#completionId, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
     send({ role: 'assistant', content: '' });
     for (const piece of content.match(/.{1,7}/gs) ?? []) send({ content: piece });
     toolCalls.forEach((call, index) => {
@@ -133,7 +136,7 @@ export class ScriptedOpenAI {
     send({}, toolCalls.length ? 'tool_calls' : 'stop');
     const streamOptions = request.stream_options as { include_usage?: boolean } | undefined;
     if (streamOptions?.include_usage) {
-      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [], usage: usage(request, content, toolCalls) })}\n\n`);
+      res.write(`data: ${JSON.stringify({ id: this.#completionId, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [], usage: usage(request, content, toolCalls) })}\n\n`);
     }
     res.end('data: [DONE]\n\n');
   }

@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { testSite, wp } from '../helpers/site.js';
+
+let server: ScriptedOpenAI;
+beforeAll(async () => {
+  server = await new ScriptedOpenAI().start();
+});
+afterAll(() => server.stop());
+
+it('examples/taxonomy-agent.ts builds its own agent with TaxonomyToolkit only and answers from the site', async () => {
+  const total = await wp().count('/wp/v2/categories', { hide_empty: false });
+  server.script({ toolCalls: [{ name: 'get-cms-categories', args: {} }] }, (request) => {
+    const tool = request.messages.find((m) => m.role === 'tool');
+    return { content: `There are ${JSON.parse(String(tool?.content)).total} categories.` };
+  });
+  const site = testSite();
+  // `cms-admin-source` resolves the package's own name to src/ (see package.json exports).
+  const child = spawn(process.execPath, ['--conditions=cms-admin-source', '--import', 'tsx', path.join(REPO_ROOT, 'examples/taxonomy-agent.ts'), 'How many categories?'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, OPENAI_API_KEY: 'test', OPENAI_BASE_URL: server.url },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  expect(stdout.trim()).toBe(`There are ${total} categories.`);
+  // The model was offered the taxonomy tools only.
+  const offered = server.requests[0]!.tools!.map((t) => t.function.name).sort();
+  expect(offered).toHaveLength(12);
+  expect(offered).not.toContain('list-users');
+});

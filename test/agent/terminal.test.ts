@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { testSite, unique, wp } from '../helpers/site.js';
+
+// A real terminal: tmux runs `cms-admin chat`, send-keys types, capture-pane reads the screen.
+const SESSION = `cms-chat-${process.pid}`;
+let server: ScriptedOpenAI;
+
+const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', SESSION);
+
+async function waitFor(text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = screen();
+    if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${text}. Screen:\n${shown}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+beforeAll(async () => {
+  server = await new ScriptedOpenAI().start();
+  const site = testSite();
+  const env = {
+    CMS_URL: site.url,
+    CMS_USERNAME: site.username,
+    CMS_APP_PASSWORD: site.appPassword,
+    OPENAI_API_KEY: 'test',
+    OPENAI_BASE_URL: server.url,
+    CMS_AGENT_MODEL: 'scripted',
+    NO_COLOR: '1',
+  };
+  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ');
+  const command = `cd ${REPO_ROOT} && env ${exports} ${process.execPath} --import tsx ${path.join('src/cli/main.ts')} chat`;
+  tmux('new-session', '-d', '-s', SESSION, '-x', '200', '-y', '50', command);
+  await waitFor('/help for commands');
+});
+
+afterAll(async () => {
+  try {
+    tmux('kill-session', '-t', SESSION);
+  } catch {}
+  await server.stop();
+});
+
+it('streams the answer, asks before a destructive call, and y / n decide', async () => {
+  const yes = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('TTY yes') });
+  const no = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('TTY no') });
+
+  server.script({ toolCalls: [{ name: 'delete-category', args: { id: yes.id } }] }, { content: 'The category is deleted now.' });
+  tmux('send-keys', '-t', SESSION, 'delete the first one', 'Enter');
+  await waitFor('Run it? [y/N]');
+  expect(screen()).toContain(`delete-category {"id":${yes.id}}`);
+  tmux('send-keys', '-t', SESSION, 'y', 'Enter');
+  await waitFor('The category is deleted now.');
+  expect(await wp().get(`/wp/v2/categories/${yes.id}`).catch(() => 'gone')).toBe('gone');
+
+  server.script({ toolCalls: [{ name: 'delete-category', args: { id: no.id } }] }, { content: 'Understood, I left it alone.' });
+  tmux('send-keys', '-t', SESSION, 'delete the second one', 'Enter');
+  await waitFor(new RegExp(`Run it\\? \\[y/N\\][\\s\\S]*Run it\\? \\[y/N\\]`));
+  tmux('send-keys', '-t', SESSION, 'n', 'Enter');
+  const shown = await waitFor('Understood, I left it alone.');
+  expect(shown).toContain('rejected_by_user');
+  expect(await wp().get<{ id: number }>(`/wp/v2/categories/${no.id}`)).toMatchObject({ id: no.id });
+  // The answer was streamed: the scripted server sent it in several chunks, and it arrived whole.
+  expect(shown).toContain('agent> Understood, I left it alone.');
+});
