@@ -1,10 +1,26 @@
 import type { AnyToolDefinition } from './define-tool.js';
+import { createCategory } from './taxonomy/create-category.js';
+import { createTag } from './taxonomy/create-tag.js';
+import { deleteCategory } from './taxonomy/delete-category.js';
+import { deleteTag } from './taxonomy/delete-tag.js';
 import { getCmsCategories } from './taxonomy/get-cms-categories.js';
+import { getCmsTags } from './taxonomy/get-cms-tags.js';
+import { listTaxonomies } from './taxonomy/list-taxonomies.js';
+import { updateCategory } from './taxonomy/update-category.js';
+import { updateTag } from './taxonomy/update-tag.js';
 
 /** The registry: the only list of tools. Adapters, the CLI and MCP loop over it. */
 export const tools: readonly AnyToolDefinition[] = [
   // taxonomy
   getCmsCategories,
+  getCmsTags,
+  createCategory,
+  createTag,
+  updateCategory,
+  updateTag,
+  deleteCategory,
+  deleteTag,
+  listTaxonomies,
   // users
 ];
 

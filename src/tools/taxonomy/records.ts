@@ -23,7 +23,7 @@ export const TAG_FIELDS = 'id,name,slug,description,count';
 type RawTerm = Partial<Category>;
 
 /** REST returns names HTML-escaped (`&amp;`); the model should see the name as typed. */
-function decode(text: string | undefined): string {
+export function decode(text: string | undefined): string {
   return (text ?? '')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { parentId, termName } from './schema.js';
+import { createTerm } from './term-writes.js';
+import { CATEGORY } from './terms.js';
+
+export const createCategory = defineTool({
+  name: 'create-category',
+  toolkit: 'taxonomy',
+  description: 'Create a category; returns it. A duplicate name fails with existing_id.',
+  schema: z.strictObject({
+    name: termName().describe('Category name'),
+    parent: parentId().optional().describe('Parent category id; 0 = top level'),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  execute: ({ client }, params) => createTerm(client, CATEGORY, params),
+});

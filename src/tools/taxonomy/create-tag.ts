@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { termName } from './schema.js';
+import { createTerm } from './term-writes.js';
+import { TAG } from './terms.js';
+
+export const createTag = defineTool({
+  name: 'create-tag',
+  toolkit: 'taxonomy',
+  description: 'Create a tag; returns it. A duplicate name fails with existing_id.',
+  schema: z.strictObject({
+    name: termName().describe('Tag name'),
+    description: z.string().optional().describe('Tag description'),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  execute: ({ client }, params) => createTerm(client, TAG, params),
+});

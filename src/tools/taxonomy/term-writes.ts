@@ -1,0 +1,163 @@
+import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { ToolError } from '../tool-error.js';
+import { decode } from './records.js';
+import { CATEGORY, countPostsUsing, findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
+
+type Term = { id: number; name: string; parent?: number };
+
+export interface TermInput {
+  name?: string;
+  /** Categories only; 0 = top level. */
+  parent?: number;
+  description?: string;
+}
+
+/** Creates a term; a duplicate name comes back as `term_exists` with the existing id. */
+export async function createTerm<R extends Term>(
+  client: WordPressClient,
+  kind: TermKind<R>,
+  input: TermInput & { name: string },
+): Promise<R> {
+  if (input.parent) await checkNewParent(client, input.parent);
+  try {
+    return kind.toRecord(await client.post<Record<string, unknown>>(kind.route, input, { _fields: kind.fields }));
+  } catch (err) {
+    throw await mapNameClash(err, client, kind, input.name, { parent: input.parent ?? 0 });
+  }
+}
+
+/** Changes only the given fields; refuses name clashes and parent loops before writing. */
+export async function updateTerm<R extends Term>(
+  client: WordPressClient,
+  kind: TermKind<R>,
+  id: number,
+  changes: TermInput,
+): Promise<R> {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  if (Object.keys(given).length === 0) {
+    const fields = kind.hierarchical ? 'name or parent' : 'name or description';
+    throw new ToolError('no_changes', `Nothing to update: give ${fields}.`, {
+      hint: `Pass at least one of ${fields} besides id.`,
+    });
+  }
+  const current = await getTerm(client, kind, id);
+  if (changes.parent !== undefined) await checkNewParent(client, changes.parent, id);
+  const parent = changes.parent ?? current.parent ?? 0;
+  if (changes.name !== undefined) {
+    // wp_update_term() keeps the old slug when only the name changes, so WordPress itself
+    // would accept a second term with the same name; refuse it as wp_insert_term() would.
+    const clash = await findSameName(client, kind, changes.name, { parent, excludeId: id });
+    if (clash) throw termExists(kind, changes.name, clash.id);
+  }
+  try {
+    return kind.toRecord(
+      await client.post<Record<string, unknown>>(`${kind.route}/${id}`, given, { _fields: kind.fields }),
+    );
+  } catch (err) {
+    throw await mapNameClash(err, client, kind, changes.name ?? current.name, { parent, excludeId: id });
+  }
+}
+
+/**
+ * Refuses a parent that does not exist, or one that would make a loop (the category itself
+ * or one of its descendants). WordPress would not refuse: wp_check_term_hierarchy_for_loops()
+ * silently turns such a parent into 0 (https://developer.wordpress.org/reference/functions/wp_check_term_hierarchy_for_loops/).
+ */
+export async function checkNewParent(client: WordPressClient, parent: number, childId?: number): Promise<void> {
+  if (parent === 0) return;
+  if (parent === childId) {
+    throw new ToolError('parent_cycle', `Category ${childId} cannot be its own parent.`, {
+      hint: 'Choose another parent, or 0 for top level.',
+    });
+  }
+  const seen = new Set<number>();
+  for (let current = parent; current !== 0 && !seen.has(current); ) {
+    seen.add(current);
+    let term: Term;
+    try {
+      term = await client.get<Term>(`${CATEGORY.route}/${current}`, { _fields: 'id,name,parent' });
+    } catch (err) {
+      if (err instanceof WordPressError && err.status === 404 && current === parent) {
+        throw new ToolError('parent_not_found', `Parent category ${parent} does not exist.`, {
+          hint: 'List categories with get-cms-categories, or omit parent (0) for a top-level category.',
+        });
+      }
+      throw err;
+    }
+    current = term.parent ?? 0;
+    if (current === childId) {
+      throw new ToolError(
+        'parent_cycle',
+        `Category ${parent} is a descendant of category ${childId}; making it the parent would create a loop.`,
+        {
+          hint: 'Choose a parent outside this category’s subtree, or 0 for top level.',
+        },
+      );
+    }
+  }
+}
+
+export interface DeleteReport {
+  deleted: { id: number; name: string };
+  children_reparented?: Array<{ id: number; name: string; new_parent: number }>;
+  posts_affected: number;
+}
+
+/**
+ * Deletes a term. `force` is the spec's "even if assigned to posts"; WordPress itself always
+ * needs force=true, as terms have no trash (it answers 501 `rest_trash_not_supported`).
+ */
+export async function deleteTerm(
+  client: WordPressClient,
+  kind: TermKind,
+  id: number,
+  force: boolean,
+): Promise<DeleteReport> {
+  const term = (await getTerm(client, kind, id)) as Term;
+  if (kind.hierarchical && (await defaultCategoryId(client)) === id) {
+    throw new ToolError(
+      'cannot_delete_default_category',
+      `"${term.name}" (id ${id}) is the site’s default category; WordPress never deletes it.`,
+      {
+        hint: 'Make another category the default (Settings → Writing) first, or merge its posts elsewhere with merge-categories.',
+      },
+    );
+  }
+  const postsAffected = await countPostsUsing(client, kind, id);
+  if (postsAffected > 0 && !force) {
+    throw new ToolError(
+      'term_in_use',
+      `${kind.noun === 'category' ? 'Category' : 'Tag'} "${term.name}" (id ${id}) is used by ${postsAffected} post(s) (any status).`,
+      {
+        hint: 'Pass force: true to delete it anyway (the posts just lose it), or move the posts first.',
+        details: { posts: postsAffected },
+      },
+    );
+  }
+  const children = kind.hierarchical
+    ? await client.all<Term>(kind.route, { parent: id, _fields: 'id,name', hide_empty: false, orderby: 'id' })
+    : [];
+  await client.delete(`${kind.route}/${id}`, { force: true });
+  const newParent = term.parent ?? 0;
+  return {
+    deleted: { id, name: term.name },
+    ...(kind.hierarchical && {
+      children_reparented: children.map((child) => ({ id: child.id, name: decode(child.name), new_parent: newParent })),
+    }),
+    posts_affected: postsAffected,
+  };
+}
+
+/** The `default_category` option (Settings → Writing), or undefined if settings are not readable. */
+export async function defaultCategoryId(client: WordPressClient): Promise<number | undefined> {
+  try {
+    const settings = await client.get<{ default_category?: number }>('/wp/v2/settings', {
+      _fields: 'default_category',
+    });
+    return settings.default_category;
+  } catch (err) {
+    // Settings need manage_options; without it WordPress's own refusal (403) still applies.
+    if (err instanceof WordPressError && (err.status === 401 || err.status === 403)) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,162 @@
+import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { ToolError } from '../tool-error.js';
+import { CATEGORY_FIELDS, type Category, decode, TAG_FIELDS, type Tag, toCategory, toTag } from './records.js';
+
+/**
+ * What differs between categories and tags, so each operation is written once and the
+ * category/tag tools stay thin.
+ */
+export interface TermKind<R extends { id: number; name: string } = { id: number; name: string }> {
+  noun: 'category' | 'tag';
+  plural: 'categories' | 'tags';
+  /** REST collection route; also the posts query parameter name (`?categories=` / `?tags=`). */
+  route: '/wp/v2/categories' | '/wp/v2/tags';
+  postsParam: 'categories' | 'tags';
+  listTool: 'get-cms-categories' | 'get-cms-tags';
+  fields: string;
+  hierarchical: boolean;
+  toRecord(raw: Record<string, unknown>): R;
+}
+
+export const CATEGORY: TermKind<Category> = {
+  noun: 'category',
+  plural: 'categories',
+  route: '/wp/v2/categories',
+  postsParam: 'categories',
+  listTool: 'get-cms-categories',
+  fields: CATEGORY_FIELDS,
+  hierarchical: true,
+  toRecord: toCategory,
+};
+
+export const TAG: TermKind<Tag> = {
+  noun: 'tag',
+  plural: 'tags',
+  route: '/wp/v2/tags',
+  postsParam: 'tags',
+  listTool: 'get-cms-tags',
+  fields: TAG_FIELDS,
+  hierarchical: false,
+  toRecord: toTag,
+};
+
+/**
+ * The post statuses an admin means by "every post". `status=any` would also do (it excludes
+ * only trash and auto-draft, https://developer.wordpress.org/reference/classes/wp_query/#status-parameters),
+ * but the explicit list says what is counted.
+ */
+export const POST_STATUSES = ['publish', 'draft', 'pending', 'private', 'future'] as const;
+
+/** Every term of a kind, all pages, ordered by id. */
+export async function listTerms<R extends { id: number; name: string }>(
+  client: WordPressClient,
+  kind: TermKind<R>,
+): Promise<R[]> {
+  const raw = await client.all<Record<string, unknown>>(kind.route, {
+    _fields: kind.fields,
+    orderby: 'id',
+    hide_empty: false,
+  });
+  return raw.map((item) => kind.toRecord(item));
+}
+
+export function termNotFound(kind: TermKind, ids: readonly number[], what: string = kind.noun): ToolError {
+  const list = ids.join(', ');
+  return new ToolError(`${kind.noun}_not_found`, `No ${what} with id ${list}.`, {
+    hint: `List ${kind.plural} with ${kind.listTool} to find the right id.`,
+    details: { missing_ids: [...ids] },
+  });
+}
+
+/** One term, or a not-found ToolError the model can act on. */
+export async function getTerm<R extends { id: number; name: string }>(
+  client: WordPressClient,
+  kind: TermKind<R>,
+  id: number,
+  what?: string,
+): Promise<R> {
+  try {
+    return kind.toRecord(await client.get<Record<string, unknown>>(`${kind.route}/${id}`, { _fields: kind.fields }));
+  } catch (err) {
+    if (err instanceof WordPressError && err.status === 404) throw termNotFound(kind, [id], what);
+    throw err;
+  }
+}
+
+/** The ids among `ids` that are not terms of this kind (one request per 100 ids). */
+export async function missingTermIds(
+  client: WordPressClient,
+  kind: TermKind,
+  ids: readonly number[],
+): Promise<number[]> {
+  const found = await client.all<{ id: number }>(kind.route, {
+    include: ids,
+    _fields: 'id',
+    hide_empty: false,
+    per_page: 100,
+  });
+  const existing = new Set(found.map((term) => term.id));
+  return ids.filter((id) => !existing.has(id));
+}
+
+/**
+ * Posts of every status using a term. The term's own `count` is published posts only
+ * (https://developer.wordpress.org/reference/functions/_update_post_term_count/), so a term
+ * used only by drafts says 0.
+ */
+export function countPostsUsing(client: WordPressClient, kind: TermKind, id: number): Promise<number> {
+  return client.count('/wp/v2/posts', { [kind.postsParam]: id, status: POST_STATUSES, context: 'edit' });
+}
+
+/**
+ * A term of this kind with the same name (case-insensitive, as WordPress compares), other
+ * than `excludeId`; for categories only among the children of `parent`, as wp_insert_term()
+ * allows the same name under different parents.
+ */
+export async function findSameName(
+  client: WordPressClient,
+  kind: TermKind,
+  name: string,
+  options: { parent?: number; excludeId?: number } = {},
+): Promise<{ id: number; name: string } | undefined> {
+  // Names are stored HTML-escaped (`A &amp; B`), so search by the longest plain word and
+  // compare decoded names here.
+  const word = name.split(/[^\p{L}\p{N}]+/u).sort((a, b) => b.length - a.length)[0] ?? '';
+  const query = { _fields: 'id,name,parent', hide_empty: false, orderby: 'id', ...(word ? { search: word } : {}) };
+  const candidates = await client.all<{ id: number; name: string; parent?: number }>(kind.route, query);
+  const wanted = name.trim().toLowerCase();
+  const match = candidates.find(
+    (term) =>
+      term.id !== options.excludeId &&
+      decode(term.name).trim().toLowerCase() === wanted &&
+      (!kind.hierarchical || options.parent === undefined || (term.parent ?? 0) === options.parent),
+  );
+  return match && { id: match.id, name: decode(match.name) };
+}
+
+export function termExists(kind: TermKind, name: string, existingId: number | undefined): ToolError {
+  const where = kind.hierarchical ? ' with this parent' : '';
+  return new ToolError(
+    'term_exists',
+    `A ${kind.noun} named "${name}" already exists${where}${existingId ? ` (id ${existingId})` : ''}.`,
+    {
+      hint: existingId ? `Use id ${existingId} or choose another name.` : 'Choose another name.',
+      details: existingId ? { existing_id: existingId } : undefined,
+    },
+  );
+}
+
+/** WordPress's answers to a name clash (`term_exists`, `duplicate_term_slug`) as one ToolError with the existing id. */
+export async function mapNameClash(
+  err: unknown,
+  client: WordPressClient,
+  kind: TermKind,
+  name: string,
+  options: { parent?: number; excludeId?: number } = {},
+): Promise<unknown> {
+  if (!(err instanceof WordPressError) || (err.code !== 'term_exists' && err.code !== 'duplicate_term_slug'))
+    return err;
+  const data = err.data as { term_id?: unknown } | undefined;
+  const existingId = Number(data?.term_id) || (await findSameName(client, kind, name, options))?.id;
+  return termExists(kind, name, existingId);
+}

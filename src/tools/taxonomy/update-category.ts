@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { parentId, termName, wpId } from './schema.js';
+import { updateTerm } from './term-writes.js';
+import { CATEGORY } from './terms.js';
+
+export const updateCategory = defineTool({
+  name: 'update-category',
+  toolkit: 'taxonomy',
+  description: "Change a category's name and/or parent; returns it.",
+  schema: z.strictObject({
+    id: wpId().describe('Category id'),
+    name: termName().optional().describe('New name'),
+    parent: parentId().optional().describe('New parent id; 0 = top level'),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  execute: ({ client }, { id, ...changes }) => updateTerm(client, CATEGORY, id, changes),
+});

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { termName, wpId } from './schema.js';
+import { updateTerm } from './term-writes.js';
+import { TAG } from './terms.js';
+
+export const updateTag = defineTool({
+  name: 'update-tag',
+  toolkit: 'taxonomy',
+  description: "Change a tag's name and/or description; returns it.",
+  schema: z.strictObject({
+    id: wpId().describe('Tag id'),
+    name: termName().optional().describe('New name'),
+    description: z.string().optional().describe('New description; "" clears it'),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  execute: ({ client }, { id, ...changes }) => updateTerm(client, TAG, id, changes),
+});
