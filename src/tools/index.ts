@@ -1,4 +1,6 @@
 import type { AnyToolDefinition } from './define-tool.js';
+import { assignCategoriesToPosts } from './taxonomy/assign-categories-to-posts.js';
+import { assignTagsToPosts } from './taxonomy/assign-tags-to-posts.js';
 import { createCategory } from './taxonomy/create-category.js';
 import { createTag } from './taxonomy/create-tag.js';
 import { deleteCategory } from './taxonomy/delete-category.js';
@@ -6,6 +8,7 @@ import { deleteTag } from './taxonomy/delete-tag.js';
 import { getCmsCategories } from './taxonomy/get-cms-categories.js';
 import { getCmsTags } from './taxonomy/get-cms-tags.js';
 import { listTaxonomies } from './taxonomy/list-taxonomies.js';
+import { mergeCategories } from './taxonomy/merge-categories.js';
 import { updateCategory } from './taxonomy/update-category.js';
 import { updateTag } from './taxonomy/update-tag.js';
 
@@ -20,6 +23,9 @@ export const tools: readonly AnyToolDefinition[] = [
   updateTag,
   deleteCategory,
   deleteTag,
+  mergeCategories,
+  assignCategoriesToPosts,
+  assignTagsToPosts,
   listTaxonomies,
   // users
 ];

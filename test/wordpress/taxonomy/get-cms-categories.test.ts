@@ -7,7 +7,9 @@ describe('get-cms-categories', () => {
     const existing = await wp().count('/wp/v2/categories', { hide_empty: false });
     const needed = Math.max(0, 130 - existing);
     const prefix = unique('Paged');
-    await wp().batch(Array.from({ length: needed }, (_, i) => ({ path: '/wp/v2/categories', body: { name: `${prefix} ${i}` } })));
+    await wp().batch(
+      Array.from({ length: needed }, (_, i) => ({ path: '/wp/v2/categories', body: { name: `${prefix} ${i}` } })),
+    );
 
     const result = await callOk<{ total: number; items: Array<Record<string, unknown>> }>('get-cms-categories');
 

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { assignTerms } from './post-terms.js';
+import { wpIds } from './schema.js';
+import { CATEGORY } from './terms.js';
+
+export const assignCategoriesToPosts = defineTool({
+  name: 'assign-categories-to-posts',
+  toolkit: 'taxonomy',
+  description: 'Add categories to posts, keeping existing ones. Returns post ids: {updated, unchanged, failed}.',
+  schema: z.strictObject({
+    post_ids: wpIds().describe('Post ids'),
+    category_ids: wpIds().describe('Category ids'),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  execute: ({ client }, params) => assignTerms(client, CATEGORY, params.post_ids, params.category_ids),
+});

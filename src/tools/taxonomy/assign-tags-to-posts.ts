@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { assignTerms } from './post-terms.js';
+import { wpIds } from './schema.js';
+import { TAG } from './terms.js';
+
+export const assignTagsToPosts = defineTool({
+  name: 'assign-tags-to-posts',
+  toolkit: 'taxonomy',
+  description: 'Add tags to posts, keeping existing ones. Returns post ids: {updated, unchanged, failed}.',
+  schema: z.strictObject({
+    post_ids: wpIds().describe('Post ids'),
+    tag_ids: wpIds().describe('Tag ids'),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  execute: ({ client }, params) => assignTerms(client, TAG, params.post_ids, params.tag_ids),
+});

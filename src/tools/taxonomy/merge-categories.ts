@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { applyMerge, describePlan, planMerge } from './merge.js';
+import { wpId, wpIds } from './schema.js';
+
+export const mergeCategories = defineTool({
+  name: 'merge-categories',
+  toolkit: 'taxonomy',
+  description:
+    "Move all posts of the sources to the target category, removing the sources from them; sources' children move under the target. Returns {posts_moved, posts_failed, sources_deleted, children_reparented}.",
+  schema: z
+    .strictObject({
+      source_ids: wpIds().describe('Category ids to merge'),
+      target_id: wpId().describe('Target category id'),
+      delete_sources: z.boolean().optional().describe('Delete sources if every post moved'),
+      dry_run: z.boolean().optional().describe('Only return the plan'),
+    })
+    .refine((p) => new Set(p.source_ids).size === p.source_ids.length, {
+      path: ['source_ids'],
+      message: 'contains duplicates',
+    })
+    .refine((p) => !p.source_ids.includes(p.target_id), {
+      path: ['source_ids'],
+      message: 'must not contain target_id',
+    }),
+  // Destructive even without delete_sources: posts lose the source categories, and which post
+  // had which source is not recorded anywhere, so the change cannot be undone.
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  needsApproval: (params) => !params.dry_run,
+  async execute({ client }, params) {
+    const plan = await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false);
+    return params.dry_run ? describePlan(plan) : applyMerge(client, plan);
+  },
+});

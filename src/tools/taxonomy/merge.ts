@@ -1,0 +1,151 @@
+import { mapLimit, type WordPressClient } from '../../client/index.js';
+import { ToolError } from '../tool-error.js';
+import { failure, type PostFailure, type PostTerms, postsWithAnyTerm, setPostTermsRequest } from './post-terms.js';
+import { defaultCategoryId } from './term-writes.js';
+import { CATEGORY, termNotFound } from './terms.js';
+
+type TermRef = { id: number; parent: number };
+
+export interface MergePlan {
+  targetId: number;
+  sourceIds: number[];
+  /** Posts with their new category lists: sources removed, target added. */
+  posts: PostTerms[];
+  /** Children of sources to move under the target. */
+  children: number[];
+  deleteSources: boolean;
+}
+
+/** Reads everything a merge needs and checks it; writes nothing. */
+export async function planMerge(
+  client: WordPressClient,
+  sourceIds: number[],
+  targetId: number,
+  deleteSources: boolean,
+): Promise<MergePlan> {
+  const ids = [...sourceIds, targetId];
+  const found = await client.all<TermRef>(CATEGORY.route, {
+    include: ids,
+    _fields: 'id,parent',
+    hide_empty: false,
+    per_page: 100,
+  });
+  const known = new Map(found.map((term) => [term.id, term]));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length) {
+    const error = termNotFound(CATEGORY, missing);
+    throw new ToolError(error.code, `${error.message} Nothing was changed.`, {
+      hint: error.hint,
+      details: error.details,
+    });
+  }
+  if (deleteSources) {
+    const defaultId = await defaultCategoryId(client);
+    if (defaultId !== undefined && sourceIds.includes(defaultId)) {
+      throw new ToolError(
+        'cannot_delete_default_category',
+        `Category ${defaultId} is the site’s default category; WordPress never deletes it. Nothing was changed.`,
+        {
+          hint: 'Merge with delete_sources: false to move its posts and keep it, or make another category the default first.',
+        },
+      );
+    }
+  }
+  const sources = new Set(sourceIds);
+  const posts = (await postsWithAnyTerm(client, CATEGORY, sourceIds)).map((post) => ({
+    id: post.id,
+    terms: [targetId, ...post.terms.filter((term) => term !== targetId && !sources.has(term))],
+  }));
+  const children = await childrenToMove(client, sourceIds, targetId, known);
+  return { targetId, sourceIds, posts, children, deleteSources };
+}
+
+/**
+ * Children of the sources, except the target and its ancestors: moving an ancestor of the
+ * target under the target would be a loop (WordPress would silently make it top level).
+ */
+async function childrenToMove(
+  client: WordPressClient,
+  sourceIds: number[],
+  targetId: number,
+  known: Map<number, TermRef>,
+): Promise<number[]> {
+  const lists = await mapLimit(sourceIds, client.concurrency, (parent) =>
+    client.all<TermRef>(CATEGORY.route, { parent, _fields: 'id,parent', hide_empty: false, orderby: 'id' }),
+  );
+  const children = lists.flat().map((child) => child.id);
+  if (!children.length) return [];
+  const ancestors = new Set<number>([targetId]);
+  for (let id = known.get(targetId)?.parent ?? 0; id !== 0 && !ancestors.has(id); ) {
+    ancestors.add(id);
+    id = (known.get(id) ?? (await client.get<TermRef>(`${CATEGORY.route}/${id}`, { _fields: 'id,parent' }))).parent;
+  }
+  return [...new Set(children)].filter((id) => !ancestors.has(id));
+}
+
+export function describePlan(plan: MergePlan, maxIds = 100) {
+  return {
+    dry_run: true,
+    target_id: plan.targetId,
+    posts_to_move: plan.posts.length,
+    post_ids: plan.posts.slice(0, maxIds).map((post) => post.id),
+    ...(plan.posts.length > maxIds && { post_ids_truncated: true }),
+    children_to_reparent: plan.children,
+    sources_to_delete: plan.deleteSources ? plan.sourceIds : [],
+  };
+}
+
+export interface MergeReport {
+  target_id: number;
+  posts_moved: number;
+  posts_failed: PostFailure[];
+  sources_deleted: number[];
+  children_reparented: number[];
+  children_failed?: Array<{ id: number; error: { code: string; message: string } }>;
+  sources_kept_reason?: string;
+  sources_delete_failed?: Array<{ id: number; error: { code: string; message: string } }>;
+}
+
+/**
+ * Writes the plan: every post once and the children, through /batch/v1; then deletes the
+ * sources only if every write succeeded, so no post is left with a category about to vanish.
+ */
+export async function applyMerge(client: WordPressClient, plan: MergePlan): Promise<MergeReport> {
+  const results = await client.batch([
+    ...plan.posts.map((post) => setPostTermsRequest(CATEGORY, post)),
+    ...plan.children.map((id) => ({ path: `${CATEGORY.route}/${id}`, body: { parent: plan.targetId } })),
+  ]);
+  const report: MergeReport = {
+    target_id: plan.targetId,
+    posts_moved: 0,
+    posts_failed: [],
+    sources_deleted: [],
+    children_reparented: [],
+  };
+  const childFailures: NonNullable<MergeReport['children_failed']> = [];
+  results.forEach((result, index) => {
+    const post = plan.posts[index];
+    const childId = plan.children[index - plan.posts.length] as number;
+    if (post && result.ok) report.posts_moved++;
+    else if (post && !result.ok) report.posts_failed.push(failure(post.id, result.error));
+    else if (result.ok) report.children_reparented.push(childId);
+    else childFailures.push({ id: childId, error: { code: result.error.code, message: result.error.message } });
+  });
+  if (childFailures.length) report.children_failed = childFailures;
+  if (!plan.deleteSources) return report;
+  if (report.posts_failed.length || childFailures.length) {
+    report.sources_kept_reason = `Sources were not deleted: ${report.posts_failed.length} post(s) and ${childFailures.length} child categor(ies) could not be moved. Fix them and run the merge again.`;
+    return report;
+  }
+  const deletions = await client.batch(
+    plan.sourceIds.map((id) => ({ method: 'DELETE' as const, path: `${CATEGORY.route}/${id}?force=true` })),
+  );
+  const deleteFailures: NonNullable<MergeReport['sources_delete_failed']> = [];
+  deletions.forEach((result, index) => {
+    const id = plan.sourceIds[index] as number;
+    if (result.ok) report.sources_deleted.push(id);
+    else deleteFailures.push({ id, error: { code: result.error.code, message: result.error.message } });
+  });
+  if (deleteFailures.length) report.sources_delete_failed = deleteFailures;
+  return report;
+}
