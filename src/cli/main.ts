@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerChatCommand } from './chat.js';
 import { registerInvokeCommand } from './invoke.js';
+import { registerMcpCommand } from './mcp.js';
 import { registerPluginCommands } from './plugin.js';
 import { registerSiteCommands } from './site.js';
 import { registerToolsCommand } from './tools.js';
@@ -20,6 +21,7 @@ commands use the local sandbox started by \`cms-admin site up\`.`,
 registerChatCommand(program);
 registerInvokeCommand(program);
 registerToolsCommand(program);
+registerMcpCommand(program);
 registerSiteCommands(program);
 registerPluginCommands(program);
 

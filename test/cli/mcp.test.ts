@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { MultiServerMCPClient } from '@langchain/mcp-adapters';
+import { ChatOpenAI } from '@langchain/openai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createAgent } from 'langchain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { testSite, unique, wp } from '../helpers/site.js';
+
+const serverCommand = () => {
+  const site = testSite();
+  return {
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp'],
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword },
+  };
+};
+
+describe('cms-admin mcp over a real stdio pipe', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport(serverCommand()));
+  });
+  afterAll(() => client.close());
+
+  it('lists every registry tool, equal to `cms-admin tools --json`', async () => {
+    const { tools } = await client.listTools();
+    const cli = JSON.parse((await runCli(['tools', '--json'])).stdout) as Array<{ name: string; description: string; inputSchema: unknown; annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean } }>;
+    expect(tools).toHaveLength(20);
+    expect(tools.map((t) => t.name).sort()).toEqual(cli.map((t) => t.name).sort());
+    for (const listed of tools) {
+      const same = cli.find((t) => t.name === listed.name)!;
+      expect(listed.inputSchema).toEqual(same.inputSchema);
+      expect(listed.description).toBe(same.description);
+      expect(listed.annotations).toMatchObject({
+        readOnlyHint: same.annotations.readOnly,
+        destructiveHint: same.annotations.destructive,
+        idempotentHint: same.annotations.idempotent,
+      });
+    }
+  });
+
+  it('calls a read tool and a write tool; the site shows the write', async () => {
+    const read = await client.callTool({ name: 'get-cms-tags', arguments: {} });
+    expect(read.isError).toBe(false);
+    const listed = JSON.parse((read.content as Array<{ text: string }>)[0]!.text);
+    expect(listed.total).toBe(await wp().count('/wp/v2/tags', { hide_empty: false }));
+
+    const name = unique('MCP tag');
+    const write = await client.callTool({ name: 'create-tag', arguments: { name, description: 'via MCP' } });
+    expect(write.isError).toBe(false);
+    const created = JSON.parse((write.content as Array<{ text: string }>)[0]!.text);
+    expect(await wp().get(`/wp/v2/tags/${created.id}`)).toMatchObject({ name, description: 'via MCP' });
+  });
+
+  it('a bad call is an isError result with the envelope’s message', async () => {
+    const bad = await client.callTool({ name: 'create-tag', arguments: { name: 5 } });
+    expect(bad.isError).toBe(true);
+    const error = JSON.parse((bad.content as Array<{ text: string }>)[0]!.text).error;
+    const cli = JSON.parse((await runCli(['invoke', '{"tool":"create-tag","params":{"name":5}}'])).stdout).error;
+    expect(error).toEqual(cli);
+  });
+});
+
+describe('--read-only over MCP', () => {
+  it('exposes only read-only tools and refuses others', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    const command = serverCommand();
+    await client.connect(new StdioClientTransport({ ...command, args: [...command.args, '--read-only'] }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+      const refused = await client.callTool({ name: 'create-tag', arguments: { name: unique('nope') } });
+      expect(refused.isError).toBe(true);
+      expect((refused.content as Array<{ text: string }>)[0]!.text).toContain('tool_not_allowed');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('@langchain/mcp-adapters', () => {
+  let model: ScriptedOpenAI;
+  beforeAll(async () => {
+    model = await new ScriptedOpenAI().start();
+  });
+  afterAll(() => model.stop());
+
+  it('loads the MCP tools into a LangChain agent that uses them on the site', async () => {
+    const mcp = new MultiServerMCPClient({ mcpServers: { wordpress: { transport: 'stdio', ...serverCommand() } } });
+    try {
+      const tools = await mcp.getTools();
+      expect(tools).toHaveLength(20);
+      const name = unique('MCP agent cat');
+      model.script({ toolCalls: [{ name: 'create-category', args: { name } }] }, { content: 'done' });
+      const agent = createAgent({ model: new ChatOpenAI({ model: 'scripted', apiKey: 'x', configuration: { baseURL: model.url } }), tools });
+      await agent.invoke({ messages: [{ role: 'user', content: 'make it' }] });
+      const found = await wp().get<Array<{ name: string }>>('/wp/v2/categories', { search: name });
+      expect(found.map((c) => c.name)).toEqual([name]);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
