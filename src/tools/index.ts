@@ -11,6 +11,14 @@ import { listTaxonomies } from './taxonomy/list-taxonomies.js';
 import { mergeCategories } from './taxonomy/merge-categories.js';
 import { updateCategory } from './taxonomy/update-category.js';
 import { updateTag } from './taxonomy/update-tag.js';
+import { createUser } from './users/create-user.js';
+import { disableUser } from './users/disable-user.js';
+import { enableUser } from './users/enable-user.js';
+import { listUserRoles } from './users/list-user-roles.js';
+import { listUsers } from './users/list-users.js';
+import { resetUserPassword } from './users/reset-user-password.js';
+import { setUserRole } from './users/set-user-role.js';
+import { updateUser } from './users/update-user.js';
 
 /** The registry: the only list of tools. Adapters, the CLI and MCP loop over it. */
 export const tools: readonly AnyToolDefinition[] = [
@@ -28,6 +36,14 @@ export const tools: readonly AnyToolDefinition[] = [
   assignTagsToPosts,
   listTaxonomies,
   // users
+  listUsers,
+  createUser,
+  updateUser,
+  disableUser,
+  enableUser,
+  resetUserPassword,
+  setUserRole,
+  listUserRoles,
 ];
 
 export function findTool(name: string): AnyToolDefinition | undefined {

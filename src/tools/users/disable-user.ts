@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { ToolError } from '../tool-error.js';
+import { COMPANION_NAMESPACE, requireCompanion } from './companion.js';
+import { forUser } from './records.js';
+import { userId } from './schema.js';
+
+interface DisableResponse {
+  id: number;
+  username: string;
+  was_disabled: boolean;
+  reason: string;
+  disabled_at: string;
+}
+
+export const disableUser = defineTool({
+  name: 'disable-user',
+  toolkit: 'users',
+  description:
+    'Block a user’s logins, app passwords and sessions until enable-user. Returns {id,username,disabled,reason,disabled_at}.',
+  schema: z.strictObject({
+    id: userId(),
+    reason: z.string().max(1000).meta({ maxLength: undefined }).optional().describe('Stored reason'),
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  async execute({ client }, params) {
+    await requireCompanion(client, 'Disabling a user');
+    const me = await client.connect();
+    if (params.id === me.id) {
+      throw new ToolError('cannot_disable_self', `User ${me.id} (${me.username}) is the account this toolkit is signed in as; disabling it would lock the toolkit out.`, {
+        hint: 'Disable it from another administrator account, if at all.',
+      });
+    }
+    const state = await forUser(params.id, () =>
+      client.post<DisableResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/disable`, { reason: params.reason ?? '' }),
+    );
+    const result: Record<string, unknown> = {
+      id: state.id,
+      username: state.username,
+      disabled: true,
+      reason: state.reason,
+      disabled_at: state.disabled_at,
+    };
+    if (state.was_disabled) result.already_disabled = true;
+    return result;
+  },
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { COMPANION_NAMESPACE, requireCompanion } from './companion.js';
+import { forUser, maskEmail } from './records.js';
+import { userId } from './schema.js';
+
+interface ResetResponse {
+  id: number;
+  username: string;
+  expires_in_seconds: number;
+  sent_to?: string;
+  reset_link?: string;
+}
+
+export const resetUserPassword = defineTool({
+  name: 'reset-user-password',
+  toolkit: 'users',
+  description:
+    'Start a password reset (old password stays valid). Returns {id,delivery,sent_to} or a secret reset_link.',
+  schema: z.strictObject({
+    id: userId(),
+    delivery: z.enum(['email', 'link']).optional().describe('email (default) or link: return the link'),
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  async execute({ client }, params) {
+    await requireCompanion(client, 'Starting a password reset');
+    const delivery = params.delivery ?? 'email';
+    const reset = await forUser(params.id, () =>
+      client.post<ResetResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/password-reset`, { delivery }),
+    );
+    const expires_in_hours = Math.round((reset.expires_in_seconds / 3600) * 10) / 10;
+    if (delivery === 'email') {
+      // The link stays in the user's mailbox: it never reaches the model.
+      return { id: reset.id, username: reset.username, delivery, sent_to: maskEmail(reset.sent_to ?? ''), expires_in_hours };
+    }
+    return {
+      id: reset.id,
+      username: reset.username,
+      delivery,
+      sensitive: true,
+      reset_link: reset.reset_link,
+      expires_in_hours,
+      note: 'Give the link only to the user: whoever opens it can set the password. A newer reset replaces it.',
+    };
+  },
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { WordPressError } from '../../client/index.js';
+import { defineTool } from '../define-tool.js';
+import { ToolError } from '../tool-error.js';
+import { forUser, getUser, type RawUser } from './records.js';
+import { resolveRole, roleError } from './roles.js';
+import { text, userId } from './schema.js';
+
+export const setUserRole = defineTool({
+  name: 'set-user-role',
+  toolkit: 'users',
+  description: 'Set a user’s role (replaces others unless keep_other_roles). Returns {id,username,roles,previous_roles}.',
+  schema: z.strictObject({
+    id: userId(),
+    role: text().describe('Role slug'),
+    keep_other_roles: z.boolean().optional().describe('Add, not replace'),
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  async execute({ client }, params) {
+    const role = await resolveRole(client, params.role);
+    const me = await client.connect();
+    const user = await getUser(client, params.id);
+    const roles = params.keep_other_roles ? [...new Set([...user.roles, role])] : [role];
+    if (user.id === me.id && user.roles.includes('administrator') && !roles.includes('administrator')) {
+      throw new ToolError('cannot_demote_self', `User ${me.id} (${me.username}) is the administrator this toolkit is signed in as; taking administrator away would lock the toolkit out of user management.`, {
+        hint: 'Change this account’s roles from another administrator account.',
+      });
+    }
+    // WordPress's `roles` field replaces every role the user has, hence read, merge, write.
+    let updated: RawUser;
+    try {
+      updated = await forUser(params.id, () =>
+        client.post<RawUser>(`/wp/v2/users/${params.id}`, { roles }, { context: 'edit', _fields: 'id,username,roles' }),
+      );
+    } catch (err) {
+      throw refusedRole(err, user.id === me.id) ?? roleError(err, params.role);
+    }
+    return { id: user.id, username: user.username, roles: updated.roles ?? [], previous_roles: user.roles };
+  },
+});
+
+/**
+ * WordPress refuses (403 `rest_user_invalid_role`) roles the signed-in account may not hand
+ * out, and on its own account any role lacking `edit_users`, even next to administrator
+ * (WP_REST_Users_Controller::check_role_update).
+ */
+function refusedRole(err: unknown, self: boolean): ToolError | undefined {
+  if (!(err instanceof WordPressError) || err.code !== 'rest_user_invalid_role' || err.status !== 403) return undefined;
+  return self
+    ? new ToolError('role_not_allowed', 'WordPress does not let an account give itself a role without the edit_users capability, even alongside administrator. Nothing was changed.', {
+        hint: 'Change this account’s roles from another administrator account.',
+      })
+    : new ToolError('role_not_allowed', `WordPress does not let the toolkit’s account give this role: ${err.message} Nothing was changed.`, {
+        hint: 'Use an administrator’s application password, or a role listed by list-user-roles.',
+      });
+}

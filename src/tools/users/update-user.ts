@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { ToolError } from '../tool-error.js';
+import { checkPassword } from './passwords.js';
+import { forUser, type RawUser, toUser, USER_FIELDS } from './records.js';
+import { userId } from './schema.js';
+import { explainWriteError, invalidEmail } from './write-errors.js';
+
+const FIELDS = ['email', 'name', 'bio', 'password'] as const;
+
+export const updateUser = defineTool({
+  name: 'update-user',
+  toolkit: 'users',
+  description:
+    'Update a user; only given fields change. Returns the user record + changed.',
+  schema: z.strictObject({
+    id: userId(),
+    email: z.string().optional().describe('New email'),
+    name: z.string().optional().describe('Display name; "" = username'),
+    bio: z.string().optional().describe('Biography; "" clears'),
+    password: z.string().optional().describe('Rules as create-user'),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  needsApproval: (params) => params.password !== undefined,
+  async execute({ client }, params) {
+    const given = FIELDS.filter((field) => params[field] !== undefined);
+    if (given.length === 0) {
+      throw new ToolError('nothing_to_update', 'No field to change was given.', { hint: 'Give at least one of email, name, bio, password.' });
+    }
+    if (params.email !== undefined && params.email.trim() === '') throw invalidEmail(params.email);
+    const path = `/wp/v2/users/${params.id}`;
+    const before = await forUser(params.id, () =>
+      client.get<RawUser & { description?: string }>(path, { context: 'edit', _fields: `${USER_FIELDS},description` }),
+    );
+    if (params.password !== undefined) {
+      checkPassword(params.password, { username: before.username ?? '', email: params.email ?? before.email ?? '' });
+    }
+    const body = { email: params.email, name: params.name, description: params.bio, password: params.password };
+    let after: RawUser & { description?: string };
+    try {
+      after = await forUser(params.id, () => client.post(path, body, { context: 'edit', _fields: `${USER_FIELDS},description` }));
+    } catch (err) {
+      throw await explainWriteError(client, err, { id: params.id, email: params.email });
+    }
+    const changed = given.filter((field) => {
+      if (field === 'password') return true;
+      const key = field === 'bio' ? 'description' : field;
+      return before[key] !== after[key];
+    });
+    const result: Record<string, unknown> = { ...toUser(after), changed };
+    if (params.bio !== undefined) result.bio = after.description ?? '';
+    return result;
+  },
+});

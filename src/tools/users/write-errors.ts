@@ -1,0 +1,62 @@
+import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { ToolError } from '../tool-error.js';
+import { roleError } from './roles.js';
+
+/**
+ * WordPress's answers to a user write, as errors the model can act on. Duplicates come back
+ * from wp_insert_user() as WP_Errors without a status, which the REST API sends as HTTP 500
+ * (`existing_user_login`, `existing_user_email`); an update to an email another user has is
+ * a 400 "Invalid email address." (`rest_user_invalid_email`, WP_REST_Users_Controller::update_item).
+ */
+export async function explainWriteError(
+  client: WordPressClient,
+  err: unknown,
+  attempted: { id?: number; username?: string; email?: string; role?: string },
+): Promise<unknown> {
+  if (!(err instanceof WordPressError)) return err;
+  if (err.code === 'existing_user_login' && attempted.username) {
+    const id = await findUserId(client, attempted.username, 'username');
+    return new ToolError('user_exists', `A user with username "${attempted.username}" already exists${id ? ` (id ${id})` : ''}. Nothing was created.`, {
+      hint: 'Choose another username, or use update-user on the existing account.',
+      details: id ? { id } : undefined,
+    });
+  }
+  if ((err.code === 'existing_user_email' || err.code === 'rest_user_invalid_email') && attempted.email) {
+    const id = await findUserId(client, attempted.email, 'email');
+    if (id === undefined && err.code === 'rest_user_invalid_email') return invalidEmail(attempted.email);
+    return new ToolError('email_in_use', `The email address ${attempted.email} already belongs to ${id ? `user ${id}` : 'another user'}. Nothing was changed.`, {
+      hint: 'Each WordPress account needs its own email address; use a different one.',
+      details: id ? { id } : undefined,
+    });
+  }
+  if (err.code === 'rest_invalid_param' && hasParamError(err, 'email')) return invalidEmail(attempted.email ?? '');
+  return attempted.role ? roleError(err, attempted.role) : err;
+}
+
+export function invalidEmail(email: string): ToolError {
+  return new ToolError('invalid_email', `"${email}" is not a valid email address. Nothing was changed.`, {
+    hint: 'Give an address like name@example.com.',
+  });
+}
+
+function hasParamError(err: WordPressError, param: string): boolean {
+  const params = (err.data as { params?: Record<string, unknown> } | undefined)?.params;
+  return Boolean(params && param in params);
+}
+
+/** The id of the user with exactly this username or email (WordPress's search is a substring match). */
+async function findUserId(client: WordPressClient, value: string, field: 'username' | 'email'): Promise<number | undefined> {
+  try {
+    const found = await client.get<Array<{ id: number; username?: string; email?: string }>>('/wp/v2/users', {
+      context: 'edit',
+      _fields: 'id,username,email',
+      search: value,
+      per_page: 100,
+    });
+    return found.find((u) => (u[field] ?? '').toLowerCase() === value.toLowerCase())?.id;
+  } catch (lookupError) {
+    // Only an enrichment of the error at hand: without the id the message still holds.
+    if (lookupError instanceof WordPressError) return undefined;
+    throw lookupError;
+  }
+}
