@@ -1,0 +1,61 @@
+<?php
+/**
+ * Plugin Name: cms-admin-toolkit sandbox
+ * Description: Sandbox-only behaviour: a `genre` taxonomy and mail capture. Copied into wp-content/mu-plugins/ on every `site up`; edits there are overwritten.
+ */
+
+/**
+ * (a) A non-hierarchical custom taxonomy, so the toolkit's generic taxonomy
+ * tools have something beyond categories and tags to work on.
+ * https://developer.wordpress.org/reference/functions/register_taxonomy/
+ */
+add_action('init', static function (): void {
+    register_taxonomy('genre', ['post'], [
+        'labels' => [
+            'name' => 'Genres',
+            'singular_name' => 'Genre',
+        ],
+        'hierarchical' => false,
+        'public' => true,
+        'show_ui' => true,
+        'show_admin_column' => true,
+        'show_in_rest' => true,
+        'rest_base' => 'genres',
+        'query_var' => true,
+        'rewrite' => ['slug' => 'genre'],
+    ]);
+});
+
+/**
+ * (b) Capture mail instead of sending it. wp_mail() is pluggable: core only
+ * defines it if it does not exist, and mu-plugins load before pluggable.php.
+ * https://developer.wordpress.org/reference/functions/wp_mail/
+ * Each call appends one JSON line {to, subject, message, headers, time} to
+ * the file named by the CMS_SANDBOX_MAIL_LOG constant (set in wp-config.php).
+ */
+if (!function_exists('wp_mail')) {
+    function wp_mail($to, $subject, $message, $headers = '', $attachments = [])
+    {
+        $atts = apply_filters('wp_mail', compact('to', 'subject', 'message', 'headers', 'attachments'));
+        $list = static function ($value): array {
+            if (is_array($value)) {
+                return array_values(array_filter(array_map('trim', $value), 'strlen'));
+            }
+            return array_values(array_filter(array_map('trim', preg_split('/[,\n]/', (string) $value)), 'strlen'));
+        };
+        $headerLines = is_array($atts['headers']) ? $atts['headers'] : preg_split('/\r?\n/', (string) $atts['headers']);
+        $entry = [
+            'to' => $list($atts['to']),
+            'subject' => (string) $atts['subject'],
+            'message' => (string) $atts['message'],
+            'headers' => array_values(array_filter(array_map('trim', $headerLines), 'strlen')),
+            'time' => gmdate('c'),
+        ];
+        $file = defined('CMS_SANDBOX_MAIL_LOG') ? CMS_SANDBOX_MAIL_LOG : WP_CONTENT_DIR . '/cms-sandbox-mail.jsonl';
+        $ok = false !== file_put_contents($file, json_encode($entry, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE) . "\n", FILE_APPEND | LOCK_EX);
+        if ($ok) {
+            do_action('wp_mail_succeeded', $entry);
+        }
+        return $ok;
+    }
+}

@@ -1,0 +1,115 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import {
+  envLines,
+  readCredentials,
+  type SandboxOptions,
+  siteDown,
+  siteReset,
+  siteSeed,
+  siteStatus,
+  siteUp,
+} from '../sandbox/index.js';
+
+interface NameOpts {
+  name?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new InvalidArgumentError('expected an integer 1-65535');
+  return port;
+}
+
+/** Errors become one line on stderr and exit code 1; details stay in the instance's logs/. */
+function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`cms-admin site: ${message.split('\n')[0]}\n`);
+      process.exitCode = 1;
+    }
+  };
+}
+
+const sandbox = (o: NameOpts & { port?: number }): SandboxOptions => ({ name: o.name, port: o.port });
+
+const NAME_HELP = 'sandbox instance name (default: site); each lives in $CMS_SANDBOX_HOME/<name>/';
+
+export function registerSiteCommands(program: Command): void {
+  const site = program
+    .command('site')
+    .description('Run a local WordPress sandbox (MariaDB + PHP built-in server) to try the toolkit against')
+    .addHelpText(
+      'after',
+      `
+Instances live in $CMS_SANDBOX_HOME (default ./.cms-sandbox). The first \`site up\` installs
+PHP, MariaDB and WordPress core from Debian packages when run as root.
+Progress goes to stderr; only \`site env\` prints the application password.`,
+    );
+
+  site
+    .command('up')
+    .description('Start the sandbox (installing WordPress on first use) and wait until its REST API answers')
+    .option('--seed', 'load the demo dataset (30+ categories, 50+ tags, 200+ posts, 20+ users) into a fresh database')
+    .option(
+      '--port <port>',
+      'HTTP port on 127.0.0.1 (default: $CMS_SANDBOX_PORT, the last port used, or 8888)',
+      parsePort,
+    )
+    .option('--name <name>', NAME_HELP)
+    .action(
+      action(async (o: NameOpts & { port?: number; seed?: boolean }) => {
+        await siteUp({ ...sandbox(o), seed: o.seed });
+      }),
+    );
+
+  site
+    .command('down')
+    .description("Stop the sandbox's PHP server and MariaDB (data is kept)")
+    .option('--name <name>', NAME_HELP)
+    .action(action(async (o: NameOpts) => siteDown(sandbox(o))));
+
+  site
+    .command('status')
+    .description('Show whether the sandbox is running, its URL and whether it is installed and seeded')
+    .option('--json', 'print the status as JSON')
+    .option('--name <name>', NAME_HELP)
+    .action(
+      action(async (o: NameOpts & { json?: boolean }) => {
+        const s = await siteStatus(sandbox(o));
+        if (o.json) {
+          process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+          return;
+        }
+        const flags = [s.installed ? 'installed' : 'not installed', s.seeded ? 'seeded' : 'not seeded'].join(', ');
+        process.stdout.write(`${s.running ? `running at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\n`);
+      }),
+    );
+
+  site
+    .command('reset')
+    .description('Restore the fresh, empty WordPress install (fast; the app password keeps working)')
+    .option('--name <name>', NAME_HELP)
+    .action(action(async (o: NameOpts) => siteReset(sandbox(o))));
+
+  site
+    .command('seed')
+    .description('Reset, then load the deterministic demo dataset (same data every time)')
+    .option('--name <name>', NAME_HELP)
+    .action(action(async (o: NameOpts) => siteSeed(sandbox(o))));
+
+  site
+    .command('env')
+    .description('Print CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD dotenv lines for the sandbox (e.g. >> .env)')
+    .option('--name <name>', NAME_HELP)
+    .action(
+      action(async (o: NameOpts) => {
+        const creds = await readCredentials(sandbox(o));
+        if (!creds) throw new Error(`sandbox "${o.name ?? 'site'}" is not installed yet; run \`cms-admin site up\``);
+        process.stdout.write(`${envLines(creds).join('\n')}\n`);
+      }),
+    );
+}

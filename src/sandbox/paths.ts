@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SandboxLogger, SandboxOptions } from './types.js';
+
+const PACKAGE_NAME = 'cms-admin-toolkit';
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
+// sun_path in sockaddr_un is 108 bytes on Linux; stay well below it.
+// https://man7.org/linux/man-pages/man7/unix.7.html
+const MAX_SOCKET_PATH = 100;
+
+let cachedRoot: string | undefined;
+
+/**
+ * Root of the cms-admin-toolkit package, found from this module's location
+ * (works from src/ under tsx and from dist/ after build), never from cwd.
+ */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
+          cachedRoot = dir;
+          return dir;
+        }
+      } catch {
+        // unreadable package.json: keep walking up
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir)
+      throw new Error(`cannot find the ${PACKAGE_NAME} package root above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+}
+
+/** Directory holding router.php, install.php, seed.php and the mu-plugin. */
+export function scriptsDir(): string {
+  return join(packageRoot(), 'scripts', 'sandbox');
+}
+
+/** Absolute path of the companion plugin entry file (may not exist yet). */
+export function companionPluginFile(): string {
+  return join(packageRoot(), 'plugin', 'cms-admin-companion', 'cms-admin-companion.php');
+}
+
+export interface InstancePaths {
+  home: string;
+  name: string;
+  port: number;
+  /** Where `port` came from: the caller, env CMS_SANDBOX_PORT, or the built-in default. */
+  portSource: 'option' | 'env' | 'default';
+  log: SandboxLogger;
+  coreDir: string;
+  dir: string;
+  wpDir: string;
+  dataDir: string;
+  runDir: string;
+  socket: string;
+  dbPidFile: string;
+  phpPidFile: string;
+  logsDir: string;
+  stateFile: string;
+  credentialsFile: string;
+  secretsFile: string;
+  clientCnf: string;
+  snapshotsFile: string;
+  mailLog: string;
+}
+
+const defaultLog: SandboxLogger = (line) => {
+  process.stderr.write(`[sandbox] ${line}\n`);
+};
+
+function parsePort(raw: string | number | undefined, source: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const port = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`invalid port ${JSON.stringify(raw)} (from ${source}); expected an integer 1-65535`);
+  }
+  return port;
+}
+
+export function resolveInstance(opts: SandboxOptions = {}): InstancePaths {
+  const home = resolve(opts.home ?? (process.env.CMS_SANDBOX_HOME || join(process.cwd(), '.cms-sandbox')));
+  const name = opts.name ?? 'site';
+  if (!NAME_RE.test(name) || name === 'core') {
+    throw new Error(`invalid sandbox name ${JSON.stringify(name)}: use letters, digits, '-' or '_' (not "core")`);
+  }
+  const fromOption = parsePort(opts.port, '--port');
+  const fromEnv = parsePort(process.env.CMS_SANDBOX_PORT, 'CMS_SANDBOX_PORT');
+  const port = fromOption ?? fromEnv ?? 8888;
+  const portSource = fromOption !== undefined ? 'option' : fromEnv !== undefined ? 'env' : 'default';
+  const dir = join(home, name);
+  const runDir = join(dir, 'run');
+  let socket = join(runDir, 'mysqld.sock');
+  if (socket.length > MAX_SOCKET_PATH) {
+    const hash = createHash('sha256').update(dir).digest('hex').slice(0, 16);
+    socket = join(tmpdir(), `cms-sandbox-${hash}.sock`);
+  }
+  return {
+    home,
+    name,
+    port,
+    portSource,
+    log: opts.log ?? defaultLog,
+    coreDir: join(home, 'core'),
+    dir,
+    wpDir: join(dir, 'wordpress'),
+    dataDir: join(dir, 'mysql'),
+    runDir,
+    socket,
+    dbPidFile: join(runDir, 'mariadbd.pid'),
+    phpPidFile: join(runDir, 'php.pid'),
+    logsDir: join(dir, 'logs'),
+    stateFile: join(dir, 'state.json'),
+    credentialsFile: join(dir, 'credentials.json'),
+    secretsFile: join(dir, 'secrets.json'),
+    clientCnf: join(dir, 'client.cnf'),
+    snapshotsFile: join(dir, 'snapshots.json'),
+    mailLog: join(dir, 'mail.jsonl'),
+  };
+}

@@ -1,0 +1,42 @@
+import { APT_COMMAND, aptInstall, isRoot } from './apt.js';
+import { ensureCore } from './core.js';
+import { findBinary, run } from './exec.js';
+import { resolveInstance } from './paths.js';
+import type { SandboxOptions } from './types.js';
+
+const BINARIES = ['php', 'mariadbd', 'mariadb-install-db', 'mariadb'] as const;
+const PHP_EXTENSIONS = ['mysqli', 'mbstring', 'dom', 'xml'] as const;
+
+let toolsVerified = false;
+
+async function missingTools(): Promise<string[]> {
+  const missing: string[] = BINARIES.filter((b) => !findBinary(b));
+  const php = findBinary('php');
+  if (php) {
+    const list = PHP_EXTENSIONS.map((e) => `'${e}'`).join(',');
+    const res = await run(php, ['-r', `foreach ([${list}] as $e) if (!extension_loaded($e)) echo "php-$e\\n";`]);
+    missing.push(...res.stdout.split('\n').filter(Boolean));
+  }
+  return missing;
+}
+
+/**
+ * Make sure PHP (with mysqli/mbstring/xml), MariaDB and the cached WordPress
+ * core are available. As root, installs what is missing with apt; otherwise
+ * throws an error with the exact command to run.
+ */
+export async function ensurePrerequisites(opts: SandboxOptions = {}): Promise<void> {
+  const inst = resolveInstance(opts);
+  if (!toolsVerified) {
+    const missing = await missingTools();
+    if (missing.length > 0) {
+      if (!isRoot()) throw new Error(`missing ${missing.join(', ')}; install them with: ${APT_COMMAND}`);
+      inst.log(`missing ${missing.join(', ')}; installing apt packages`);
+      await aptInstall(inst.log);
+      const still = await missingTools();
+      if (still.length > 0) throw new Error(`still missing after apt-get install: ${still.join(', ')}`);
+    }
+    toolsVerified = true;
+  }
+  await ensureCore(inst.coreDir, inst.log);
+}

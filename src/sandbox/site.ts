@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createWordPressDir } from './core.js';
+import { readCredentials, writeCredentials } from './credentials.js';
+import {
+  bootstrapDatabase,
+  dataDirReady,
+  initDataDir,
+  mariadbPid,
+  startMariadb,
+  stopMariadb,
+  writeClientCnf,
+} from './mariadb.js';
+import { type InstancePaths, resolveInstance } from './paths.js';
+import { phpLog, phpPid, portInUse, startPhpServer, stopPhpServer, waitForRest } from './php-server.js';
+import { ensurePrerequisites } from './prerequisites.js';
+import { installInstance, seedInstance } from './seeding.js';
+import { ensureSecrets, readState, updateState } from './state.js';
+import type { SandboxCredentials, SandboxOptions, SandboxStatus } from './types.js';
+import { installMuPlugins, siteUrl, writeWpConfig } from './wp-files.js';
+
+export interface UpOptions extends SandboxOptions {
+  /** Load the seed dataset (from the `seeded` snapshot when it is current). */
+  seed?: boolean;
+}
+
+/** An explicit or env port wins; otherwise an instance keeps the port it last ran on. */
+async function effectivePort(inst: InstancePaths): Promise<number> {
+  if (inst.portSource !== 'default') return inst.port;
+  return (await readState(inst)).port ?? inst.port;
+}
+
+/** Port of the instance if both its servers are alive, else undefined. */
+async function runningPort(inst: InstancePaths): Promise<number | undefined> {
+  if (!(await phpPid(inst)) || !(await mariadbPid(inst))) return undefined;
+  return (await readState(inst)).port;
+}
+
+async function tail(file: string, lines = 8): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function startServers(inst: InstancePaths, port: number): Promise<SandboxCredentials> {
+  await mkdir(inst.runDir, { recursive: true, mode: 0o700 });
+  await mkdir(inst.logsDir, { recursive: true });
+  const secrets = await ensureSecrets(inst);
+  await createWordPressDir(inst.coreDir, inst.wpDir);
+  const freshDb = !dataDirReady(inst);
+  if (freshDb) {
+    inst.log('initialising MariaDB data directory ...');
+    await initDataDir(inst);
+  }
+  await writeWpConfig(inst, secrets, port);
+  await installMuPlugins(inst);
+  await startMariadb(inst);
+  if (freshDb) await bootstrapDatabase(inst, secrets);
+  else if (!existsSync(inst.clientCnf)) await writeClientCnf(inst, secrets);
+
+  let creds = await readCredentials(inst);
+  if (!(await readState(inst)).installed || !creds) {
+    creds = await installInstance(inst, port);
+  } else if (creds.url !== siteUrl(port)) {
+    creds = { ...creds, url: siteUrl(port) };
+    await writeCredentials(inst, creds);
+  }
+
+  const pid = await startPhpServer(inst, port);
+  try {
+    await waitForRest(creds.url, pid);
+  } catch (err) {
+    await stopPhpServer(inst);
+    throw new Error(`${(err as Error).message}; php log (${phpLog(inst)}):\n${await tail(phpLog(inst))}`);
+  }
+  await updateState(inst, { port });
+  return creds;
+}
+
+/**
+ * Start the instance (installing prerequisites, WordPress and the database on
+ * first use) and return its credentials once GET /wp-json/ answers. Returns at
+ * once if it is already running.
+ */
+export async function siteUp(opts: UpOptions = {}): Promise<SandboxCredentials> {
+  const inst = resolveInstance(opts);
+  const running = await runningPort(inst);
+  let creds: SandboxCredentials | null;
+  let port: number;
+  if (running !== undefined) {
+    if (inst.portSource === 'option' && inst.port !== running) {
+      throw new Error(
+        `sandbox "${inst.name}" is already running on port ${running}; run \`site down\` first to move it to ${inst.port}`,
+      );
+    }
+    creds = await readCredentials(inst);
+    if (!creds)
+      throw new Error(
+        `sandbox "${inst.name}" is running but ${inst.credentialsFile} is missing; run \`site down\` and \`site up\``,
+      );
+    port = running;
+  } else {
+    await ensurePrerequisites(opts);
+    // Half-running (one server crashed, or a stale php worker): start clean.
+    await stopServers(inst);
+    port = await effectivePort(inst);
+    if (await portInUse(port)) {
+      throw new Error(`port ${port} is already in use on 127.0.0.1; pick another with --port or CMS_SANDBOX_PORT`);
+    }
+    creds = await startServers(inst, port);
+    inst.log(`WordPress ready at ${creds.url} (user ${creds.username}; \`site env\` prints the credentials)`);
+  }
+  if (opts.seed) await seedInstance(inst, port, true);
+  return creds;
+}
+
+async function stopServers(inst: InstancePaths): Promise<void> {
+  // php first: no request should find the database gone.
+  await stopPhpServer(inst);
+  await stopMariadb(inst);
+}
+
+/** Stop the instance's php -S process group and MariaDB, and wait until they are gone. */
+export async function siteDown(opts: SandboxOptions = {}): Promise<void> {
+  const inst = resolveInstance(opts);
+  await stopServers(inst);
+  inst.log(`sandbox "${inst.name}" stopped`);
+}
+
+export async function siteStatus(opts: SandboxOptions = {}): Promise<SandboxStatus> {
+  const inst = resolveInstance(opts);
+  const running = await runningPort(inst);
+  const state = await readState(inst);
+  const port = running ?? (await effectivePort(inst));
+  return {
+    running: running !== undefined,
+    url: siteUrl(port),
+    port,
+    dir: inst.dir,
+    installed: Boolean(state.installed),
+    seeded: Boolean(state.seeded),
+  };
+}
+
+/** Bring the instance up if needed; returns its paths and port. For the data operations. */
+export async function ensureRunning(opts: SandboxOptions): Promise<{ inst: InstancePaths; port: number }> {
+  const inst = resolveInstance(opts);
+  let port = await runningPort(inst);
+  if (port === undefined) {
+    await siteUp(opts);
+    port = await runningPort(inst);
+    if (port === undefined) throw new Error(`sandbox "${inst.name}" failed to start`);
+  }
+  return { inst, port };
+}

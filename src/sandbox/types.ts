@@ -1,0 +1,45 @@
+/** Progress sink. Lines are human-readable and never contain secrets. */
+export type SandboxLogger = (line: string) => void;
+
+export interface SandboxOptions {
+  /** Root of all sandbox instances. Default: env CMS_SANDBOX_HOME or `<cwd>/.cms-sandbox`. */
+  home?: string;
+  /** Instance name; each instance lives in `<home>/<name>/`. Default: `site`. */
+  name?: string;
+  /** HTTP port of PHP's built-in server. Default: env CMS_SANDBOX_PORT or 8888. */
+  port?: number;
+  /** Progress lines (default: prefixed lines on stderr). */
+  log?: SandboxLogger;
+}
+
+export interface SandboxCredentials {
+  url: string;
+  username: string;
+  appPassword: string;
+  adminPassword: string;
+}
+
+export interface SandboxStatus {
+  running: boolean;
+  url: string;
+  port: number;
+  dir: string;
+  installed: boolean;
+  seeded: boolean;
+}
+
+/** Persisted in `<instance>/state.json` (no secrets). */
+export interface SandboxState {
+  port?: number;
+  installed?: boolean;
+  seeded?: boolean;
+}
+
+/** One captured `wp_mail()` call, as written by the sandbox mu-plugin. */
+export interface CapturedMail {
+  to: string[];
+  subject: string;
+  message: string;
+  headers: string[];
+  time: string;
+}

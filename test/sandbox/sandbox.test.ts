@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { readMailLog, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
+
+/** Checks the real test sandbox started by test/global-setup.ts (no mocks). */
+const sandbox = inject('sandbox');
+const auth = `Basic ${Buffer.from(`${sandbox.username}:${sandbox.appPassword}`).toString('base64')}`;
+const quiet = () => {};
+
+async function get(path: string, withAuth = true): Promise<Response> {
+  return fetch(`${sandbox.url}/wp-json${path}`, { headers: withAuth ? { authorization: auth } : {} });
+}
+
+async function json<T = any>(path: string): Promise<T> {
+  const res = await get(path);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+async function total(path: string): Promise<number> {
+  const res = await get(path);
+  expect(res.status, path).toBe(200);
+  await res.arrayBuffer();
+  return Number(res.headers.get('x-wp-total'));
+}
+
+describe('test sandbox', () => {
+  it('answers the REST index without auth', async () => {
+    const res = await get('/', false);
+    expect(res.status).toBe(200);
+    const index = (await res.json()) as { namespaces: string[] };
+    expect(index.namespaces).toContain('wp/v2');
+  });
+
+  it('authenticates the admin with the application password over plain http', async () => {
+    const me = await json<{ slug: string; roles: string[] }>('/wp/v2/users/me?context=edit');
+    expect(me.slug).toBe(sandbox.username);
+    expect(me.roles).toContain('administrator');
+    const bad = await fetch(`${sandbox.url}/wp-json/wp/v2/users/me`, {
+      headers: { authorization: `Basic ${Buffer.from(`${sandbox.username}:wrong wrong wrong`).toString('base64')}` },
+    });
+    expect(bad.status).toBe(401);
+  });
+
+  it('reports itself running, installed and seeded', async () => {
+    const status = await siteStatus({ home: sandbox.home, name: sandbox.name });
+    expect(status).toMatchObject({ running: true, installed: true, seeded: true, url: sandbox.url });
+  });
+});
+
+describe('seeded dataset', () => {
+  it('has at least 30 categories, with descriptions and a 3-level chain', async () => {
+    const cats = await json<{ id: number; parent: number; description: string }[]>('/wp/v2/categories?per_page=100');
+    expect(cats.length).toBeGreaterThanOrEqual(30);
+    expect(cats.filter((c) => c.description).length).toBeGreaterThanOrEqual(20);
+    const parent = new Map(cats.map((c) => [c.id, c.parent]));
+    const depth = (id: number): number => (parent.get(id) ? 1 + depth(parent.get(id)!) : 1);
+    expect(Math.max(...cats.map((c) => depth(c.id)))).toBeGreaterThanOrEqual(3);
+  });
+
+  it('has at least 50 tags', async () => {
+    expect(await total('/wp/v2/tags?per_page=1')).toBeGreaterThanOrEqual(50);
+  });
+
+  it('has at least 200 posts, in every status', async () => {
+    expect(
+      await total('/wp/v2/posts?per_page=1&status=publish,draft,pending,private,future&context=edit'),
+    ).toBeGreaterThanOrEqual(200);
+    for (const status of ['publish', 'draft', 'pending', 'private', 'future']) {
+      expect(await total(`/wp/v2/posts?per_page=1&status=${status}&context=edit`), status).toBeGreaterThan(0);
+    }
+    const [future] = await json<{ date: string }[]>('/wp/v2/posts?per_page=1&status=future&context=edit');
+    expect(new Date(future!.date).getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('has at least 20 users across all five roles, registered 2024-2026', async () => {
+    const users = await json<{ roles: string[]; registered_date: string; email: string; name: string }[]>(
+      '/wp/v2/users?per_page=100&context=edit',
+    );
+    expect(users.length).toBeGreaterThanOrEqual(20);
+    const roles = new Set(users.flatMap((u) => u.roles));
+    for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber'])
+      expect(roles).toContain(role);
+    const years = new Set(users.map((u) => u.registered_date.slice(0, 4)));
+    for (const year of ['2024', '2025', '2026']) expect(years).toContain(year);
+    expect(users.every((u) => u.email && u.name)).toBe(true);
+  });
+
+  it('lists the custom genre taxonomy with terms', async () => {
+    const taxonomies = await json<Record<string, { rest_base: string; hierarchical: boolean }>>('/wp/v2/taxonomies');
+    expect(taxonomies.genre).toMatchObject({ rest_base: 'genres', hierarchical: false });
+    expect(await total('/wp/v2/genres?per_page=1')).toBeGreaterThan(0);
+  });
+});
+
+describe('mail capture', () => {
+  it('writes wp_mail() to the mail log instead of sending it', async () => {
+    // A lost-password request is the simplest core flow that sends mail over HTTP.
+    const res = await fetch(`${sandbox.url}/wp-login.php?action=lostpassword`, {
+      method: 'POST',
+      body: new URLSearchParams({ user_login: 'vcerf', 'wp-submit': 'Get New Password' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(302);
+    const mails = await readMailLog({ home: sandbox.home, name: sandbox.name });
+    const mail = mails.find((m) => m.to.includes('vint.cerf@example.com'));
+    expect(mail?.subject).toMatch(/Password Reset/);
+    expect(mail?.message).toContain('action=rp');
+  });
+});
+
+describe('site down / up on a throwaway instance', () => {
+  const opts = {
+    home: sandbox.home,
+    name: 'downtest',
+    port: Number(process.env.CMS_DOWNTEST_PORT || 8897),
+    log: quiet,
+  };
+  const instanceProcesses = async () => {
+    try {
+      const { stdout } = await promisify(execFile)('pgrep', ['-f', `${sandbox.home}/${opts.name}/`]);
+      return stdout.trim().split('\n').filter(Boolean);
+    } catch {
+      return []; // pgrep exits 1 when nothing matches
+    }
+  };
+
+  it('leaves no php or mariadbd process after down, and comes back up', async () => {
+    const creds = await siteUp(opts);
+    expect((await fetch(`${creds.url}/wp-json/`)).status).toBe(200);
+    expect((await instanceProcesses()).length).toBeGreaterThanOrEqual(2);
+
+    await siteDown(opts);
+    expect(await instanceProcesses()).toEqual([]);
+    expect((await siteStatus(opts)).running).toBe(false);
+
+    const again = await siteUp(opts);
+    expect(again.appPassword).toBe(creds.appPassword);
+    const me = await fetch(`${again.url}/wp-json/wp/v2/users/me`, {
+      headers: { authorization: `Basic ${Buffer.from(`${again.username}:${again.appPassword}`).toString('base64')}` },
+    });
+    expect(me.status).toBe(200);
+
+    await siteDown(opts);
+    expect(await instanceProcesses()).toEqual([]);
+  }, 120_000);
+});
