@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { withPostTermsLock } from './post-lock.js';
 import { assignTerms } from './post-terms.js';
 import { wpIds } from './schema.js';
 import { CATEGORY } from './terms.js';
@@ -13,5 +14,6 @@ export const assignCategoriesToPosts = defineTool({
     category_ids: wpIds().describe('Category ids'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
-  execute: ({ client }, params) => assignTerms(client, CATEGORY, params.post_ids, params.category_ids),
+  execute: ({ client }, params) =>
+    withPostTermsLock(client, () => assignTerms(client, CATEGORY, params.post_ids, params.category_ids)),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { withPostTermsLock } from './post-lock.js';
 import { assignTerms } from './post-terms.js';
 import { wpIds } from './schema.js';
 import { TAG } from './terms.js';
@@ -13,5 +14,6 @@ export const assignTagsToPosts = defineTool({
     tag_ids: wpIds().describe('Tag ids'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
-  execute: ({ client }, params) => assignTerms(client, TAG, params.post_ids, params.tag_ids),
+  execute: ({ client }, params) =>
+    withPostTermsLock(client, () => assignTerms(client, TAG, params.post_ids, params.tag_ids)),
 });

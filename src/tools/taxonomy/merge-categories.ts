@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { withPostTermsLock } from './post-lock.js';
 import { applyMerge, describePlan, planMerge } from './merge.js';
 import { wpId, wpIds } from './schema.js';
 
@@ -27,8 +28,9 @@ export const mergeCategories = defineTool({
   // had which source is not recorded anywhere, so the change cannot be undone.
   annotations: { readOnly: false, destructive: true, idempotent: true },
   needsApproval: (params) => !params.dry_run,
-  async execute({ client }, params) {
-    const plan = await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false);
-    return params.dry_run ? describePlan(plan) : applyMerge(client, plan);
-  },
+  execute: ({ client }, params) =>
+    withPostTermsLock(client, async () => {
+      const plan = await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false);
+      return params.dry_run ? describePlan(plan) : applyMerge(client, plan);
+    }),
 });
