@@ -10,6 +10,7 @@ import {
   runError,
   runOk,
   wpPhp,
+  xmlrpcAccepts,
 } from './helpers.js';
 
 describe('disable-user', () => {
@@ -20,6 +21,8 @@ describe('disable-user', () => {
     const appPassword = await makeAppPassword(user.id);
     expect((await formLogin(user.username, user.password)).ok).toBe(true);
     expect((await appPasswordStatus(user.username, appPassword)).status).toBe(200);
+    expect(await xmlrpcAccepts(user.username, user.password)).toBe(true);
+    expect(await xmlrpcAccepts(user.username, appPassword)).toBe(true);
 
     const result = await runOk('disable-user', { id: user.id, reason: 'Left the company' });
     expect(result).toEqual({
@@ -36,6 +39,8 @@ describe('disable-user', () => {
     expect(await appPasswordStatus(user.username, appPassword)).toEqual({ status: 401, code: 'cms_admin_user_disabled' });
     // Not even an anonymous read: the client learns why (WordPress 6.1 alone would serve it as a visitor).
     expect(await appPasswordStatus(user.username, appPassword, '/wp/v2/posts?per_page=1')).toEqual({ status: 401, code: 'cms_admin_user_disabled' });
+    expect(await xmlrpcAccepts(user.username, user.password)).toBe(false);
+    expect(await xmlrpcAccepts(user.username, appPassword)).toBe(false);
     // A wrong password still gets WordPress's ordinary answer: the state is not told to strangers.
     expect((await formLogin(user.username, 'not-the-password-at-all')).body).not.toContain('disabled');
 
@@ -46,6 +51,7 @@ describe('disable-user', () => {
     expect(await runOk('enable-user', { id: user.id })).toEqual({ id: user.id, username: user.username, disabled: false, was_disabled: true });
     expect((await formLogin(user.username, user.password)).ok).toBe(true);
     expect((await appPasswordStatus(user.username, appPassword)).status).toBe(200);
+    expect(await xmlrpcAccepts(user.username, appPassword)).toBe(true);
     expect((await readUser(user.id)).cms_disabled).toBe(false);
   });
 

@@ -155,6 +155,18 @@ export async function appPasswordStatus(
   return Array.isArray(body) ? { status: response.status } : { status: response.status, code: body.code };
 }
 
+/** Whether XML-RPC (the other API WordPress authenticates with passwords) accepts the credentials. */
+export async function xmlrpcAccepts(username: string, password: string): Promise<boolean> {
+  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const response = await fetch(`${siteUrl()}/xmlrpc.php`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml' },
+    body: `<?xml version="1.0"?><methodCall><methodName>wp.getProfile</methodName><params><param><value><int>1</int></value></param><param><value><string>${escape(username)}</string></value></param><param><value><string>${escape(password)}</string></value></param></params></methodCall>`,
+  });
+  const body = await response.text();
+  return response.status === 200 && !body.includes('<fault>') && body.includes(username);
+}
+
 /**
  * Follows a reset link as a browser would: the link stores `login:key` in a cookie and
  * redirects; the form then posts pass1/pass2/rp_key (wp-login.php, action `resetpass`).
