@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { zipSync, type Zippable } from 'fflate';
+import { type Zippable, zipSync } from 'fflate';
 
 /** The companion plugin's folder name, which is also its slug and the zip's top folder. */
 export const PLUGIN_SLUG = 'cms-admin-companion';
@@ -16,7 +16,8 @@ export function pluginSourceDir(): string {
     const candidate = join(dir, 'plugin', PLUGIN_SLUG);
     if (existsSync(join(candidate, ENTRY))) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`Cannot find plugin/${PLUGIN_SLUG}/${ENTRY} above ${fileURLToPath(import.meta.url)}.`);
+    if (parent === dir)
+      throw new Error(`Cannot find plugin/${PLUGIN_SLUG}/${ENTRY} above ${fileURLToPath(import.meta.url)}.`);
     dir = parent;
   }
 }

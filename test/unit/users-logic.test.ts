@@ -11,7 +11,8 @@ function fakeClient(namespaces: string[]): WordPressClient {
   return {
     namespaces: async () => namespaces,
     get: async (path: string) => {
-      if (path === '/cms-admin/v1/roles') return { roles: [{ role: 'shop_manager', name: 'Shop manager', capabilities: ['read'] }] };
+      if (path === '/cms-admin/v1/roles')
+        return { roles: [{ role: 'shop_manager', name: 'Shop manager', capabilities: ['read'] }] };
       throw new Error(`unexpected GET ${path}`);
     },
   } as unknown as WordPressClient;
@@ -40,12 +41,18 @@ describe('companion plugin detection', () => {
     expect(roles.source).toBe('wordpress-defaults');
     expect(roles.note).toContain('not necessarily this site');
     expect(roles.items.map((r) => r.role)).toEqual(['administrator', 'editor', 'author', 'contributor', 'subscriber']);
-    expect(await loadRoles(equipped)).toEqual({ source: 'site', items: [{ role: 'shop_manager', name: 'Shop manager', capabilities: ['read'] }] });
+    expect(await loadRoles(equipped)).toEqual({
+      source: 'site',
+      items: [{ role: 'shop_manager', name: 'Shop manager', capabilities: ['read'] }],
+    });
   });
 
   it('resolves roles by slug or label on the site, and leaves them to WordPress without the plugin', async () => {
     expect(await resolveRole(equipped, 'Shop Manager')).toBe('shop_manager');
-    await expect(resolveRole(equipped, 'editor')).rejects.toMatchObject({ code: 'unknown_role', hint: expect.stringContaining('shop_manager') });
+    await expect(resolveRole(equipped, 'editor')).rejects.toMatchObject({
+      code: 'unknown_role',
+      hint: expect.stringContaining('shop_manager'),
+    });
     expect(await resolveRole(bare, 'anything')).toBe('anything');
   });
 });
@@ -74,9 +81,12 @@ describe('registered_after dates', () => {
     expect(new Date(parseIsoDate(input, 'registered_after')).toISOString()).toBe(iso);
   });
 
-  it.each(['', 'yesterday', '2024-02-30', '2023-02-29', '2024-5-1', '2024-05-01T25:00', '1714570000'])('refuses %j', (input) => {
-    expect(() => parseIsoDate(input, 'registered_after')).toThrow(/not an ISO 8601 date/);
-  });
+  it.each(['', 'yesterday', '2024-02-30', '2023-02-29', '2024-5-1', '2024-05-01T25:00', '1714570000'])(
+    'refuses %j',
+    (input) => {
+      expect(() => parseIsoDate(input, 'registered_after')).toThrow(/not an ISO 8601 date/);
+    },
+  );
 });
 
 describe('password rules', () => {

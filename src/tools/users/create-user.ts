@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { text } from './schema.js';
 import { checkPassword, PASSWORD_RULES } from './passwords.js';
 import { type RawUser, toUser, USER_QUERY } from './records.js';
 import { resolveRole } from './roles.js';
+import { text } from './schema.js';
 import { explainWriteError } from './write-errors.js';
 
 export const createUser = defineTool({

@@ -27,12 +27,18 @@ export const disableUser = defineTool({
     await requireCompanion(client, 'Disabling a user');
     const me = await client.connect();
     if (params.id === me.id) {
-      throw new ToolError('cannot_disable_self', `User ${me.id} (${me.username}) is the account this toolkit is signed in as; disabling it would lock the toolkit out.`, {
-        hint: 'Disable it from another administrator account, if at all.',
-      });
+      throw new ToolError(
+        'cannot_disable_self',
+        `User ${me.id} (${me.username}) is the account this toolkit is signed in as; disabling it would lock the toolkit out.`,
+        {
+          hint: 'Disable it from another administrator account, if at all.',
+        },
+      );
     }
     const state = await forUser(params.id, () =>
-      client.post<DisableResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/disable`, { reason: params.reason ?? '' }),
+      client.post<DisableResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/disable`, {
+        reason: params.reason ?? '',
+      }),
     );
     const result: Record<string, unknown> = {
       id: state.id,

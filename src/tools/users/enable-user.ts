@@ -15,7 +15,9 @@ export const enableUser = defineTool({
   async execute({ client }, params) {
     await requireCompanion(client, 'Enabling a user');
     const state = await forUser(params.id, () =>
-      client.post<{ id: number; username: string; was_disabled: boolean }>(`/${COMPANION_NAMESPACE}/users/${params.id}/enable`),
+      client.post<{ id: number; username: string; was_disabled: boolean }>(
+        `/${COMPANION_NAMESPACE}/users/${params.id}/enable`,
+      ),
     );
     return { id: state.id, username: state.username, disabled: false, was_disabled: state.was_disabled };
   },

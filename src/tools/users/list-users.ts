@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
-import { text } from './schema.js';
 import { hasCompanion, INSTALL_HINT } from './companion.js';
 import { parseIsoDate } from './dates.js';
 import { type RawUser, toUser, USER_QUERY, type UserRecord } from './records.js';
 import { resolveRole } from './roles.js';
+import { text } from './schema.js';
 
 const USERS = '/wp/v2/users';
 
 export const listUsers = defineTool({
   name: 'list-users',
   toolkit: 'users',
-  description:
-    'List users. Returns {total,items:[{id,username,name,email,roles,registered_date,disabled}]}.',
+  description: 'List users. Returns {total,items:[{id,username,name,email,roles,registered_date,disabled}]}.',
   schema: z.strictObject({
     role: text().optional().describe('Role slug'),
     search: text().optional().describe('In username, name or email'),
@@ -21,7 +20,8 @@ export const listUsers = defineTool({
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }, params) {
-    const cutoff = params.registered_after === undefined ? undefined : parseIsoDate(params.registered_after, 'registered_after');
+    const cutoff =
+      params.registered_after === undefined ? undefined : parseIsoDate(params.registered_after, 'registered_after');
     const role = params.role === undefined ? undefined : await resolveRole(client, params.role);
     const companion = await hasCompanion(client);
     // WordPress wraps `search` in `*…*` itself (a substring match); `roles` filters by role slug.
@@ -51,9 +51,17 @@ export const listUsers = defineTool({
  * or before the cutoff, one page at a time so no page is fetched in vain. The companion plugin
  * adds the user id as a tie-break to this order (see plugin/…/rest-routes.php).
  */
-async function registeredSince(client: WordPressClient, query: Record<string, string | undefined>, cutoff: number): Promise<UserRecord[]> {
+async function registeredSince(
+  client: WordPressClient,
+  query: Record<string, string | undefined>,
+  cutoff: number,
+): Promise<UserRecord[]> {
   const items: UserRecord[] = [];
-  const pages = client.pages<RawUser>(USERS, { ...query, orderby: 'registered_date', order: 'desc' }, { concurrency: 1 });
+  const pages = client.pages<RawUser>(
+    USERS,
+    { ...query, orderby: 'registered_date', order: 'desc' },
+    { concurrency: 1 },
+  );
   for await (const page of pages) {
     for (const raw of page) {
       if (!(Date.parse(raw.registered_date ?? '') > cutoff)) return items;

@@ -31,7 +31,13 @@ export const resetUserPassword = defineTool({
     const expires_in_hours = Math.round((reset.expires_in_seconds / 3600) * 10) / 10;
     if (delivery === 'email') {
       // The link stays in the user's mailbox: it never reaches the model.
-      return { id: reset.id, username: reset.username, delivery, sent_to: maskEmail(reset.sent_to ?? ''), expires_in_hours };
+      return {
+        id: reset.id,
+        username: reset.username,
+        delivery,
+        sent_to: maskEmail(reset.sent_to ?? ''),
+        expires_in_hours,
+      };
     }
     return {
       id: reset.id,

@@ -33,11 +33,18 @@ export async function resolveRole(client: WordPressClient, role: string): Promis
   const wanted = role.trim().toLowerCase();
   const matches = items.filter((r) => r.role.toLowerCase() === wanted || r.name.toLowerCase() === wanted);
   if (matches.length === 1 && matches[0]) return matches[0].role;
-  throw unknownRole(role, items.map((r) => r.role), 'site');
+  throw unknownRole(
+    role,
+    items.map((r) => r.role),
+    'site',
+  );
 }
 
 function unknownRole(role: string, valid: string[], source: RoleList['source']): ToolError {
-  const which = source === 'site' ? 'this site’s roles' : 'WordPress’s default roles (the site may have others; list-user-roles needs the companion plugin to tell)';
+  const which =
+    source === 'site'
+      ? 'this site’s roles'
+      : 'WordPress’s default roles (the site may have others; list-user-roles needs the companion plugin to tell)';
   return new ToolError('unknown_role', `There is no role "${role}" on this site.`, {
     hint: `Use one of ${which}: ${valid.join(', ')}.`,
   });
@@ -46,7 +53,11 @@ function unknownRole(role: string, valid: string[], source: RoleList['source']):
 /** WordPress's own answer to an unknown role (400 `rest_user_invalid_role`), as the same error. */
 export function roleError(err: unknown, role: string): unknown {
   if (err instanceof WordPressError && err.code === 'rest_user_invalid_role' && err.status === 400) {
-    return unknownRole(role, WORDPRESS_DEFAULT_ROLES.map((r) => r.role), 'wordpress-defaults');
+    return unknownRole(
+      role,
+      WORDPRESS_DEFAULT_ROLES.map((r) => r.role),
+      'wordpress-defaults',
+    );
   }
   return err;
 }

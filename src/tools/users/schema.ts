@@ -5,7 +5,13 @@ import { z } from 'zod';
  * `.int()` adds `maximum: 9007199254740991`, bounds add `minimum`/`minLength`, ~8 tokens a
  * field. The checks still run (invalid_params); only the JSON schema leaves them out.
  */
-const typeOnly = { minimum: undefined, exclusiveMinimum: undefined, maximum: undefined, minLength: undefined, maxLength: undefined };
+const typeOnly = {
+  minimum: undefined,
+  exclusiveMinimum: undefined,
+  maximum: undefined,
+  minLength: undefined,
+  maxLength: undefined,
+};
 
 /** A user id: a positive integer. */
 export const userId = () => z.number().int().positive().meta(typeOnly).describe('User id');

@@ -9,7 +9,8 @@ import { text, userId } from './schema.js';
 export const setUserRole = defineTool({
   name: 'set-user-role',
   toolkit: 'users',
-  description: 'Set a user’s role (replaces others unless keep_other_roles). Returns {id,username,roles,previous_roles}.',
+  description:
+    'Set a user’s role (replaces others unless keep_other_roles). Returns {id,username,roles,previous_roles}.',
   schema: z.strictObject({
     id: userId(),
     role: text().describe('Role slug'),
@@ -22,9 +23,13 @@ export const setUserRole = defineTool({
     const user = await getUser(client, params.id);
     const roles = params.keep_other_roles ? [...new Set([...user.roles, role])] : [role];
     if (user.id === me.id && user.roles.includes('administrator') && !roles.includes('administrator')) {
-      throw new ToolError('cannot_demote_self', `User ${me.id} (${me.username}) is the administrator this toolkit is signed in as; taking administrator away would lock the toolkit out of user management.`, {
-        hint: 'Change this account’s roles from another administrator account.',
-      });
+      throw new ToolError(
+        'cannot_demote_self',
+        `User ${me.id} (${me.username}) is the administrator this toolkit is signed in as; taking administrator away would lock the toolkit out of user management.`,
+        {
+          hint: 'Change this account’s roles from another administrator account.',
+        },
+      );
     }
     // WordPress's `roles` field replaces every role the user has, hence read, merge, write.
     let updated: RawUser;
@@ -47,10 +52,18 @@ export const setUserRole = defineTool({
 function refusedRole(err: unknown, self: boolean): ToolError | undefined {
   if (!(err instanceof WordPressError) || err.code !== 'rest_user_invalid_role' || err.status !== 403) return undefined;
   return self
-    ? new ToolError('role_not_allowed', 'WordPress does not let an account give itself a role without the edit_users capability, even alongside administrator. Nothing was changed.', {
-        hint: 'Change this account’s roles from another administrator account.',
-      })
-    : new ToolError('role_not_allowed', `WordPress does not let the toolkit’s account give this role: ${err.message} Nothing was changed.`, {
-        hint: 'Use an administrator’s application password, or a role listed by list-user-roles.',
-      });
+    ? new ToolError(
+        'role_not_allowed',
+        'WordPress does not let an account give itself a role without the edit_users capability, even alongside administrator. Nothing was changed.',
+        {
+          hint: 'Change this account’s roles from another administrator account.',
+        },
+      )
+    : new ToolError(
+        'role_not_allowed',
+        `WordPress does not let the toolkit’s account give this role: ${err.message} Nothing was changed.`,
+        {
+          hint: 'Use an administrator’s application password, or a role listed by list-user-roles.',
+        },
+      );
 }

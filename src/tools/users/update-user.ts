@@ -11,8 +11,7 @@ const FIELDS = ['email', 'name', 'bio', 'password'] as const;
 export const updateUser = defineTool({
   name: 'update-user',
   toolkit: 'users',
-  description:
-    'Update a user; only given fields change. Returns the user record + changed.',
+  description: 'Update a user; only given fields change. Returns the user record + changed.',
   schema: z.strictObject({
     id: userId(),
     email: z.string().optional().describe('New email'),
@@ -25,7 +24,9 @@ export const updateUser = defineTool({
   async execute({ client }, params) {
     const given = FIELDS.filter((field) => params[field] !== undefined);
     if (given.length === 0) {
-      throw new ToolError('nothing_to_update', 'No field to change was given.', { hint: 'Give at least one of email, name, bio, password.' });
+      throw new ToolError('nothing_to_update', 'No field to change was given.', {
+        hint: 'Give at least one of email, name, bio, password.',
+      });
     }
     if (params.email !== undefined && params.email.trim() === '') throw invalidEmail(params.email);
     const path = `/wp/v2/users/${params.id}`;
@@ -38,7 +39,9 @@ export const updateUser = defineTool({
     const body = { email: params.email, name: params.name, description: params.bio, password: params.password };
     let after: RawUser & { description?: string };
     try {
-      after = await forUser(params.id, () => client.post(path, body, { context: 'edit', _fields: `${USER_FIELDS},description` }));
+      after = await forUser(params.id, () =>
+        client.post(path, body, { context: 'edit', _fields: `${USER_FIELDS},description` }),
+      );
     } catch (err) {
       throw await explainWriteError(client, err, { id: params.id, email: params.email });
     }

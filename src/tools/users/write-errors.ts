@@ -16,18 +16,26 @@ export async function explainWriteError(
   if (!(err instanceof WordPressError)) return err;
   if (err.code === 'existing_user_login' && attempted.username) {
     const id = await findUserId(client, attempted.username, 'username');
-    return new ToolError('user_exists', `A user with username "${attempted.username}" already exists${id ? ` (id ${id})` : ''}. Nothing was created.`, {
-      hint: 'Choose another username, or use update-user on the existing account.',
-      details: id ? { id } : undefined,
-    });
+    return new ToolError(
+      'user_exists',
+      `A user with username "${attempted.username}" already exists${id ? ` (id ${id})` : ''}. Nothing was created.`,
+      {
+        hint: 'Choose another username, or use update-user on the existing account.',
+        details: id ? { id } : undefined,
+      },
+    );
   }
   if ((err.code === 'existing_user_email' || err.code === 'rest_user_invalid_email') && attempted.email) {
     const id = await findUserId(client, attempted.email, 'email');
     if (id === undefined && err.code === 'rest_user_invalid_email') return invalidEmail(attempted.email);
-    return new ToolError('email_in_use', `The email address ${attempted.email} already belongs to ${id ? `user ${id}` : 'another user'}. Nothing was changed.`, {
-      hint: 'Each WordPress account needs its own email address; use a different one.',
-      details: id ? { id } : undefined,
-    });
+    return new ToolError(
+      'email_in_use',
+      `The email address ${attempted.email} already belongs to ${id ? `user ${id}` : 'another user'}. Nothing was changed.`,
+      {
+        hint: 'Each WordPress account needs its own email address; use a different one.',
+        details: id ? { id } : undefined,
+      },
+    );
   }
   if (err.code === 'rest_invalid_param' && hasParamError(err, 'email')) return invalidEmail(attempted.email ?? '');
   return attempted.role ? roleError(err, attempted.role) : err;
@@ -45,7 +53,11 @@ function hasParamError(err: WordPressError, param: string): boolean {
 }
 
 /** The id of the user with exactly this username or email (WordPress's search is a substring match). */
-async function findUserId(client: WordPressClient, value: string, field: 'username' | 'email'): Promise<number | undefined> {
+async function findUserId(
+  client: WordPressClient,
+  value: string,
+  field: 'username' | 'email',
+): Promise<number | undefined> {
   try {
     const found = await client.get<Array<{ id: number; username?: string; email?: string }>>('/wp/v2/users', {
       context: 'edit',

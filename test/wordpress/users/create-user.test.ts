@@ -1,9 +1,23 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { wp } from '../../helpers/site.js';
-import { expectNoSecretsLeaked, formLogin, makeUser, newIdentity, newPassword, readUser, runError, runOk, secret } from './helpers.js';
+import {
+  expectNoSecretsLeaked,
+  formLogin,
+  makeUser,
+  newIdentity,
+  newPassword,
+  readUser,
+  runError,
+  runOk,
+  secret,
+} from './helpers.js';
 
 async function usernameExists(username: string): Promise<boolean> {
-  const found = await wp().get<Array<{ username: string }>>('/wp/v2/users', { context: 'edit', search: username, _fields: 'username' });
+  const found = await wp().get<Array<{ username: string }>>('/wp/v2/users', {
+    context: 'edit',
+    search: username,
+    _fields: 'username',
+  });
   return found.some((u) => u.username === username);
 }
 
@@ -14,7 +28,14 @@ describe('create-user', () => {
     const { username, email } = newIdentity('new');
     const password = newPassword();
 
-    const result = await runOk('create-user', { username, email, password, role: 'author', name: 'Ada & Co', bio: 'Writes about <b>math</b>.' });
+    const result = await runOk('create-user', {
+      username,
+      email,
+      password,
+      role: 'author',
+      name: 'Ada & Co',
+      bio: 'Writes about <b>math</b>.',
+    });
 
     expect(result).toEqual({
       id: expect.any(Number),
@@ -38,7 +59,11 @@ describe('create-user', () => {
 
   it('refuses a duplicate username with the existing id, and a duplicate email', async () => {
     const existing = await makeUser();
-    const byName = await runError('create-user', { username: existing.username, email: newIdentity().email, password: newPassword() });
+    const byName = await runError('create-user', {
+      username: existing.username,
+      email: newIdentity().email,
+      password: newPassword(),
+    });
     expect(byName).toMatchObject({ code: 'user_exists', details: { id: existing.id } });
     expect(byName.message).toContain(existing.username);
 

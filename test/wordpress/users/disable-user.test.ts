@@ -36,9 +36,15 @@ describe('disable-user', () => {
     const login = await formLogin(user.username, user.password);
     expect(login.ok).toBe(false);
     expect(login.body).toContain('This account is disabled');
-    expect(await appPasswordStatus(user.username, appPassword)).toEqual({ status: 401, code: 'cms_admin_user_disabled' });
+    expect(await appPasswordStatus(user.username, appPassword)).toEqual({
+      status: 401,
+      code: 'cms_admin_user_disabled',
+    });
     // Not even an anonymous read: the client learns why (WordPress 6.1 alone would serve it as a visitor).
-    expect(await appPasswordStatus(user.username, appPassword, '/wp/v2/posts?per_page=1')).toEqual({ status: 401, code: 'cms_admin_user_disabled' });
+    expect(await appPasswordStatus(user.username, appPassword, '/wp/v2/posts?per_page=1')).toEqual({
+      status: 401,
+      code: 'cms_admin_user_disabled',
+    });
     expect(await xmlrpcAccepts(user.username, user.password)).toBe(false);
     expect(await xmlrpcAccepts(user.username, appPassword)).toBe(false);
     // A wrong password still gets WordPress's ordinary answer: the state is not told to strangers.
@@ -48,7 +54,12 @@ describe('disable-user', () => {
     expect(stored.cms_disabled).toBe(true);
     expect(stored.roles).toEqual(['author']);
 
-    expect(await runOk('enable-user', { id: user.id })).toEqual({ id: user.id, username: user.username, disabled: false, was_disabled: true });
+    expect(await runOk('enable-user', { id: user.id })).toEqual({
+      id: user.id,
+      username: user.username,
+      disabled: false,
+      was_disabled: true,
+    });
     expect((await formLogin(user.username, user.password)).ok).toBe(true);
     expect((await appPasswordStatus(user.username, appPassword)).status).toBe(200);
     expect(await xmlrpcAccepts(user.username, appPassword)).toBe(true);
@@ -67,7 +78,12 @@ describe('disable-user', () => {
     const user = await makeUser();
     const first = await runOk('disable-user', { id: user.id, reason: 'first' });
     const again = await runOk('disable-user', { id: user.id, reason: 'second' });
-    expect(again).toMatchObject({ disabled: true, reason: 'second', disabled_at: first.disabled_at, already_disabled: true });
+    expect(again).toMatchObject({
+      disabled: true,
+      reason: 'second',
+      disabled_at: first.disabled_at,
+      already_disabled: true,
+    });
   });
 
   it('refuses to disable the account the toolkit is signed in as', async () => {

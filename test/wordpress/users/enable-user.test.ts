@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { appPasswordStatus, expectNoSecretsLeaked, formLogin, makeAppPassword, makeUser, readUser, runError, runOk } from './helpers.js';
+import {
+  appPasswordStatus,
+  expectNoSecretsLeaked,
+  formLogin,
+  makeAppPassword,
+  makeUser,
+  readUser,
+  runError,
+  runOk,
+} from './helpers.js';
 
 describe('enable-user', () => {
   afterAll(() => expectNoSecretsLeaked());

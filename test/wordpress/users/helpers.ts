@@ -26,13 +26,21 @@ export function secret<T extends string>(value: T): T {
 }
 
 /** Calls a tool and records its outcome; `allowed` secrets may appear in this one (a requested link). */
-export async function run(tool: string, params?: Record<string, unknown>, allowed: string[] = []): Promise<ToolOutcome> {
+export async function run(
+  tool: string,
+  params?: Record<string, unknown>,
+  allowed: string[] = [],
+): Promise<ToolOutcome> {
   const outcome = await call(tool, params);
   outcomes.push({ tool, outcome, allowed });
   return outcome;
 }
 
-export async function runOk<T = any>(tool: string, params?: Record<string, unknown>, allowed: string[] = []): Promise<T> {
+export async function runOk<T = any>(
+  tool: string,
+  params?: Record<string, unknown>,
+  allowed: string[] = [],
+): Promise<T> {
   const outcome = await run(tool, params, allowed);
   if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
   return outcome.result as T;
@@ -86,7 +94,9 @@ export function newPassword(): string {
 }
 
 export function newIdentity(prefix = 'user'): { username: string; email: string } {
-  const username = unique(prefix).toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  const username = unique(prefix)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_');
   return { username, email: `${username}@example.org` };
 }
 
@@ -105,11 +115,15 @@ export async function makeUser(options: { prefix?: string; roles?: string[]; nam
 
 export async function makeUsers(count: number, prefix = 'bulk'): Promise<number[]> {
   // The users controller has no batch support in 6.1 (no `allow_batch`): one request each.
-  return mapLimit(Array.from({ length: count }, (_, i) => i), 4, async (i) => {
-    const { username, email } = newIdentity(`${prefix}${i}`);
-    const user = await wp().post<{ id: number }>('/wp/v2/users', { username, email, password: newPassword() });
-    return user.id;
-  });
+  return mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    4,
+    async (i) => {
+      const { username, email } = newIdentity(`${prefix}${i}`);
+      const user = await wp().post<{ id: number }>('/wp/v2/users', { username, email, password: newPassword() });
+      return user.id;
+    },
+  );
 }
 
 /** Reads a user back with everything an administrator sees. */
@@ -118,7 +132,9 @@ export function readUser(id: number) {
 }
 
 export async function makeAppPassword(userId: number): Promise<string> {
-  const created = await wp().post<{ password: string }>(`/wp/v2/users/${userId}/application-passwords`, { name: unique('test app') });
+  const created = await wp().post<{ password: string }>(`/wp/v2/users/${userId}/application-passwords`, {
+    name: unique('test app'),
+  });
   return secret(created.password);
 }
 
@@ -130,15 +146,24 @@ const siteUrl = () => testSite().url;
  * A wp-login.php form login. WordPress refuses it without its test cookie; success is a 302
  * to wp-admin that sets the logged-in cookie, failure re-shows the form (200).
  */
-export async function formLogin(username: string, password: string): Promise<{ ok: boolean; status: number; body: string }> {
+export async function formLogin(
+  username: string,
+  password: string,
+): Promise<{ ok: boolean; status: number; body: string }> {
   const response = await fetch(`${siteUrl()}/wp-login.php`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'wordpress_test_cookie=WP%20Cookie%20check' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: 'wordpress_test_cookie=WP%20Cookie%20check',
+    },
     body: new URLSearchParams({ log: username, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }),
   });
   const cookies = response.headers.getSetCookie().join('\n');
-  const ok = response.status === 302 && /wordpress_logged_in_/.test(cookies) && /wp-admin/.test(response.headers.get('location') ?? '');
+  const ok =
+    response.status === 302 &&
+    /wordpress_logged_in_/.test(cookies) &&
+    /wp-admin/.test(response.headers.get('location') ?? '');
   return { ok, status: response.status, body: await response.text() };
 }
 
@@ -157,11 +182,11 @@ export async function appPasswordStatus(
 
 /** Whether XML-RPC (the other API WordPress authenticates with passwords) accepts the credentials. */
 export async function xmlrpcAccepts(username: string, password: string): Promise<boolean> {
-  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const xml = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const response = await fetch(`${siteUrl()}/xmlrpc.php`, {
     method: 'POST',
     headers: { 'content-type': 'text/xml' },
-    body: `<?xml version="1.0"?><methodCall><methodName>wp.getProfile</methodName><params><param><value><int>1</int></value></param><param><value><string>${escape(username)}</string></value></param><param><value><string>${escape(password)}</string></value></param></params></methodCall>`,
+    body: `<?xml version="1.0"?><methodCall><methodName>wp.getProfile</methodName><params><param><value><int>1</int></value></param><param><value><string>${xml(username)}</string></value></param><param><value><string>${xml(password)}</string></value></param></params></methodCall>`,
   });
   const body = await response.text();
   return response.status === 200 && !body.includes('<fault>') && body.includes(username);

@@ -14,7 +14,9 @@ const CUSTOM = 'cms_test_reviewer';
 describe('list-user-roles', () => {
   // A role only this site has, added the way a plugin would (add_role), not through the toolkit.
   beforeAll(async () => {
-    await wpPhp(`add_role('${CUSTOM}', 'Reviewer', ['read' => true, 'moderate_comments' => true, 'edit_posts' => false]);`);
+    await wpPhp(
+      `add_role('${CUSTOM}', 'Reviewer', ['read' => true, 'moderate_comments' => true, 'edit_posts' => false]);`,
+    );
   });
   afterAll(async () => {
     await wpPhp(`remove_role('${CUSTOM}');`);
@@ -28,11 +30,15 @@ describe('list-user-roles', () => {
     expect(result.note).toBeUndefined();
     expect(result.total).toBe(result.items.length);
     const byRole = new Map(result.items.map((r) => [r.role, r]));
-    expect([...byRole.keys()]).toEqual(expect.arrayContaining(['administrator', 'editor', 'author', 'contributor', 'subscriber', CUSTOM]));
+    expect([...byRole.keys()]).toEqual(
+      expect.arrayContaining(['administrator', 'editor', 'author', 'contributor', 'subscriber', CUSTOM]),
+    );
     // Granted only: edit_posts => false is not a capability of the role.
     expect(byRole.get(CUSTOM)).toEqual({ role: CUSTOM, name: 'Reviewer', capabilities: ['moderate_comments', 'read'] });
     expect(byRole.get('subscriber')?.capabilities).toEqual(['level_0', 'read']);
-    expect(byRole.get('administrator')?.capabilities).toEqual(expect.arrayContaining(['manage_options', 'promote_users', 'edit_users']));
+    expect(byRole.get('administrator')?.capabilities).toEqual(
+      expect.arrayContaining(['manage_options', 'promote_users', 'edit_users']),
+    );
   });
 
   it('matches the built-in fallback list for WordPress’s own roles on an unmodified site', async () => {

@@ -4,7 +4,15 @@ import { expectNoSecretsLeaked, makeUser, makeUsers, runError, runOk } from './h
 
 interface Listed {
   total: number;
-  items: Array<{ id: number; username: string; name: string; email: string; roles: string[]; registered_date: string; disabled: boolean | null }>;
+  items: Array<{
+    id: number;
+    username: string;
+    name: string;
+    email: string;
+    roles: string[];
+    registered_date: string;
+    disabled: boolean | null;
+  }>;
   note?: string;
 }
 
@@ -15,7 +23,8 @@ interface RawUser {
 }
 
 /** Every user, read independently of the tool (ordered by id, so paging is stable). */
-const allUsers = () => wp().all<RawUser>('/wp/v2/users', { context: 'edit', orderby: 'id', _fields: 'id,roles,registered_date' });
+const allUsers = () =>
+  wp().all<RawUser>('/wp/v2/users', { context: 'edit', orderby: 'id', _fields: 'id,roles,registered_date' });
 const ids = (items: Array<{ id: number }>) => items.map((u) => u.id).sort((a, b) => a - b);
 
 describe('list-users', () => {
@@ -33,7 +42,15 @@ describe('list-users', () => {
     expect(result.total).toBe(independent.length);
     expect(ids(result.items)).toEqual(ids(independent));
     for (const item of result.items) {
-      expect(Object.keys(item).sort()).toEqual(['disabled', 'email', 'id', 'name', 'registered_date', 'roles', 'username']);
+      expect(Object.keys(item).sort()).toEqual([
+        'disabled',
+        'email',
+        'id',
+        'name',
+        'registered_date',
+        'roles',
+        'username',
+      ]);
     }
     expect(result.items.find((u) => u.id === 1)).toMatchObject({ roles: ['administrator'], disabled: false });
     expect(result.note).toBeUndefined();
@@ -84,10 +101,15 @@ describe('list-users', () => {
 
   it('accepts a date alone and offsets, and combines with role', async () => {
     const independent = await allUsers();
-    const expected = independent.filter((u) => u.roles.includes('author') && Date.parse(u.registered_date) > Date.parse('2025-01-01T00:00:00Z'));
+    const expected = independent.filter(
+      (u) => u.roles.includes('author') && Date.parse(u.registered_date) > Date.parse('2025-01-01T00:00:00Z'),
+    );
     const result = await runOk<Listed>('list-users', { registered_after: '2025-01-01', role: 'author' });
     expect(ids(result.items)).toEqual(ids(expected));
-    const shifted = await runOk<Listed>('list-users', { registered_after: '2025-01-01T02:00:00+02:00', role: 'author' });
+    const shifted = await runOk<Listed>('list-users', {
+      registered_after: '2025-01-01T02:00:00+02:00',
+      role: 'author',
+    });
     expect(ids(shifted.items)).toEqual(ids(expected));
   });
 

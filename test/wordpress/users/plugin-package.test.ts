@@ -35,7 +35,12 @@ describe('companion plugin packaging', () => {
       ]);
       $wp_filesystem->delete($dest, true);
     `);
-    expect(JSON.parse(out)).toEqual({ unzip: 'ok', check: 'ok', name: 'CMS Admin Companion', top: ['cms-admin-companion'] });
+    expect(JSON.parse(out)).toEqual({
+      unzip: 'ok',
+      check: 'ok',
+      name: 'CMS Admin Companion',
+      top: ['cms-admin-companion'],
+    });
   });
 
   it('installs into plugins/ or, with mu, into mu-plugins/ with a loader WordPress can run', async () => {
@@ -53,7 +58,9 @@ describe('companion plugin packaging', () => {
     expect(mu.loader).toBe(join(wpContent, 'mu-plugins', 'cms-admin-companion-loader.php'));
     await promisify(execFile)('php', ['-l', mu.loader as string]);
     // Loaded inside WordPress (where the plugin is already active): the loader requires its copy, which steps aside.
-    const out = await wpPhp(`require ${JSON.stringify(mu.loader)}; echo json_encode(in_array(${JSON.stringify(join(mu.pluginDir, 'cms-admin-companion.php'))}, get_included_files(), true));`);
+    const out = await wpPhp(
+      `require ${JSON.stringify(mu.loader)}; echo json_encode(in_array(${JSON.stringify(join(mu.pluginDir, 'cms-admin-companion.php'))}, get_included_files(), true));`,
+    );
     expect(JSON.parse(out)).toBe(true);
   });
 

@@ -63,7 +63,12 @@ describe('reset-user-password', () => {
     const result = outcome.result as Record<string, any>;
     // The link is what was asked for here, and a secret in every other outcome.
     allowIn(outcome, [result.reset_link, new URL(result.reset_link).searchParams.get('key') ?? '']);
-    expect(result).toMatchObject({ id: user.id, delivery: 'link', sensitive: true, reset_link: expect.stringContaining('action=rp') });
+    expect(result).toMatchObject({
+      id: user.id,
+      delivery: 'link',
+      sensitive: true,
+      reset_link: expect.stringContaining('action=rp'),
+    });
     expect((await mailTo(user.email)).length).toBe(mailsBefore);
 
     const fresh = newPassword();

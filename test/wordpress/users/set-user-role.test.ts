@@ -41,7 +41,9 @@ describe('set-user-role', () => {
     const added = await runError('set-user-role', { id: me.id, role: 'editor', keep_other_roles: true });
     expect(added.code).toBe('role_not_allowed');
     expect((await readUser(me.id)).roles).toEqual(['administrator']);
-    expect(await runOk('set-user-role', { id: me.id, role: 'administrator' })).toMatchObject({ roles: ['administrator'] });
+    expect(await runOk('set-user-role', { id: me.id, role: 'administrator' })).toMatchObject({
+      roles: ['administrator'],
+    });
   });
 
   it('says when the user does not exist', async () => {

@@ -1,6 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { callNeedsApproval, findTool } from '../../../src/tools/index.js';
-import { expectNoSecretsLeaked, formLogin, makeUser, newIdentity, newPassword, readUser, runError, runOk } from './helpers.js';
+import {
+  expectNoSecretsLeaked,
+  formLogin,
+  makeUser,
+  newIdentity,
+  newPassword,
+  readUser,
+  runError,
+  runOk,
+} from './helpers.js';
 
 describe('update-user', () => {
   afterAll(() => expectNoSecretsLeaked());
@@ -15,7 +24,13 @@ describe('update-user', () => {
     expect(result).toMatchObject({ id: user.id, username: user.username, name: 'New Name', email, bio: 'Hello' });
     expect([...result.changed].sort()).toEqual(['bio', 'email', 'name']);
     const after = await readUser(user.id);
-    expect(after).toMatchObject({ name: 'New Name', email, description: 'Hello', roles: before.roles, url: before.url });
+    expect(after).toMatchObject({
+      name: 'New Name',
+      email,
+      description: 'Hello',
+      roles: before.roles,
+      url: before.url,
+    });
   });
 
   it('clears the bio and resets the display name to the username with ""', async () => {
@@ -60,13 +75,19 @@ describe('update-user', () => {
     const other = await makeUser();
     expect(await runError('update-user', { id: user.id, email: 'nope' })).toMatchObject({ code: 'invalid_email' });
     expect(await runError('update-user', { id: user.id, email: '' })).toMatchObject({ code: 'invalid_email' });
-    expect(await runError('update-user', { id: user.id, email: other.email })).toMatchObject({ code: 'email_in_use', details: { id: other.id } });
+    expect(await runError('update-user', { id: user.id, email: other.email })).toMatchObject({
+      code: 'email_in_use',
+      details: { id: other.id },
+    });
     expect((await readUser(user.id)).email).toBe(user.email);
   });
 
   it('needs at least one field, and an existing user', async () => {
     const user = await makeUser();
     expect(await runError('update-user', { id: user.id })).toMatchObject({ code: 'nothing_to_update' });
-    expect(await runError('update-user', { id: 987654, name: 'x' })).toMatchObject({ code: 'user_not_found', hint: expect.stringContaining('list-users') });
+    expect(await runError('update-user', { id: 987654, name: 'x' })).toMatchObject({
+      code: 'user_not_found',
+      hint: expect.stringContaining('list-users'),
+    });
   });
 });

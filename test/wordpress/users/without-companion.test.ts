@@ -46,7 +46,13 @@ describe('user tools on a site without the companion plugin', () => {
     const result = resultOf(await bare('list-user-roles'));
     expect(result?.source).toBe('wordpress-defaults');
     expect(result?.note).toMatch(/default roles.*not necessarily this site's/);
-    expect(result?.items.map((r: { role: string }) => r.role)).toEqual(['administrator', 'editor', 'author', 'contributor', 'subscriber']);
+    expect(result?.items.map((r: { role: string }) => r.role)).toEqual([
+      'administrator',
+      'editor',
+      'author',
+      'contributor',
+      'subscriber',
+    ]);
     expect(result?.total).toBe(5);
   });
 
