@@ -1,3 +1,4 @@
+import { fileAuditSink } from './audit.js';
 import { WordPressClient } from './client/index.js';
 import { readCredentials } from './sandbox/index.js';
 import type { ToolContext } from './tools/index.js';
@@ -22,25 +23,45 @@ export async function resolveSiteConfig(env: NodeJS.ProcessEnv = process.env): P
   if (env.CMS_URL) {
     const missing = ['CMS_USERNAME', 'CMS_APP_PASSWORD'].filter((key) => !env[key]);
     if (missing.length) {
-      throw new ConfigError(`CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`);
+      throw new ConfigError(
+        `CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`,
+      );
     }
-    return { url: env.CMS_URL, username: env.CMS_USERNAME as string, appPassword: env.CMS_APP_PASSWORD as string, sandbox: false };
+    return {
+      url: env.CMS_URL,
+      username: env.CMS_USERNAME as string,
+      appPassword: env.CMS_APP_PASSWORD as string,
+      sandbox: false,
+    };
   }
   const creds = await readCredentials({});
   if (!creds) {
-    throw new ConfigError('No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD, or start the local sandbox with `cms-admin site up --seed`.');
+    throw new ConfigError(
+      'No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD, or start the local sandbox with `cms-admin site up --seed`.',
+    );
   }
   return { url: creds.url, username: creds.username, appPassword: creds.appPassword, sandbox: true };
 }
 
-export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: { timeoutMs?: number } = {}): ToolContext {
+export interface ContextOptions {
+  timeoutMs?: number;
+  /** Append a JSON line per write to this file; default env CMS_AUDIT_LOG; none if neither. */
+  auditLog?: string;
+}
+
+export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: ContextOptions = {}): ToolContext {
   const client = new WordPressClient({
     url: site.url,
     username: site.username,
     appPassword: site.appPassword,
     timeoutMs: options.timeoutMs ?? numberFromEnv('CMS_TIMEOUT_MS'),
   });
-  return { client, secrets: secretForms(site.username, site.appPassword) };
+  const auditLog = options.auditLog ?? process.env.CMS_AUDIT_LOG;
+  return {
+    client,
+    secrets: secretForms(site.username, site.appPassword),
+    audit: auditLog ? fileAuditSink(auditLog) : undefined,
+  };
 }
 
 /** Application passwords work with or without their spaces; Basic auth carries them base64'd. */

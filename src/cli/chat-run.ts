@@ -15,7 +15,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const maxSteps = Number(options.maxSteps ?? DEFAULT_MAX_STEPS);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error('--max-steps takes a whole number ≥ 1.');
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
-  const context = createContext(site);
+  const context = createContext(site, { auditLog: options.auditLog });
   await context.client.connect();
   const modelConfig = modelConfigFromEnv();
   const interactive = Boolean(process.stdin.isTTY) && options.once === undefined;
@@ -28,13 +28,20 @@ export async function runChat(options: ChatOptions): Promise<number> {
   }
   const baseApprover: Approver | undefined = options.yes ? approveAll : interactive ? undefined : refuseAll;
   const makeSession = (approver: Approver) =>
-    new ChatSession({ model: createChatModel(modelConfig), context, filter, maxSteps, approver: serializeApprover(approver) });
+    new ChatSession({
+      model: createChatModel(modelConfig),
+      context,
+      filter,
+      maxSteps,
+      approver: serializeApprover(approver),
+    });
 
   if (options.once !== undefined) {
     const session = makeSession(baseApprover ?? refuseAll);
     const result = await session.turn(options.once, {
       onEvent: (event) => {
-        if (!options.json && event.type === 'tool_call') process.stderr.write(`→ ${event.name} ${JSON.stringify(maskSecretParams(event.args))}\n`);
+        if (!options.json && event.type === 'tool_call')
+          process.stderr.write(`→ ${event.name} ${JSON.stringify(maskSecretParams(event.args))}\n`);
       },
     });
     if (options.json) {

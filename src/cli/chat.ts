@@ -19,6 +19,7 @@ export function registerChatCommand(program: Command): void {
     .option('--read-only', 'load only read-only tools')
     .option('--toolkit <name>', 'load one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option('--max-steps <n>', 'model calls allowed per turn', String(DEFAULT_MAX_STEPS))
     .addHelpText(
       'after',

@@ -17,6 +17,7 @@ export function registerInvokeCommand(program: Command): void {
     .argument('[envelope]', 'the envelope as JSON, or - to read it from stdin')
     .option('--read-only', 'allow only read-only tools')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option('--pretty', 'indent the JSON output')
     .addHelpText(
       'after',
@@ -51,7 +52,7 @@ async function runInvoke(text: string | undefined, options: FilterOptions): Prom
   if (!call.ok) return call;
   try {
     const site = await resolveSiteConfig();
-    return await runTool(call.tool, createContext(site), call.params);
+    return await runTool(call.tool, createContext(site, { auditLog: options.auditLog }), call.params);
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, error: { code: 'not_configured', message: err.message } };
     throw err;

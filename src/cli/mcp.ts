@@ -9,6 +9,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .addHelpText(
       'after',
       `
@@ -19,7 +20,7 @@ Example client config:
     )
     .action(async (options: FilterOptions) => {
       const filter = filterFromOptions(options);
-      const context = createContext(await resolveSiteConfig());
+      const context = createContext(await resolveSiteConfig(), { auditLog: options.auditLog });
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
       await context.client.connect();
       const { serveStdio } = await import('../mcp.js');

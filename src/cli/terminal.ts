@@ -1,6 +1,6 @@
 import type { Interface } from 'node:readline/promises';
 import type { ApprovalDecision, Approver } from '../agent/approvals.js';
-import { summarizeToolResult } from '../agent/summary.js';
+import { summarizeToolResult } from '../summary.js';
 import { maskSecretParams } from '../redact.js';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
@@ -38,8 +38,6 @@ export function terminalApprover(
     } catch {
       return { approved: false, reason: 'The person cancelled.' };
     }
-    return answer === 'y' || answer === 'yes'
-      ? { approved: true }
-      : { approved: false, reason: 'The person said no.' };
+    return answer === 'y' || answer === 'yes' ? { approved: true } : { approved: false, reason: 'The person said no.' };
   };
 }

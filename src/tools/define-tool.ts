@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AuditSink } from '../audit.js';
 import type { WordPressClient } from '../client/index.js';
 
 export type ToolkitName = 'taxonomy' | 'users';
@@ -17,6 +18,8 @@ export interface ToolContext {
   client: WordPressClient;
   /** Strings that must never reach an output (the application password); see redact.ts. */
   secrets?: readonly string[];
+  /** Where every write is recorded (see audit.ts); none when unset. */
+  audit?: AuditSink;
 }
 
 export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {

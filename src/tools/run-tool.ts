@@ -1,30 +1,53 @@
 import type { z } from 'zod';
 import { WordPressError } from '../client/index.js';
-import { redactSecrets, secretValues } from '../redact.js';
+import { maskSecretParams, redactSecrets, secretValues } from '../redact.js';
+import { summarizeValue } from '../summary.js';
 import type { AnyToolDefinition, ToolContext } from './define-tool.js';
 import { ToolError, type ToolErrorPayload } from './tool-error.js';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };
 
 /** Validates params against the tool's schema, runs it, and turns user-fixable errors into data. */
-export async function runTool(
-  tool: AnyToolDefinition,
-  context: ToolContext,
-  rawParams: unknown,
-): Promise<ToolOutcome> {
+export async function runTool(tool: AnyToolDefinition, context: ToolContext, rawParams: unknown): Promise<ToolOutcome> {
   const secrets = [...(context.secrets ?? []), ...secretValues(rawParams)];
   const parsed = tool.schema.safeParse(rawParams ?? {});
   if (!parsed.success) {
     return { ok: false, error: invalidParams(tool, parsed.error) };
   }
+  let outcome: ToolOutcome;
   try {
     await context.client.connect();
     const result = await tool.execute(context, parsed.data);
-    return redactSecrets({ ok: true, result }, secrets);
+    outcome = redactSecrets({ ok: true, result }, secrets);
   } catch (err) {
     const error = toErrorPayload(err);
     if (!error) throw err;
-    return redactSecrets({ ok: false, error }, secrets);
+    outcome = redactSecrets({ ok: false, error }, secrets);
+  }
+  if (context.audit && !tool.annotations.readOnly) await audit(context, tool, parsed.data, outcome, secrets);
+  return outcome;
+}
+
+/** Records a write (attempted or done); a failing log never hides the tool's outcome. */
+async function audit(
+  context: ToolContext,
+  tool: AnyToolDefinition,
+  params: unknown,
+  outcome: ToolOutcome,
+  secrets: string[],
+) {
+  const summary = outcome.ok ? summarizeValue(outcome.result).line : `${outcome.error.code}: ${outcome.error.message}`;
+  const entry = {
+    time: new Date().toISOString(),
+    tool: tool.name,
+    params: maskSecretParams(params),
+    ok: outcome.ok,
+    summary,
+  };
+  try {
+    await context.audit?.(redactSecrets(entry, secrets));
+  } catch (err) {
+    process.stderr.write(`cms-admin: could not write the audit log: ${(err as Error).message}\n`);
   }
 }
 
