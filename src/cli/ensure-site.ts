@@ -9,7 +9,11 @@ export async function ensureSite(log: (line: string) => void): Promise<SiteConfi
   if (process.env.CMS_URL) return resolveSiteConfig();
   const status = await siteStatus({});
   if (!status.running) {
-    log(status.installed ? 'Starting the local sandbox site…' : 'First start: installing and seeding the local sandbox site…');
+    log(
+      status.installed
+        ? 'Starting the local sandbox site…'
+        : 'First start: installing and seeding the local sandbox site…',
+    );
     await siteUp({ seed: !status.seeded });
   }
   try {

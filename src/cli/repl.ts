@@ -82,7 +82,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
       if (midLine) out.write('\n');
       midLine = false;
-      out.write(`${event.type === 'tool_call' ? formatToolCall(event.name, event.args) : formatToolResult(event.content)}\n`);
+      out.write(
+        `${event.type === 'tool_call' ? formatToolCall(event.name, event.args) : formatToolResult(event.content)}\n`,
+      );
     };
     const result = await session.turn(line, { signal: turn.signal, onEvent });
     turn = undefined;

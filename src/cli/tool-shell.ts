@@ -36,9 +36,17 @@ function parseValue(raw: string): unknown {
 }
 
 /** Administer the site without a model: the same tools, envelope checks and approvals. */
-export async function runToolShell(options: { context: ToolContext; filter: ToolFilter; yes: boolean }): Promise<number> {
+export async function runToolShell(options: {
+  context: ToolContext;
+  filter: ToolFilter;
+  yes: boolean;
+}): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
-  const approver: Approver = options.yes ? approveAll : process.stdin.isTTY ? terminalApprover(rl, process.stdout, () => undefined) : refuseAll;
+  const approver: Approver = options.yes
+    ? approveAll
+    : process.stdin.isTTY
+      ? terminalApprover(rl, process.stdout, () => undefined)
+      : refuseAll;
   process.stdout.write(`${bold('cms-admin tool shell')}. ${HELP}\n`);
   for (;;) {
     let line: string;
@@ -54,7 +62,8 @@ export async function runToolShell(options: { context: ToolContext; filter: Tool
       continue;
     }
     if (line === '/tools') {
-      for (const tool of selectTools(tools, options.filter)) process.stdout.write(`${tool.name}  ${dim(tool.description)}\n`);
+      for (const tool of selectTools(tools, options.filter))
+        process.stdout.write(`${tool.name}  ${dim(tool.description)}\n`);
       continue;
     }
     let envelope: ReturnType<typeof parseShellLine>;
@@ -66,7 +75,10 @@ export async function runToolShell(options: { context: ToolContext; filter: Tool
     }
     const call = resolveCall(envelope, options.filter);
     if (call.ok && callNeedsApproval(call.tool, call.params)) {
-      const decision = await approver({ tool: call.tool.name, args: maskSecretParams(call.params) as Record<string, unknown> });
+      const decision = await approver({
+        tool: call.tool.name,
+        args: maskSecretParams(call.params) as Record<string, unknown>,
+      });
       if (!decision.approved) {
         process.stdout.write(`Not run: ${decision.reason}\n`);
         continue;

@@ -18,11 +18,16 @@ export function registerToolsCommand(program: Command): void {
         return;
       }
       for (const tool of described) {
-        const flags = [tool.annotations.readOnly ? 'read-only' : 'writes', tool.annotations.destructive ? 'destructive' : '']
+        const flags = [
+          tool.annotations.readOnly ? 'read-only' : 'writes',
+          tool.annotations.destructive ? 'destructive' : '',
+        ]
           .filter(Boolean)
           .join(', ');
         const params = Object.keys((tool.inputSchema.properties as object | undefined) ?? {});
-        process.stdout.write(`${tool.name}  [${tool.toolkit}; ${flags}]\n  ${tool.description}\n  params: ${params.join(', ') || '(none)'}\n\n`);
+        process.stdout.write(
+          `${tool.name}  [${tool.toolkit}; ${flags}]\n  ${tool.description}\n  params: ${params.join(', ') || '(none)'}\n\n`,
+        );
       }
     });
 }
