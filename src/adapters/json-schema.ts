@@ -9,6 +9,16 @@ export interface ToolDescription {
   annotations: AnyToolDefinition['annotations'];
 }
 
+/**
+ * What the model is sent as a tool's parameters: the JSON schema without `$schema` and
+ * `additionalProperties` (about 20 tokens a tool, 400 for all; sent with every request).
+ * Unknown keys are still rejected: every call is validated against the zod schema.
+ */
+export function modelParameters(tool: AnyToolDefinition): Record<string, unknown> {
+  const { additionalProperties: _strict, ...parameters } = describeTool(tool).inputSchema;
+  return parameters;
+}
+
 /** A tool as plain JSON: what `cms-admin tools --json` prints and what MCP lists. */
 export function describeTool(tool: AnyToolDefinition): ToolDescription {
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.schema) as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { type AnyToolDefinition, runTool, type ToolContext } from '../tools/index.js';
+import { modelParameters } from './json-schema.js';
 
 /**
  * One registry tool as a LangChain tool. The result is compact JSON text; user-fixable
@@ -9,7 +10,9 @@ export function toLangChainTool(tool: AnyToolDefinition, context: ToolContext): 
   return new DynamicStructuredTool({
     name: tool.name,
     description: tool.description,
-    schema: tool.schema,
+    // JSON schema rather than zod: zod's export carries `$schema`, paid in tokens on every
+    // request. runTool validates with the zod schema either way.
+    schema: modelParameters(tool),
     metadata: { toolkit: tool.toolkit, annotations: tool.annotations },
     func: async (input: unknown) => {
       const outcome = await runTool(tool, context, input);

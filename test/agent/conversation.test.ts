@@ -10,10 +10,12 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 async function categoryExists(id: number): Promise<boolean> {
-  return wp().get(`/wp/v2/categories/${id}`).then(
-    () => true,
-    () => false,
-  );
+  return wp()
+    .get(`/wp/v2/categories/${id}`)
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 describe.each([true, false])('agent conversation (streaming=%s)', (streaming) => {
@@ -21,15 +23,14 @@ describe.each([true, false])('agent conversation (streaming=%s)', (streaming) =>
     const name = unique('Agent cat');
     const { session, approvals } = scriptedSession(server, { streaming });
     let createdId = 0;
-    server.script(
-      { toolCalls: [{ name: 'create-category', args: { name } }] },
-      (request) => {
-        createdId = lastToolResult(request).id;
-        return { content: `Created "${name}" with id ${createdId}.` };
-      },
-    );
+    server.script({ toolCalls: [{ name: 'create-category', args: { name } }] }, (request) => {
+      createdId = lastToolResult(request).id;
+      return { content: `Created "${name}" with id ${createdId}.` };
+    });
     const texts: string[] = [];
-    const first = await session.turn(`Create a category called ${name}`, { onEvent: (e) => e.type === 'text' && texts.push(e.delta) });
+    const first = await session.turn(`Create a category called ${name}`, {
+      onEvent: (e) => e.type === 'text' && texts.push(e.delta),
+    });
     expect(first.stopped).toBeUndefined();
     expect(first.answer).toBe(`Created "${name}" with id ${createdId}.`);
     if (streaming) expect(texts.length).toBeGreaterThan(1);
@@ -60,10 +61,16 @@ describe('approvals', () => {
     const keep = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('Keep me') });
     const drop = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('Drop me') });
     const { session, approvals } = scriptedSession(server, {
-      approver: async ({ args }) => (args.id === drop.id ? { approved: true } : { approved: false, reason: 'The person said no.' }),
+      approver: async ({ args }) =>
+        args.id === drop.id ? { approved: true } : { approved: false, reason: 'The person said no.' },
     });
     server.script(
-      { toolCalls: [{ name: 'delete-category', args: { id: drop.id } }, { name: 'delete-category', args: { id: keep.id } }] },
+      {
+        toolCalls: [
+          { name: 'delete-category', args: { id: drop.id } },
+          { name: 'delete-category', args: { id: keep.id } },
+        ],
+      },
       { content: 'Deleted one; the other was not approved.' },
     );
     const result = await session.turn('Delete both test categories.');
@@ -71,7 +78,10 @@ describe('approvals', () => {
     expect(approvals.map((a) => a.args.id).sort()).toEqual([drop.id, keep.id].sort());
     const followUp = server.requests.at(-1)!;
     expect(unansweredToolCalls(followUp)).toEqual([]);
-    const toolResults = followUp.messages.filter((m) => m.role === 'tool').slice(-2).map((m) => JSON.parse(String(m.content)));
+    const toolResults = followUp.messages
+      .filter((m) => m.role === 'tool')
+      .slice(-2)
+      .map((m) => JSON.parse(String(m.content)));
     expect(toolResults.some((r) => r.error?.code === 'rejected_by_user')).toBe(true);
     expect(await categoryExists(drop.id)).toBe(false);
     expect(await categoryExists(keep.id)).toBe(true);
@@ -85,7 +95,9 @@ describe('approvals', () => {
 describe('errors reach the model briefly and the session goes on', () => {
   it('invalid arguments give a short message without a stack trace', async () => {
     const { session } = scriptedSession(server);
-    server.script({ toolCalls: [{ name: 'create-category', args: { name: 42 } as never }] }, (request) => ({ content: JSON.stringify(lastToolResult(request)) }));
+    server.script({ toolCalls: [{ name: 'create-category', args: { name: 42 } as never }] }, (request) => ({
+      content: JSON.stringify(lastToolResult(request)),
+    }));
     const result = await session.turn('make a category');
     const error = JSON.parse(result.answer).error;
     expect(error.code).toBe('invalid_params');
@@ -95,7 +107,9 @@ describe('errors reach the model briefly and the session goes on', () => {
 
   it('an unknown tool name is answered, not crashed on', async () => {
     const { session } = scriptedSession(server);
-    server.script({ toolCalls: [{ name: 'drop-database', args: {} }] }, (request) => ({ content: lastToolResult(request).error.code }));
+    server.script({ toolCalls: [{ name: 'drop-database', args: {} }] }, (request) => ({
+      content: lastToolResult(request).error.code,
+    }));
     expect((await session.turn('x')).answer).toBe('unknown_tool');
   });
 

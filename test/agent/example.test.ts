@@ -19,10 +19,27 @@ it('examples/taxonomy-agent.ts builds its own agent with TaxonomyToolkit only an
   });
   const site = testSite();
   // `cms-admin-source` resolves the package's own name to src/ (see package.json exports).
-  const child = spawn(process.execPath, ['--conditions=cms-admin-source', '--import', 'tsx', path.join(REPO_ROOT, 'examples/taxonomy-agent.ts'), 'How many categories?'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, OPENAI_API_KEY: 'test', OPENAI_BASE_URL: server.url },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=cms-admin-source',
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'examples/taxonomy-agent.ts'),
+      'How many categories?',
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        CMS_URL: site.url,
+        CMS_USERNAME: site.username,
+        CMS_APP_PASSWORD: site.appPassword,
+        OPENAI_API_KEY: 'test',
+        OPENAI_BASE_URL: server.url,
+      },
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

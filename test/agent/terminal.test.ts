@@ -34,7 +34,9 @@ beforeAll(async () => {
     CMS_AGENT_MODEL: 'scripted',
     NO_COLOR: '1',
   };
-  const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ');
+  const exports = Object.entries(env)
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(' ');
   const command = `cd ${REPO_ROOT} && env ${exports} ${process.execPath} --import tsx ${path.join('src/cli/main.ts')} chat`;
   tmux('new-session', '-d', '-s', SESSION, '-x', '200', '-y', '50', command);
   await waitFor('/help for commands');
@@ -51,15 +53,25 @@ it('streams the answer, asks before a destructive call, and y / n decide', async
   const yes = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('TTY yes') });
   const no = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('TTY no') });
 
-  server.script({ toolCalls: [{ name: 'delete-category', args: { id: yes.id } }] }, { content: 'The category is deleted now.' });
+  server.script(
+    { toolCalls: [{ name: 'delete-category', args: { id: yes.id } }] },
+    { content: 'The category is deleted now.' },
+  );
   tmux('send-keys', '-t', SESSION, 'delete the first one', 'Enter');
   await waitFor('Run it? [y/N]');
   expect(screen()).toContain(`delete-category {"id":${yes.id}}`);
   tmux('send-keys', '-t', SESSION, 'y', 'Enter');
   await waitFor('The category is deleted now.');
-  expect(await wp().get(`/wp/v2/categories/${yes.id}`).catch(() => 'gone')).toBe('gone');
+  expect(
+    await wp()
+      .get(`/wp/v2/categories/${yes.id}`)
+      .catch(() => 'gone'),
+  ).toBe('gone');
 
-  server.script({ toolCalls: [{ name: 'delete-category', args: { id: no.id } }] }, { content: 'Understood, I left it alone.' });
+  server.script(
+    { toolCalls: [{ name: 'delete-category', args: { id: no.id } }] },
+    { content: 'Understood, I left it alone.' },
+  );
   tmux('send-keys', '-t', SESSION, 'delete the second one', 'Enter');
   await waitFor(new RegExp(`Run it\\? \\[y/N\\][\\s\\S]*Run it\\? \\[y/N\\]`));
   tmux('send-keys', '-t', SESSION, 'n', 'Enter');

@@ -58,7 +58,10 @@ describe('invocation envelope', () => {
   });
 
   it('suggests near names only', () => {
-    expect(closestNames('list-user', ['list-users', 'list-user-roles', 'create-tag'])).toEqual(['list-users', 'list-user-roles']);
+    expect(closestNames('list-user', ['list-users', 'list-user-roles', 'create-tag'])).toEqual([
+      'list-users',
+      'list-user-roles',
+    ]);
     expect(closestNames('zzzzzzzzzzzzzzzzzz', ['create-tag'])).toEqual([]);
   });
 });

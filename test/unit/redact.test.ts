@@ -16,7 +16,12 @@ describe('redaction', () => {
   });
 
   it('a serialised WordPressError carries method and URL but no credentials', () => {
-    const error = new WordPressError({ status: 400, code: 'term_exists', message: 'exists', request: { method: 'POST', url: 'http://h/wp-json/wp/v2/tags' } });
+    const error = new WordPressError({
+      status: 400,
+      code: 'term_exists',
+      message: 'exists',
+      request: { method: 'POST', url: 'http://h/wp-json/wp/v2/tags' },
+    });
     const json = JSON.stringify(error);
     expect(JSON.parse(json)).toMatchObject({ status: 400, code: 'term_exists', request: { method: 'POST' } });
     expect(json).not.toMatch(/authorization/i);

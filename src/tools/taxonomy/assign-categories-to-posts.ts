@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { withPostTermsLock } from './post-lock.js';
 import { assignTerms } from './post-terms.js';
-import { wpIds } from './schema.js';
+import { wpIds } from '../schema.js';
 import { CATEGORY } from './terms.js';
 
 export const assignCategoriesToPosts = defineTool({
   name: 'assign-categories-to-posts',
   toolkit: 'taxonomy',
-  description: 'Add categories to posts, keeping existing ones. Returns post ids: {updated, unchanged, failed}.',
+  description: 'Add categories to posts, keeping existing ones. Returns {updated, unchanged, failed} post ids.',
   schema: z.strictObject({
     post_ids: wpIds().describe('Post ids'),
     category_ids: wpIds().describe('Category ids'),

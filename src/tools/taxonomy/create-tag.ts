@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { termName } from './schema.js';
+import { termName } from '../schema.js';
 import { createTerm } from './term-writes.js';
 import { TAG } from './terms.js';
 

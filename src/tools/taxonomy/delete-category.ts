@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { wpId } from './schema.js';
+import { wpId } from '../schema.js';
 import { deleteTerm } from './term-writes.js';
 import { CATEGORY } from './terms.js';
 
 export const deleteCategory = defineTool({
   name: 'delete-category',
   toolkit: 'taxonomy',
-  description:
-    'Delete a category permanently; children move to its parent. Returns {deleted, children_reparented, posts_affected}.',
+  description: 'Delete a category permanently; its children move to its parent.',
   schema: z.strictObject({
-    id: wpId().describe('Category id'),
-    force: z.boolean().optional().describe('Delete even if posts (any status) use it'),
+    id: wpId(),
+    force: z.boolean().optional().describe('Delete even if posts use it'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: true },
   execute: ({ client }, { id, force }) => deleteTerm(client, CATEGORY, id, force ?? false),

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { wpId } from './schema.js';
+import { wpId } from '../schema.js';
 import { deleteTerm } from './term-writes.js';
 import { TAG } from './terms.js';
 
 export const deleteTag = defineTool({
   name: 'delete-tag',
   toolkit: 'taxonomy',
-  description: 'Delete a tag permanently. Returns {deleted, posts_affected}.',
+  description: 'Delete a tag permanently.',
   schema: z.strictObject({
-    id: wpId().describe('Tag id'),
-    force: z.boolean().optional().describe('Delete even if posts (any status) use it'),
+    id: wpId(),
+    force: z.boolean().optional().describe('Delete even if posts use it'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: true },
   execute: ({ client }, { id, force }) => deleteTerm(client, TAG, id, force ?? false),

@@ -5,7 +5,7 @@ import { CATEGORY, listTerms } from './terms.js';
 export const getCmsCategories = defineTool({
   name: 'get-cms-categories',
   toolkit: 'taxonomy',
-  description: 'All categories: {total, items:[{id,name,slug,parent,description,count}]}; count = published posts.',
+  description: 'All categories as {total, items}; parent 0 = top level; count = published posts.',
   schema: z.strictObject({}),
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }) {

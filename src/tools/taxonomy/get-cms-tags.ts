@@ -5,7 +5,7 @@ import { listTerms, TAG } from './terms.js';
 export const getCmsTags = defineTool({
   name: 'get-cms-tags',
   toolkit: 'taxonomy',
-  description: 'All tags: {total, items:[{id,name,slug,description,count}]}.',
+  description: 'All tags as {total, items}.',
   schema: z.strictObject({}),
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }) {

@@ -29,8 +29,7 @@ interface RawTaxonomy {
 export const listTaxonomies = defineTool({
   name: 'list-taxonomies',
   toolkit: 'taxonomy',
-  description:
-    'All taxonomies incl. custom: {total, items:[{slug,name,description,hierarchical,rest_base,types,builtin}]}.',
+  description: 'All taxonomies, custom ones included, as {total, items}.',
   schema: z.strictObject({}),
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }) {

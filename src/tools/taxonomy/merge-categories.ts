@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { withPostTermsLock } from './post-lock.js';
 import { applyMerge, describePlan, planMerge } from './merge.js';
-import { wpId, wpIds } from './schema.js';
+import { wpId, wpIds } from '../schema.js';
 
 export const mergeCategories = defineTool({
   name: 'merge-categories',
   toolkit: 'taxonomy',
   description:
-    "Move all posts of the sources to the target category, removing the sources from them; sources' children move under the target. Returns {posts_moved, posts_failed, sources_deleted, children_reparented}.",
+    "Move all posts of the sources to the target, removing the sources from them; sources' children move under the target.",
   schema: z
     .strictObject({
       source_ids: wpIds().describe('Category ids to merge'),

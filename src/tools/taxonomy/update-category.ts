@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { parentId, termName, wpId } from './schema.js';
+import { parentId, termName, wpId } from '../schema.js';
 import { updateTerm } from './term-writes.js';
 import { CATEGORY } from './terms.js';
 
@@ -9,7 +9,7 @@ export const updateCategory = defineTool({
   toolkit: 'taxonomy',
   description: "Change a category's name and/or parent; returns it.",
   schema: z.strictObject({
-    id: wpId().describe('Category id'),
+    id: wpId(),
     name: termName().optional().describe('New name'),
     parent: parentId().optional().describe('New parent id; 0 = top level'),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { termName, wpId } from './schema.js';
+import { termName, wpId } from '../schema.js';
 import { updateTerm } from './term-writes.js';
 import { TAG } from './terms.js';
 
@@ -9,7 +9,7 @@ export const updateTag = defineTool({
   toolkit: 'taxonomy',
   description: "Change a tag's name and/or description; returns it.",
   schema: z.strictObject({
-    id: wpId().describe('Tag id'),
+    id: wpId(),
     name: termName().optional().describe('New name'),
     description: z.string().optional().describe('New description; "" clears it'),
   }),

@@ -3,13 +3,13 @@ import { defineTool } from '../define-tool.js';
 import { checkPassword, PASSWORD_RULES } from './passwords.js';
 import { type RawUser, toUser, USER_QUERY } from './records.js';
 import { resolveRole } from './roles.js';
-import { text } from './schema.js';
+import { text } from '../schema.js';
 import { explainWriteError } from './write-errors.js';
 
 export const createUser = defineTool({
   name: 'create-user',
   toolkit: 'users',
-  description: 'Create a user. Returns the user record.',
+  description: 'Create a user; returns it.',
   schema: z.strictObject({
     username: text(60).describe('Permanent login name'),
     email: text(100).describe('Unique email'),

@@ -3,7 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { ToolError } from '../tool-error.js';
 import { COMPANION_NAMESPACE, requireCompanion } from './companion.js';
 import { forUser } from './records.js';
-import { userId } from './schema.js';
+import { wpId } from '../schema.js';
 
 interface DisableResponse {
   id: number;
@@ -16,10 +16,9 @@ interface DisableResponse {
 export const disableUser = defineTool({
   name: 'disable-user',
   toolkit: 'users',
-  description:
-    'Block a user’s logins, app passwords and sessions until enable-user. Returns {id,username,disabled,reason,disabled_at}.',
+  description: 'Block a user’s logins, app passwords and sessions until enable-user.',
   schema: z.strictObject({
-    id: userId(),
+    id: wpId(),
     reason: z.string().max(1000).meta({ maxLength: undefined }).optional().describe('Stored reason'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: true },

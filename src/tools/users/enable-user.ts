@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { COMPANION_NAMESPACE, requireCompanion } from './companion.js';
 import { forUser } from './records.js';
-import { userId } from './schema.js';
+import { wpId } from '../schema.js';
 
 export const enableUser = defineTool({
   name: 'enable-user',
   toolkit: 'users',
-  description: 'Undo disable-user. Returns {id,username,disabled:false,was_disabled}.',
+  description: 'Undo disable-user.',
   schema: z.strictObject({
-    id: userId(),
+    id: wpId(),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
   async execute({ client }, params) {

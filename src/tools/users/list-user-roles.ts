@@ -5,8 +5,7 @@ import { loadRoles } from './roles.js';
 export const listUserRoles = defineTool({
   name: 'list-user-roles',
   toolkit: 'users',
-  description:
-    'List roles with granted capabilities. Returns {source,total,items:[{role,name,capabilities}]}; source wordpress-defaults = real roles unknown.',
+  description: 'Roles and their granted capabilities as {source, total, items}.',
   schema: z.strictObject({}),
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }) {

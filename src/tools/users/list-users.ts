@@ -5,18 +5,18 @@ import { hasCompanion, INSTALL_HINT } from './companion.js';
 import { parseIsoDate } from './dates.js';
 import { type RawUser, toUser, USER_QUERY, type UserRecord } from './records.js';
 import { resolveRole } from './roles.js';
-import { text } from './schema.js';
+import { text } from '../schema.js';
 
 const USERS = '/wp/v2/users';
 
 export const listUsers = defineTool({
   name: 'list-users',
   toolkit: 'users',
-  description: 'List users. Returns {total,items:[{id,username,name,email,roles,registered_date,disabled}]}.',
+  description: 'List users (every page) as {total, items}.',
   schema: z.strictObject({
     role: text().optional().describe('Role slug'),
     search: text().optional().describe('In username, name or email'),
-    registered_after: z.string().optional().describe('ISO 8601 (UTC default); registered after it'),
+    registered_after: z.string().optional().describe('ISO 8601 date (UTC unless given)'),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }, params) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { COMPANION_NAMESPACE, requireCompanion } from './companion.js';
 import { forUser, maskEmail } from './records.js';
-import { userId } from './schema.js';
+import { wpId } from '../schema.js';
 
 interface ResetResponse {
   id: number;
@@ -15,10 +15,9 @@ interface ResetResponse {
 export const resetUserPassword = defineTool({
   name: 'reset-user-password',
   toolkit: 'users',
-  description:
-    'Start a password reset (old password stays valid). Returns {id,delivery,sent_to} or a secret reset_link.',
+  description: 'Start a password reset (old password stays valid): email the user a reset link, or return it.',
   schema: z.strictObject({
-    id: userId(),
+    id: wpId(),
     delivery: z.enum(['email', 'link']).optional().describe('email (default) or link: return the link'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false },

@@ -4,15 +4,14 @@ import { defineTool } from '../define-tool.js';
 import { ToolError } from '../tool-error.js';
 import { forUser, getUser, type RawUser } from './records.js';
 import { resolveRole, roleError } from './roles.js';
-import { text, userId } from './schema.js';
+import { text, wpId } from '../schema.js';
 
 export const setUserRole = defineTool({
   name: 'set-user-role',
   toolkit: 'users',
-  description:
-    'Set a user’s role (replaces others unless keep_other_roles). Returns {id,username,roles,previous_roles}.',
+  description: 'Set a user’s role (replaces other roles unless keep_other_roles).',
   schema: z.strictObject({
-    id: userId(),
+    id: wpId(),
     role: text().describe('Role slug'),
     keep_other_roles: z.boolean().optional().describe('Add, not replace'),
   }),

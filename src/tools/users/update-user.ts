@@ -3,7 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { ToolError } from '../tool-error.js';
 import { checkPassword } from './passwords.js';
 import { forUser, type RawUser, toUser, USER_FIELDS } from './records.js';
-import { userId } from './schema.js';
+import { wpId } from '../schema.js';
 import { explainWriteError, invalidEmail } from './write-errors.js';
 
 const FIELDS = ['email', 'name', 'bio', 'password'] as const;
@@ -11,9 +11,9 @@ const FIELDS = ['email', 'name', 'bio', 'password'] as const;
 export const updateUser = defineTool({
   name: 'update-user',
   toolkit: 'users',
-  description: 'Update a user; only given fields change. Returns the user record + changed.',
+  description: 'Update a user; only given fields change.',
   schema: z.strictObject({
-    id: userId(),
+    id: wpId(),
     email: z.string().optional().describe('New email'),
     name: z.string().optional().describe('Display name; "" = username'),
     bio: z.string().optional().describe('Biography; "" clears'),
