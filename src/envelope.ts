@@ -80,9 +80,14 @@ export function parseEnvelope(text: string): { ok: true; value: unknown } | { ok
 }
 
 export function closestNames(name: string, candidates: readonly string[], max = 3): string[] {
+  const wanted = name.toLowerCase();
+  const within = (candidate: string) => Math.max(3, Math.floor(candidate.length / 2));
   const scored = candidates
-    .map((candidate) => ({ candidate, distance: levenshtein(name.toLowerCase(), candidate) }))
-    .filter(({ candidate, distance }) => distance <= Math.max(3, Math.floor(candidate.length / 2)))
+    // The distance is at least the difference in length; checking that first keeps a huge
+    // name (a 1 MB "tool") from costing seconds of Levenshtein against every tool.
+    .filter((candidate) => Math.abs(wanted.length - candidate.length) <= within(candidate))
+    .map((candidate) => ({ candidate, distance: levenshtein(wanted, candidate) }))
+    .filter(({ candidate, distance }) => distance <= within(candidate))
     .sort((a, b) => a.distance - b.distance);
   return scored.slice(0, max).map(({ candidate }) => candidate);
 }
