@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A small OpenAI-compatible chat server on 127.0.0.1 that answers from a script, so agent tests
- * drive the real ChatOpenAI client over real HTTP (JSON and SSE, tool calls split across chunks).
+ * and `cms-admin eval --model scripted` drive the real ChatOpenAI client over real HTTP (JSON
+ * and SSE, tool calls split across chunks).
  */
 export interface ScriptedToolCall {
   name: string;
@@ -17,12 +18,18 @@ export interface ScriptedReply {
   status?: number;
 }
 
-export type ScriptStep = ScriptedReply | ((request: ChatRequest) => ScriptedReply);
+/** A reply, or a function of the request that makes one (it may read the site first). */
+export type ScriptStep = ScriptedReply | ((request: ChatRequest) => ScriptedReply | Promise<ScriptedReply>);
 
 export interface ChatRequest {
   model: string;
   stream?: boolean;
-  messages: Array<{ role: string; content?: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content?: unknown;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
   [key: string]: unknown;
 }
@@ -74,26 +81,42 @@ export class ScriptedOpenAI {
       const request = JSON.parse(body) as ChatRequest;
       this.requests.push(request);
       this.rawBodies.push(body);
-      const step = this.#script.shift();
-      const reply: ScriptedReply = !step
-        ? { status: 500, content: 'script exhausted: the agent made more model requests than the test expected' }
-        : typeof step === 'function'
-          ? step(request)
-          : step;
-      if (reply.status) {
-        res.writeHead(reply.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: reply.content ?? 'scripted failure', type: 'server_error' } }));
-        return;
-      }
-      const toolCalls = (reply.toolCalls ?? []).map((call) => ({ id: `call_${++this.#callCounter}`, ...call }));
-      // Completion ids must differ: LangChain uses them as message ids, and state merges by id.
-      this.#completionId = `chatcmpl-scripted-${this.requests.length}`;
-      if (request.stream) this.#stream(res, request, reply.content ?? '', toolCalls);
-      else this.#json(res, request, reply.content ?? '', toolCalls);
+      this.#reply(request)
+        // 400, not 5xx: the client would retry a 5xx and be served the next step.
+        .catch((err: unknown) => ({
+          status: 400,
+          content: `script step failed: ${err instanceof Error ? err.message : String(err)}`,
+        }))
+        .then((reply) => this.#send(res, request, reply));
     });
   }
 
-  #json(res: http.ServerResponse, request: ChatRequest, content: string, toolCalls: Array<ScriptedToolCall & { id: string }>): void {
+  async #reply(request: ChatRequest): Promise<ScriptedReply> {
+    const step = this.#script.shift();
+    if (!step)
+      return { status: 500, content: 'script exhausted: the agent made more model requests than the test expected' };
+    return typeof step === 'function' ? step(request) : step;
+  }
+
+  #send(res: http.ServerResponse, request: ChatRequest, reply: ScriptedReply): void {
+    if (reply.status) {
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: reply.content ?? 'scripted failure', type: 'server_error' } }));
+      return;
+    }
+    const toolCalls = (reply.toolCalls ?? []).map((call) => ({ id: `call_${++this.#callCounter}`, ...call }));
+    // Completion ids must differ: LangChain uses them as message ids, and state merges by id.
+    this.#completionId = `chatcmpl-scripted-${this.requests.length}`;
+    if (request.stream) this.#stream(res, request, reply.content ?? '', toolCalls);
+    else this.#json(res, request, reply.content ?? '', toolCalls);
+  }
+
+  #json(
+    res: http.ServerResponse,
+    request: ChatRequest,
+    content: string,
+    toolCalls: Array<ScriptedToolCall & { id: string }>,
+  ): void {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({
@@ -109,7 +132,11 @@ export class ScriptedOpenAI {
               role: 'assistant',
               content: content || null,
               tool_calls: toolCalls.length
-                ? toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }))
+                ? toolCalls.map((c) => ({
+                    id: c.id,
+                    type: 'function',
+                    function: { name: c.name, arguments: JSON.stringify(c.args) },
+                  }))
                 : undefined,
             },
           },
@@ -119,24 +146,37 @@ export class ScriptedOpenAI {
     );
   }
 
-  #stream(res: http.ServerResponse, request: ChatRequest, content: string, toolCalls: Array<ScriptedToolCall & { id: string }>): void {
+  #stream(
+    res: http.ServerResponse,
+    request: ChatRequest,
+    content: string,
+    toolCalls: Array<ScriptedToolCall & { id: string }>,
+  ): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      res.write(`data: ${JSON.stringify({ id: this.#completionId, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: this.#completionId, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     send({ role: 'assistant', content: '' });
     for (const piece of content.match(/.{1,7}/gs) ?? []) send({ content: piece });
     toolCalls.forEach((call, index) => {
       const args = JSON.stringify(call.args);
       const cut = Math.max(1, Math.floor(args.length / 3));
       // First chunk names the call; the arguments arrive in three pieces.
-      send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args.slice(0, cut) } }] });
+      send({
+        tool_calls: [
+          { index, id: call.id, type: 'function', function: { name: call.name, arguments: args.slice(0, cut) } },
+        ],
+      });
       send({ tool_calls: [{ index, function: { arguments: args.slice(cut, cut * 2) } }] });
       send({ tool_calls: [{ index, function: { arguments: args.slice(cut * 2) } }] });
     });
     send({}, toolCalls.length ? 'tool_calls' : 'stop');
     const streamOptions = request.stream_options as { include_usage?: boolean } | undefined;
     if (streamOptions?.include_usage) {
-      res.write(`data: ${JSON.stringify({ id: this.#completionId, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [], usage: usage(request, content, toolCalls) })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: this.#completionId, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [], usage: usage(request, content, toolCalls) })}\n\n`,
+      );
     }
     res.end('data: [DONE]\n\n');
   }
