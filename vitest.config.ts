@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/package/**/*.test.ts'],
         },
       },
       {
@@ -21,6 +21,7 @@ export default defineConfig({
             'test/sandbox/**/*.test.ts',
             'test/agent/**/*.test.ts',
             'test/cli/**/*.test.ts',
+            'test/reliability/**/*.test.ts',
           ],
           globalSetup: ['test/global-setup.ts'],
           fileParallelism: false,
