@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { registerChatCommand } from './chat.js';
+import { registerEvalCommand } from './eval.js';
 import { registerInvokeCommand } from './invoke.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerPluginCommands } from './plugin.js';
@@ -24,6 +25,7 @@ registerToolsCommand(program);
 registerMcpCommand(program);
 registerSiteCommands(program);
 registerPluginCommands(program);
+registerEvalCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`cms-admin: ${err instanceof Error ? err.message : String(err)}\n`);

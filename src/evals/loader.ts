@@ -1,0 +1,103 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { packageRoot } from '../sandbox/index.js';
+import { findTool } from '../tools/index.js';
+import { type EvalCase, evalCaseSchema } from './case-schema.js';
+import { placeholdersIn } from './placeholders.js';
+
+export const DEFAULT_CASES_DIR = join(packageRoot(), 'evals', 'cases');
+
+/** A case file that cannot be used; the message names the file and every problem in it. */
+export class CaseFileError extends Error {
+  override readonly name = 'CaseFileError';
+}
+
+/** Every `*.yaml` case in `dir`, sorted by file name; throws CaseFileError on the first bad file. */
+export async function loadCases(dir = DEFAULT_CASES_DIR): Promise<EvalCase[]> {
+  const files = (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const cases: EvalCase[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const evalCase = parseCase(await readFile(join(dir, file), 'utf8'), file);
+    const earlier = seen.get(evalCase.id);
+    if (earlier) throw new CaseFileError(`${file}: id "${evalCase.id}" is already used by ${earlier}`);
+    seen.set(evalCase.id, file);
+    cases.push(evalCase);
+  }
+  return cases;
+}
+
+/** Parses and checks one case file's text; `file` names it in error messages. */
+export function parseCase(text: string, file: string): EvalCase {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length) {
+    throw new CaseFileError(`${file}: not valid YAML: ${doc.errors.map((e) => e.message.split('\n')[0]).join('; ')}`);
+  }
+  const parsed = evalCaseSchema.safeParse(doc.toJS());
+  if (!parsed.success) throw new CaseFileError(`${file}: ${formatIssues(parsed.error)}`);
+  const problems = semanticProblems(parsed.data, file);
+  if (problems.length) throw new CaseFileError(`${file}: ${problems.join('; ')}`);
+  return parsed.data;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(top level)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** What the schema cannot say: tool names, the answer closing each reference, fixture keys. */
+function semanticProblems(evalCase: EvalCase, file: string): string[] {
+  const problems: string[] = [];
+  const stem = basename(file).replace(/\.ya?ml$/, '');
+  if (stem !== evalCase.id) problems.push(`id "${evalCase.id}" must equal the file name "${stem}"`);
+  const unknownTool = (name: string, where: string) => {
+    if (!findTool(name)) problems.push(`${where}: unknown tool "${name}"`);
+  };
+  const checkExpect = (expect: EvalCase['expect'] | undefined, where: string) => {
+    for (const call of expect?.called ?? [])
+      unknownTool(typeof call === 'string' ? call : call.tool, `${where}.called`);
+    for (const name of expect?.forbidden ?? []) unknownTool(name, `${where}.forbidden`);
+    for (const name of Object.keys(expect?.max_calls ?? {})) unknownTool(name, `${where}.max_calls`);
+  };
+  checkExpect(evalCase.expect, 'expect');
+  if (typeof evalCase.approvals === 'object') {
+    for (const name of evalCase.approvals.deny) unknownTool(name, 'approvals.deny');
+  }
+  evalCase.turns.forEach((turn, t) => {
+    checkExpect(turn.expect, `turns.${t}.expect`);
+    turn.reference.forEach((step, s) => {
+      const where = `turns.${t}.reference.${s}`;
+      const last = s === turn.reference.length - 1;
+      if ('answer' in step !== last) {
+        problems.push(
+          last ? `${where}: the reference must end with an answer step` : `${where}: an answer must be the last step`,
+        );
+      }
+      if ('tool' in step) unknownTool(step.tool, where);
+      if ('parallel' in step) for (const call of step.parallel) unknownTool(call.tool, where);
+    });
+  });
+  const keys = new Set<string>();
+  for (const list of Object.values(evalCase.fixture ?? {})) {
+    for (const item of list ?? []) {
+      if (!item.key) continue;
+      if (keys.has(item.key)) problems.push(`fixture: key "${item.key}" is used twice`);
+      keys.add(item.key);
+    }
+  }
+  try {
+    for (const placeholder of placeholdersIn(evalCase)) {
+      if (placeholder.type === 'fixture' && !keys.has(placeholder.key)) {
+        problems.push(
+          `{{fixture.${placeholder.key}.${placeholder.field}}}: the fixture has no key "${placeholder.key}"`,
+        );
+      }
+    }
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  return problems;
+}

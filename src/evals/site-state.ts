@@ -1,0 +1,105 @@
+import type { WordPressClient } from '../client/index.js';
+import type { StateKind } from './case-schema.js';
+
+/**
+ * The site as the eval checks see it: read over REST with the eval's own client, never taken
+ * from the agent's transcript. Records are plain and flat so cases can compare their fields.
+ */
+export type SiteRecord = Record<string, unknown> & { id: number };
+
+const POST_STATUSES = 'publish,draft,pending,private,future';
+
+/** WordPress returns names HTML-escaped (`A &amp; B`); cases write them as typed. */
+export function decodeHtml(text: unknown): string {
+  return String(text ?? '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+type Raw = Record<string, unknown>;
+
+const readers: Record<StateKind, (client: WordPressClient) => Promise<SiteRecord[]>> = {
+  categories: async (client) =>
+    (await client.all<Raw>('/wp/v2/categories', { hide_empty: false, orderby: 'id', context: 'edit' })).map((raw) => ({
+      id: Number(raw.id),
+      name: decodeHtml(raw.name),
+      slug: String(raw.slug ?? ''),
+      parent: Number(raw.parent ?? 0),
+      description: decodeHtml(raw.description),
+      count: Number(raw.count ?? 0),
+    })),
+  tags: async (client) =>
+    (await client.all<Raw>('/wp/v2/tags', { hide_empty: false, orderby: 'id', context: 'edit' })).map((raw) => ({
+      id: Number(raw.id),
+      name: decodeHtml(raw.name),
+      slug: String(raw.slug ?? ''),
+      description: decodeHtml(raw.description),
+      count: Number(raw.count ?? 0),
+    })),
+  users: async (client) =>
+    (await client.all<Raw>('/wp/v2/users', { orderby: 'id', context: 'edit' })).map((raw) => ({
+      id: Number(raw.id),
+      username: String(raw.username ?? ''),
+      name: decodeHtml(raw.name),
+      email: String(raw.email ?? ''),
+      roles: (raw.roles as string[] | undefined) ?? [],
+      bio: decodeHtml(raw.description),
+      disabled: raw.cms_disabled === true,
+      registered_date: String(raw.registered_date ?? ''),
+    })),
+  posts: async (client) =>
+    (
+      await client.all<Raw>('/wp/v2/posts', {
+        status: POST_STATUSES,
+        orderby: 'id',
+        order: 'asc',
+        context: 'edit',
+        _fields: 'id,title,status,categories,tags,author',
+      })
+    ).map((raw) => ({
+      id: Number(raw.id),
+      title: String((raw.title as { raw?: string } | undefined)?.raw ?? ''),
+      status: String(raw.status ?? ''),
+      categories: (raw.categories as number[] | undefined) ?? [],
+      tags: (raw.tags as number[] | undefined) ?? [],
+      author: Number(raw.author ?? 0),
+    })),
+};
+
+/** Reads each kind at most once (per instance): create one per point in time. */
+export class SiteSnapshot {
+  readonly #client: WordPressClient;
+  readonly #cache = new Map<StateKind, Promise<SiteRecord[]>>();
+
+  constructor(client: WordPressClient) {
+    this.#client = client;
+  }
+
+  read(kind: StateKind): Promise<SiteRecord[]> {
+    let records = this.#cache.get(kind);
+    if (!records) {
+      records = readers[kind](this.#client);
+      this.#cache.set(kind, records);
+    }
+    return records;
+  }
+}
+
+/** `Parent/Child` or `/Top` (anchored at the top level): the categories at that path. */
+export function categoriesAtPath(categories: readonly SiteRecord[], path: string): SiteRecord[] {
+  const segments = path.split('/');
+  const anchored = segments[0] === '' && segments.length > 1;
+  const names = anchored ? segments.slice(1) : segments;
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  return categories.filter((category) => {
+    let current: SiteRecord | undefined = category;
+    for (let i = names.length - 1; i >= 0; i--) {
+      if (!current || current.name !== names[i]) return false;
+      current = byId.get(Number(current.parent));
+    }
+    return !anchored || current === undefined;
+  });
+}
