@@ -219,7 +219,7 @@ export class WordPressClient {
         throw new WordPressError({
           status: err.status,
           code: 'authentication_failed',
-          message: `WordPress at ${this.siteUrl} did not accept the application password for user "${this.username}" (${err.code}). Check CMS_USERNAME and CMS_APP_PASSWORD; create an application password under Users → Profile → Application Passwords.`,
+          message: `WordPress at ${redactUrl(this.siteUrl)} did not accept the application password for user "${this.username}" (${err.code}). Check CMS_USERNAME and CMS_APP_PASSWORD; create an application password under Users → Profile → Application Passwords.`,
           request: err.request,
         });
       }
