@@ -8,11 +8,14 @@ export function summarizeValue(value: unknown): { ok: boolean; line: string } {
     const record = value as Record<string, unknown>;
     if (typeof record.total === 'number' && Array.isArray(record.items))
       return { ok: true, line: `${record.total} item(s)` };
+    // A result marked sensitive (reset-user-password's reset_link) is for the caller alone;
+    // this line is written to the audit log, so its text values are left out.
+    const hide = record.sensitive === true;
     const parts = Object.entries(record)
       .slice(0, 6)
       .map(
         ([k, v]) =>
-          `${k}=${Array.isArray(v) ? `[${v.length}]` : typeof v === 'object' && v !== null ? '{…}' : String(v)}`,
+          `${k}=${Array.isArray(v) ? `[${v.length}]` : typeof v === 'object' && v !== null ? '{…}' : hide && typeof v === 'string' ? '(hidden)' : String(v)}`,
       );
     return { ok: true, line: truncate(parts.join(' ')) };
   }
