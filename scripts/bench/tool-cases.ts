@@ -17,7 +17,7 @@ const category = async (c: WordPressClient) => (await c.post<{ id: number }>('/w
 const tag = async (c: WordPressClient) => (await c.post<{ id: number }>('/wp/v2/tags', { name: name('Bench tag') })).id;
 const user = async (c: WordPressClient) => {
   const login = name('bench').replace(/\W/g, '_').toLowerCase();
-  return (await c.post<{ id: number }>('/wp/v2/users', { username: login, email: `${login}@example.com`, password: `Pw-${login}-long-enough` })).id;
+  return (await c.post<{ id: number }>('/wp/v2/users', { username: login, email: `${login}@example.com`, password: `Bench-${Date.now().toString(36)}-Pass!` })).id;
 };
 
 export function toolCases(postIds: number[]): ToolCase[] {
@@ -44,7 +44,7 @@ export function toolCases(postIds: number[]): ToolCase[] {
     { tool: 'assign-categories-to-posts', note: '20 posts', prepare: async (c) => ({ post_ids: twenty, category_ids: [await category(c)] }) },
     { tool: 'assign-tags-to-posts', note: '20 posts', prepare: async (c) => ({ post_ids: twenty, tag_ids: [await tag(c)] }) },
     { tool: 'list-users', note: '320+ users' },
-    { tool: 'create-user', note: '', prepare: async () => { const u = name('bnew').replace(/\W/g, '_').toLowerCase(); return { username: u, email: `${u}@example.com`, password: `Pw-${u}-long-enough` }; } },
+    { tool: 'create-user', note: '', prepare: async () => { const u = name('bnew').replace(/\W/g, '_').toLowerCase(); return { username: u, email: `${u}@example.com`, password: `Bench-${Date.now().toString(36)}-Pass!` }; } },
     { tool: 'update-user', note: 'display name', prepare: async (c) => ({ id: await user(c), name: 'Bench Renamed' }) },
     { tool: 'disable-user', note: '', prepare: async (c) => ({ id: await user(c), reason: 'bench' }) },
     { tool: 'enable-user', note: '', prepare: async (c) => { const id = await user(c); await c.post(`/cms-admin/v1/users/${id}/disable`, { reason: 'bench' }); return { id }; } },
