@@ -22,6 +22,7 @@ export default defineConfig({
             'test/agent/**/*.test.ts',
             'test/cli/**/*.test.ts',
             'test/reliability/**/*.test.ts',
+            'test/evals/**/*.test.ts',
           ],
           globalSetup: ['test/global-setup.ts'],
           fileParallelism: false,

@@ -9,6 +9,8 @@ import { placeholdersIn } from './placeholders.js';
 
 export const DEFAULT_CASES_DIR = join(packageRoot(), 'evals', 'cases');
 
+const YAML_HINT = "quote values that start with {{ or hold ': ', e.g. id: '{{fixture.a.id}}'";
+
 /** A case file that cannot be used; the message names the file and every problem in it. */
 export class CaseFileError extends Error {
   override readonly name = 'CaseFileError';
@@ -31,9 +33,13 @@ export async function loadCases(dir = DEFAULT_CASES_DIR): Promise<EvalCase[]> {
 
 /** Parses and checks one case file's text; `file` names it in error messages. */
 export function parseCase(text: string, file: string): EvalCase {
+  // Unquoted, `key: {{…}}` is a YAML mapping, not a placeholder: say so before YAML does.
+  const unquoted = text.split('\n').findIndex((line) => /^[^'"#]*(:|^\s*-)\s+\{\{/.test(line));
+  if (unquoted >= 0) throw new CaseFileError(`${file}: line ${unquoted + 1}: ${YAML_HINT}`);
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length) {
-    throw new CaseFileError(`${file}: not valid YAML: ${doc.errors.map((e) => e.message.split('\n')[0]).join('; ')}`);
+    const errors = doc.errors.map((e) => e.message.split('\n')[0]).join('; ');
+    throw new CaseFileError(`${file}: not valid YAML: ${errors} (${YAML_HINT})`);
   }
   const parsed = evalCaseSchema.safeParse(doc.toJS());
   if (!parsed.success) throw new CaseFileError(`${file}: ${formatIssues(parsed.error)}`);
@@ -43,9 +49,24 @@ export function parseCase(text: string, file: string): EvalCase {
 }
 
 function formatIssues(error: z.ZodError): string {
-  return error.issues
+  return flatIssues(error.issues, [])
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(top level)'}: ${issue.message}`)
     .join('; ');
+}
+
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * zod reports a value that fits no variant of a union (a reference step, an expected call) as
+ * one "Invalid input"; the variant that came closest (fewest problems) says more.
+ */
+function flatIssues(issues: readonly Issue[], prefix: PropertyKey[]): Issue[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code !== 'invalid_union' || !issue.errors?.length) return [{ ...issue, path }];
+    const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
+    return flatIssues(closest, path);
+  });
 }
 
 /** What the schema cannot say: tool names, the answer closing each reference, fixture keys. */

@@ -136,6 +136,8 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
  * holding `{"error":{code…}}` (the runner marks only rejections and invalid calls as errors).
  */
 function errorCode(result: string | undefined, ok: boolean | undefined): string | undefined {
+  // No result: the turn stopped (step limit, model error) before the call ran.
+  if (result === undefined) return 'not_executed';
   let parsed: { error?: { code?: string } } | undefined;
   try {
     parsed = JSON.parse(result ?? '');

@@ -1,0 +1,29 @@
+import { inject } from 'vitest';
+import type { EvalCase } from '../../src/evals/case-schema.js';
+import { loadCases } from '../../src/evals/loader.js';
+import type { ModelSource } from '../../src/evals/models.js';
+import { type EvalReport, runEvals } from '../../src/evals/run-evals.js';
+import { restoreSnapshot, type SandboxOptions } from '../../src/sandbox/index.js';
+
+/** The test sandbox (started and seeded by test/global-setup.ts) as the evals' sandbox. */
+export function evalSandbox(): SandboxOptions {
+  const { home, name, port } = inject('sandbox');
+  return { home, name, port, log: () => {} };
+}
+
+/** Runs cases in-process on the test sandbox. */
+export function runOnTestSandbox(cases: readonly EvalCase[], models: ModelSource): Promise<EvalReport> {
+  return runEvals({ cases, models, sandbox: evalSandbox() });
+}
+
+/** One case from evals/cases, deep-copied so a test may change it. */
+export async function caseById(id: string): Promise<EvalCase> {
+  const found = (await loadCases()).find((c) => c.id === id);
+  if (!found) throw new Error(`no eval case ${id}`);
+  return structuredClone(found);
+}
+
+/** Leaves the test site as the other test files expect it: the seeded dataset. */
+export function restoreSeeded(): Promise<void> {
+  return restoreSnapshot(evalSandbox(), 'seeded');
+}

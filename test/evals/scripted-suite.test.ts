@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CASE_CATEGORIES } from '../../src/evals/case-schema.js';
+import { loadCases } from '../../src/evals/loader.js';
+import { type ModelSource, scriptedSource } from '../../src/evals/models.js';
+import { formatTable } from '../../src/evals/report.js';
+import { tools } from '../../src/tools/index.js';
+import { restoreSeeded, runOnTestSandbox } from './helpers.js';
+
+let models: ModelSource;
+beforeAll(async () => {
+  models = await scriptedSource();
+});
+afterAll(async () => {
+  await models.close();
+  await restoreSeeded();
+});
+
+describe('evals/cases with --model scripted', () => {
+  it('has at least 30 cases, every category, and uses every tool of the registry', async () => {
+    const cases = await loadCases();
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(cases.map((c) => c.category))).toEqual(new Set(CASE_CATEGORIES));
+    const used = new Set(
+      cases.flatMap((c) =>
+        c.turns.flatMap((turn) =>
+          turn.reference.flatMap((step) =>
+            'tool' in step ? [step.tool] : 'parallel' in step ? step.parallel.map((call) => call.tool) : [],
+          ),
+        ),
+      ),
+    );
+    expect(tools.map((tool) => tool.name).filter((name) => !used.has(name))).toEqual([]);
+  });
+
+  it('replays every reference trajectory through the real runner; every case passes, each restore under 2 s', async () => {
+    const cases = await loadCases();
+    const report = await runOnTestSandbox(cases, models);
+    const failed = report.cases.filter((c) => !c.passed).map((c) => `${c.id}: ${c.failures.join(' | ')}`);
+    expect(failed).toEqual([]);
+    expect(report.summary).toMatchObject({ total: cases.length, passed: cases.length, failed: 0 });
+    for (const result of report.cases) {
+      expect(result.timings.restoreMs, result.id).toBeLessThan(2000);
+      expect(result.steps, result.id).toBeGreaterThan(0);
+      expect(result.tokens.total, result.id).toBeGreaterThan(0);
+    }
+    process.stderr.write(`${formatTable(report)}\n`);
+  }, 600_000);
+});
