@@ -114,7 +114,8 @@ export class FaultProxy {
 
   /** Requests seen (since `since`, an index into `events`) matching method and path. */
   count(method?: string, path?: RegExp, since = 0): number {
-    return this.events.slice(since).filter((e) => (!method || e.method === method) && (!path || path.test(e.path))).length;
+    return this.events.slice(since).filter((e) => (!method || e.method === method) && (!path || path.test(e.path)))
+      .length;
   }
 
   /** Faults injected by label, e.g. `{ 'drop-after': 2, '503-before': 1 }`. */
@@ -165,10 +166,21 @@ export class FaultProxy {
   }
 
   #forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, fault: Fault | undefined): void {
-    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: this.#target.host, 'content-length': String(body.length) };
+    const headers: http.OutgoingHttpHeaders = {
+      ...req.headers,
+      host: this.#target.host,
+      'content-length': String(body.length),
+    };
     for (const name of HOP_BY_HOP) delete headers[name];
     const upstream = http.request(
-      { host: this.#target.hostname, port: this.#target.port, method: req.method, path: req.url, headers, agent: this.#upstream },
+      {
+        host: this.#target.hostname,
+        port: this.#target.port,
+        method: req.method,
+        path: req.url,
+        headers,
+        agent: this.#upstream,
+      },
       (answer) => {
         const parts: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => parts.push(chunk));

@@ -10,16 +10,61 @@ import { tools } from '../../src/tools/index.js';
 export const TOOL_NAMES = tools.map((t) => t.name);
 
 /** Keys that pollute prototypes when code assigns them naively. */
-export const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+export const POLLUTION_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+];
 
-const EMOJI = ['😀', '👩‍👩‍👧‍👦', '🏳️‍🌈', '🇯🇵', '💩', 'é', '\u0301', 'ß', 'İ', 'ﷺ', '\u200b', '\u202e', '\ufeff', '\u0000', '\ud800', '\n', '"', '\\', '<', '&amp;'];
+const EMOJI = [
+  '😀',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  '🇯🇵',
+  '💩',
+  'é',
+  '\u0301',
+  'ß',
+  'İ',
+  'ﷺ',
+  '\u200b',
+  '\u202e',
+  '\ufeff',
+  '\u0000',
+  '\ud800',
+  '\n',
+  '"',
+  '\\',
+  '<',
+  '&amp;',
+];
 
 /** Strings that stress parsers and printers: unicode, controls, lone surrogates, up to 200,000 chars. */
 export const weirdString: fc.Arbitrary<string> = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\t\n', '0', '-1', 'null', 'undefined', 'NaN', '[]', '{}', "'; DROP TABLE wp_terms; --", '<script>alert(1)</script>', '../../etc/passwd', '%00', 'a'.repeat(201)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\t\n',
+    '0',
+    '-1',
+    'null',
+    'undefined',
+    'NaN',
+    '[]',
+    '{}',
+    "'; DROP TABLE wp_terms; --",
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+    '%00',
+    'a'.repeat(201),
+  ),
   fc.array(fc.constantFrom(...EMOJI), { maxLength: 30 }).map((parts) => parts.join('')),
   fc.tuple(fc.constantFrom(...EMOJI, 'x'), fc.integer({ min: 1_000, max: 200_000 })).map(([c, n]) => c.repeat(n)),
 );
@@ -27,10 +72,28 @@ export const weirdString: fc.Arbitrary<string> = fc.oneof(
 export const weirdNumber: fc.Arbitrary<number> = fc.oneof(
   fc.integer(),
   fc.double(),
-  fc.constantFrom(0, -0, -1, 1.5, 2 ** 31 - 1, 2 ** 31, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), Number.MAX_VALUE, Number.MIN_VALUE, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    1.5,
+    2 ** 31 - 1,
+    2 ** 31,
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 53),
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ),
 );
 
-const keyArb = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...POLLUTION_KEYS, 'tool', 'params', 'id', 'name', 'password'));
+const keyArb = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(...POLLUTION_KEYS, 'tool', 'params', 'id', 'name', 'password'),
+);
 
 /** Nested garbage of every JS type, with prototype-pollution keys among the keys. */
 export const garbage: fc.Arbitrary<unknown> = fc.oneof(
@@ -57,7 +120,13 @@ export const garbage: fc.Arbitrary<unknown> = fc.oneof(
 /** An object with own `__proto__`/`constructor`/`prototype` keys, as JSON.parse makes them. */
 export function pollutionObject(): fc.Arbitrary<Record<string, unknown>> {
   return fc
-    .array(fc.tuple(fc.constantFrom(...POLLUTION_KEYS), fc.oneof(fc.constant({ polluted: true, isAdmin: true }), weirdString)), { minLength: 1, maxLength: 3 })
+    .array(
+      fc.tuple(
+        fc.constantFrom(...POLLUTION_KEYS),
+        fc.oneof(fc.constant({ polluted: true, isAdmin: true }), weirdString),
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
     .map((entries) => {
       const object: Record<string, unknown> = {};
       for (const [key, value] of entries) defineOwn(object, key, value);
@@ -71,14 +140,24 @@ export function defineOwn(object: object, key: string, value: unknown): void {
 }
 
 /** Names that are not tools: near misses of real names, lookalikes, pollution keys, huge ones. */
-export const wrongToolName: fc.Arbitrary<unknown> = fc.oneof(
-  fc.tuple(fc.constantFrom(...TOOL_NAMES), fc.nat(), fc.constantFrom('drop', 'swap', 'insert', 'upper', 'underscore', 'space', 'cyrillic', 'suffix')).map(([name, at, how]) => nearName(name, at, how)),
-  fc.constantFrom(...POLLUTION_KEYS, 'tools', 'index', 'runTool', 'invoke', ''),
-  weirdString,
-  fc.tuple(fc.constantFrom('x', 'create-category', '😀'), fc.integer({ min: 10_000, max: 1_000_000 })).map(([s, n]) => s.repeat(Math.ceil(n / s.length))),
-  weirdNumber,
-  fc.constantFrom(null, true, false, [], {}, ['create-category'], { name: 'create-category' }),
-).filter((name) => !(typeof name === 'string' && TOOL_NAMES.includes(name)));
+export const wrongToolName: fc.Arbitrary<unknown> = fc
+  .oneof(
+    fc
+      .tuple(
+        fc.constantFrom(...TOOL_NAMES),
+        fc.nat(),
+        fc.constantFrom('drop', 'swap', 'insert', 'upper', 'underscore', 'space', 'cyrillic', 'suffix'),
+      )
+      .map(([name, at, how]) => nearName(name, at, how)),
+    fc.constantFrom(...POLLUTION_KEYS, 'tools', 'index', 'runTool', 'invoke', ''),
+    weirdString,
+    fc
+      .tuple(fc.constantFrom('x', 'create-category', '😀'), fc.integer({ min: 10_000, max: 1_000_000 }))
+      .map(([s, n]) => s.repeat(Math.ceil(n / s.length))),
+    weirdNumber,
+    fc.constantFrom(null, true, false, [], {}, ['create-category'], { name: 'create-category' }),
+  )
+  .filter((name) => !(typeof name === 'string' && TOOL_NAMES.includes(name)));
 
 function nearName(name: string, at: number, how: string): string {
   const i = at % name.length;
@@ -106,7 +185,8 @@ type Shape = Record<string, z.ZodType>;
 
 /** A plausible value of a field's own type (valid or not): the noise around the violation. */
 function fieldValue(schema: z.ZodType): fc.Arbitrary<unknown> {
-  const def = (schema as unknown as { def: { type: string; innerType?: z.ZodType; entries?: Record<string, string> } }).def;
+  const def = (schema as unknown as { def: { type: string; innerType?: z.ZodType; entries?: Record<string, string> } })
+    .def;
   if (def.type === 'optional' && def.innerType) return fieldValue(def.innerType);
   if (def.type === 'string') return weirdString;
   if (def.type === 'number') return weirdNumber;
@@ -119,7 +199,13 @@ function fieldValue(schema: z.ZodType): fc.Arbitrary<unknown> {
 /** A value the field refuses: garbage, or a plausible value of the wrong type. */
 function wrongValue(schema: z.ZodType): fc.Arbitrary<unknown> {
   return fc
-    .oneof(garbage, weirdString, weirdNumber, fc.constantFrom(null, true, '5', [1], { id: 1 }, [], {}), fc.array(garbage, { maxLength: 3 }))
+    .oneof(
+      garbage,
+      weirdString,
+      weirdNumber,
+      fc.constantFrom(null, true, '5', [1], { id: 1 }, [], {}),
+      fc.array(garbage, { maxLength: 3 }),
+    )
     .filter((value) => !schema.safeParse(value).success);
 }
 
@@ -131,22 +217,36 @@ export function invalidParams(tool: { schema: { shape: Shape } }): fc.Arbitrary<
   const shape = tool.schema.shape;
   const keys = Object.keys(shape);
   const required = keys.filter((k) => !shape[k]?.safeParse(undefined).success);
-  const base = fc.record(Object.fromEntries(keys.map((k) => [k, fieldValue(shape[k] as z.ZodType)])), { requiredKeys: [] });
-  const unknownKey = fc.oneof(fc.constantFrom(...POLLUTION_KEYS), fc.string({ minLength: 1, maxLength: 20 })).filter((k) => !keys.includes(k));
+  const base = fc.record(Object.fromEntries(keys.map((k) => [k, fieldValue(shape[k] as z.ZodType)])), {
+    requiredKeys: [],
+  });
+  const unknownKey = fc
+    .oneof(fc.constantFrom(...POLLUTION_KEYS), fc.string({ minLength: 1, maxLength: 20 }))
+    .filter((k) => !keys.includes(k));
   const violations: Array<fc.Arbitrary<(params: Record<string, unknown>) => void>> = [
-    fc.tuple(unknownKey, garbage).map(([k, v]) => (p) => defineOwn(p, k, v)),
+    fc.tuple(unknownKey, garbage).map(
+      ([k, v]) =>
+        (p) =>
+          defineOwn(p, k, v),
+    ),
   ];
   if (keys.length) {
     violations.push(
-      fc.constantFrom(...keys).chain((k) => wrongValue(shape[k] as z.ZodType).map((v) => (p: Record<string, unknown>) => defineOwn(p, k, v))),
+      fc
+        .constantFrom(...keys)
+        .chain((k) => wrongValue(shape[k] as z.ZodType).map((v) => (p: Record<string, unknown>) => defineOwn(p, k, v))),
     );
   }
-  if (required.length) violations.push(fc.constantFrom(...required).map((k) => (p: Record<string, unknown>) => void delete p[k]));
+  if (required.length)
+    violations.push(fc.constantFrom(...required).map((k) => (p: Record<string, unknown>) => void delete p[k]));
   return fc.tuple(base, fc.array(fc.oneof(...violations), { minLength: 1, maxLength: 3 })).map(([params, breaks]) => {
     const copy: Record<string, unknown> = { ...params };
     for (const apply of breaks) apply(copy);
     // A later "missing" may have undone an earlier break; make sure one stays.
-    if (keys.every((k) => k in copy ? shape[k]?.safeParse(copy[k]).success : !required.includes(k)) && Object.keys(copy).every((k) => keys.includes(k))) {
+    if (
+      keys.every((k) => (k in copy ? shape[k]?.safeParse(copy[k]).success : !required.includes(k))) &&
+      Object.keys(copy).every((k) => keys.includes(k))
+    ) {
       defineOwn(copy, '__proto__', { polluted: true });
     }
     return copy;

@@ -3,10 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY } from '../../src/client/retry.js';
 import { createContext } from '../../src/config.js';
 import { invoke } from '../../src/envelope.js';
-import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/tools/index.js';
 import { type Fault, FaultProxy } from '../helpers/fault-proxy.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 import { makeCategory, makePosts, readPosts, readTerm, STATUSES } from '../wordpress/taxonomy/fixtures.js';
+import {
+  assignReport,
+  checkAssign,
+  checkMerge,
+  expectClearError,
+  type MergeFixture,
+  makeMergeFixture,
+  pickFault,
+  snapshotMerge,
+  tally,
+  WRITE_FAULTS,
+} from './fault-checks.js';
 
 /**
  * The tools through a proxy that drops, delays and fails requests. Whatever the faults, every
@@ -15,7 +27,6 @@ import { makeCategory, makePosts, readPosts, readTerm, STATUSES } from '../wordp
  */
 
 let proxy: FaultProxy;
-const tally = { postsChecked: 0, postsLost: 0, duplicateWrites: 0 };
 
 beforeAll(async () => {
   proxy = await new FaultProxy(testSite().url, { seed: 20240508 }).start();
@@ -25,8 +36,12 @@ afterAll(async () => {
   await proxy?.stop();
   const faults = proxy.faults();
   const total = Object.values(faults).reduce((a, b) => a + b, 0);
-  const kinds = Object.entries(faults).map(([kind, n]) => `${kind}: ${n}`).join(', ');
-  console.log(`faults: ${total} injected (${kinds}); posts checked: ${tally.postsChecked}, posts lost: ${tally.postsLost}, duplicate writes: ${tally.duplicateWrites}`);
+  const kinds = Object.entries(faults)
+    .map(([kind, n]) => `${kind}: ${n}`)
+    .join(', ');
+  console.log(
+    `faults: ${total} injected (${kinds}); posts checked: ${tally.postsChecked}, posts lost: ${tally.postsLost}, duplicate writes: ${tally.duplicateWrites}`,
+  );
 });
 
 /** A fresh client (own keep-alive sockets, own connect()) whose site URL is the proxy. */
@@ -37,19 +52,16 @@ function proxied(timeoutMs?: number): ToolContext {
 const run = (context: ToolContext, tool: string, params?: Record<string, unknown>) =>
   invoke(params === undefined ? { tool } : { tool, params }, context);
 
-function expectClearError(outcome: ToolOutcome): { code: string; message: string } {
-  if (outcome.ok) throw new Error(`expected an error, got ${JSON.stringify(outcome.result)}`);
-  expect(outcome.error.code).toMatch(/\S/);
-  expect(outcome.error.message).toMatch(/\S/);
-  return outcome.error;
-}
-
 const BATCH = /^\/wp-json\/batch\/v1/;
 const POSTS = /^\/wp-json\/wp\/v2\/posts\?/;
 const CATEGORIES = /^\/wp-json\/wp\/v2\/categories\?/;
 
 async function categoriesNamed(name: string): Promise<number[]> {
-  const found = await wp().get<Array<{ id: number; name: string }>>('/wp/v2/categories', { search: name, hide_empty: false, _fields: 'id,name' });
+  const found = await wp().get<Array<{ id: number; name: string }>>('/wp/v2/categories', {
+    search: name,
+    hide_empty: false,
+    _fields: 'id,name',
+  });
   return found.filter((c) => c.name === name).map((c) => c.id);
 }
 
@@ -59,17 +71,22 @@ describe('reads are retried, writes never', () => {
     { kind: 'drop', when: 'before' },
     { kind: 'drop', when: 'after' },
   ];
-  it.each(faults.map((f) => [JSON.stringify(f), f] as const))('a GET that fails once (%s) is retried and succeeds', async (_, fault) => {
-    const context = proxied();
-    await context.client.connect();
-    const since = proxy.events.length;
-    proxy.clear().inject({ method: 'GET', path: CATEGORIES, nth: 1, fault });
-    const outcome = await run(context, 'get-cms-categories');
-    proxy.clear();
-    expect(outcome.ok && (outcome.result as { total: number }).total).toBe(await wp().count('/wp/v2/categories', { hide_empty: false }));
-    expect(proxy.count('GET', CATEGORIES, since)).toBe(2);
-    expect(context.client.stats.retries).toBe(1);
-  });
+  it.each(faults.map((f) => [JSON.stringify(f), f] as const))(
+    'a GET that fails once (%s) is retried and succeeds',
+    async (_, fault) => {
+      const context = proxied();
+      await context.client.connect();
+      const since = proxy.events.length;
+      proxy.clear().inject({ method: 'GET', path: CATEGORIES, nth: 1, fault });
+      const outcome = await run(context, 'get-cms-categories');
+      proxy.clear();
+      expect(outcome.ok && (outcome.result as { total: number }).total).toBe(
+        await wp().count('/wp/v2/categories', { hide_empty: false }),
+      );
+      expect(proxy.count('GET', CATEGORIES, since)).toBe(2);
+      expect(context.client.stats.retries).toBe(1);
+    },
+  );
 
   const writeFaults: Array<[Fault, boolean]> = [
     [{ kind: 'status', status: 503, when: 'after' }, true],
@@ -94,22 +111,38 @@ describe('reads are retried, writes never', () => {
       expect(ids).toHaveLength(applied ? 1 : 0);
       // Trying again is safe: WordPress's answer names the category the lost answer created.
       const again = await run(context, 'create-category', { name });
-      if (applied) expect(again.ok ? again.result : again.error).toMatchObject({ code: 'term_exists', details: { existing_id: ids[0] } });
+      if (applied)
+        expect(again.ok ? again.result : again.error).toMatchObject({
+          code: 'term_exists',
+          details: { existing_id: ids[0] },
+        });
       else expect(again.ok).toBe(true);
       expect(await categoriesNamed(name)).toHaveLength(1);
     },
   );
 
   it('create-user whose answer is lost: one POST, one user', async () => {
-    const username = unique('fault user').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+    const username = unique('fault user')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_');
     const context = proxied();
     const since = proxy.events.length;
-    proxy.clear().inject({ method: 'POST', path: /^\/wp-json\/wp\/v2\/users\?/, fault: { kind: 'drop', when: 'after' } });
-    const outcome = await run(context, 'create-user', { username, email: `${username}@example.org`, password: `Pw-${randomBytes(12).toString('base64url')}` });
+    proxy
+      .clear()
+      .inject({ method: 'POST', path: /^\/wp-json\/wp\/v2\/users\?/, fault: { kind: 'drop', when: 'after' } });
+    const outcome = await run(context, 'create-user', {
+      username,
+      email: `${username}@example.org`,
+      password: `Pw-${randomBytes(12).toString('base64url')}`,
+    });
     proxy.clear();
     expectClearError(outcome);
     expect(proxy.count('POST', /\/wp\/v2\/users/, since)).toBe(1);
-    const found = await wp().get<Array<{ username: string }>>('/wp/v2/users', { search: username, context: 'edit', _fields: 'id,username' });
+    const found = await wp().get<Array<{ username: string }>>('/wp/v2/users', {
+      search: username,
+      context: 'edit',
+      _fields: 'id,username',
+    });
     const same = found.filter((u) => u.username === username);
     if (same.length > 1) tally.duplicateWrites += same.length - 1;
     expect(same).toHaveLength(1);
@@ -120,7 +153,10 @@ describe('timeouts are bounded', () => {
   const timeoutMs = 400;
   // Per request timeoutMs; idempotent requests are tried 1 + maxRetries times with backoff
   // (at most baseDelay·2^n plus baseDelay of jitter each), writes once.
-  const backoffBound = Array.from({ length: DEFAULT_RETRY.maxRetries }, (_, n) => DEFAULT_RETRY.baseDelayMs * (2 ** n + 1)).reduce((a, b) => a + b, 0);
+  const backoffBound = Array.from(
+    { length: DEFAULT_RETRY.maxRetries },
+    (_, n) => DEFAULT_RETRY.baseDelayMs * (2 ** n + 1),
+  ).reduce((a, b) => a + b, 0);
   const slack = 1_500;
 
   it('a read held forever fails after its retries, not later', async () => {
@@ -169,55 +205,6 @@ describe('timeouts are bounded', () => {
   });
 });
 
-interface AssignReport {
-  updated: number[];
-  unchanged: number[];
-  failed: Array<{ post_id: number; error: { code: string; message: string } }>;
-}
-
-function assignReport(outcome: ToolOutcome): AssignReport {
-  if (!outcome.ok) throw new Error(`assign failed as a whole: ${JSON.stringify(outcome.error)}`);
-  return outcome.result as AssignReport;
-}
-
-/**
- * Every post in exactly one of updated/unchanged/failed, none claimed that lacks the category.
- * A call that failed as a whole must have changed nothing. Returns the problems found.
- */
-async function checkAssign(outcome: ToolOutcome, postIds: number[], categoryId: number, before?: Map<number, number[]>): Promise<string[]> {
-  const problems: string[] = [];
-  const site = await readPosts(postIds);
-  tally.postsChecked += postIds.length;
-  if (!outcome.ok) {
-    expectClearError(outcome);
-    for (const id of postIds) {
-      if (before && JSON.stringify(site.get(id)?.categories) !== JSON.stringify(before.get(id))) problems.push(`post ${id} changed by a call that reported failure as a whole`);
-    }
-  } else {
-    const report = outcome.result as AssignReport;
-    const lists: Array<[string, number[]]> = [
-      ['updated', report.updated],
-      ['unchanged', report.unchanged],
-      ['failed', report.failed.map((f) => f.post_id)],
-    ];
-    const seen = new Map<number, string>();
-    for (const [list, ids] of lists) {
-      for (const id of ids) {
-        if (seen.has(id)) problems.push(`post ${id} in ${seen.get(id)} and ${list}`);
-        seen.set(id, list);
-      }
-    }
-    for (const id of postIds) if (!seen.has(id)) problems.push(`post ${id} missing from the report`);
-    for (const id of [...report.updated, ...report.unchanged]) {
-      if (!site.get(id)?.categories.includes(categoryId)) problems.push(`post ${id} reported ${seen.get(id)} but lacks category ${categoryId}`);
-    }
-    for (const f of report.failed) if (!f.error.code || !f.error.message) problems.push(`post ${f.post_id} failed without a reason`);
-  }
-  tally.postsLost += problems.length;
-  expect(problems).toEqual([]);
-  return problems;
-}
-
 describe('bulk assign under faults', () => {
   let posts: number[];
   beforeAll(async () => {
@@ -261,104 +248,44 @@ describe('bulk assign under faults', () => {
     const category = await makeCategory(`Bulk random ${seed}`);
     const before = new Map([...(await readPosts(posts)).values()].map((p) => [p.id, p.categories]));
     proxy.clear().reseed(seed);
-    proxy.inject({ method: 'GET', probability: 0.2, fault: pickFault([{ kind: 'status', status: 503, when: 'before' }, { kind: 'drop', when: 'before' }, { kind: 'drop', when: 'after' }]) });
+    proxy.inject({
+      method: 'GET',
+      probability: 0.2,
+      fault: pickFault([
+        { kind: 'status', status: 503, when: 'before' },
+        { kind: 'drop', when: 'before' },
+        { kind: 'drop', when: 'after' },
+      ]),
+    });
     proxy.inject({ method: 'POST', path: BATCH, probability: 0.5, fault: pickFault(WRITE_FAULTS) });
-    const outcome = await run(proxied(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [category.id] });
+    const outcome = await run(proxied(), 'assign-categories-to-posts', {
+      post_ids: posts,
+      category_ids: [category.id],
+    });
     proxy.clear();
     await checkAssign(outcome, posts, category.id, before);
   });
 });
 
-const WRITE_FAULTS: Fault[] = [
-  { kind: 'drop', when: 'before' },
-  { kind: 'drop', when: 'after' },
-  { kind: 'status', status: 500, when: 'before' },
-  { kind: 'status', status: 503, when: 'after' },
-  { kind: 'delay', ms: 150 },
-];
-
-function pickFault(faults: Fault[]) {
-  return (random: () => number) => faults[Math.floor(random() * faults.length)] as Fault;
-}
-
-interface MergeReport {
-  posts_moved: number;
-  posts_failed: Array<{ post_id: number }>;
-  sources_deleted: number[];
-  sources_kept_reason?: string;
-  sources_delete_failed?: Array<{ id: number }>;
-}
-
 describe('merge-categories under faults', () => {
-  /** Three sources (one with a child), 70 posts across them, some in two sources: 3 batch chunks. */
-  async function setup() {
-    const target = await makeCategory('Merge target');
-    const sources = [await makeCategory('Merge src'), await makeCategory('Merge src'), await makeCategory('Merge src')];
-    const keep = await makeCategory('Merge keep');
-    await makeCategory('Merge child', sources[0]?.id);
-    const ids = sources.map((s) => s.id);
-    const posts = await makePosts(
-      Array.from({ length: 70 }, (_, i) => ({
-        status: STATUSES[i % STATUSES.length],
-        categories: [ids[i % 3] as number, ...(i % 4 === 0 ? [ids[(i + 1) % 3] as number] : []), ...(i % 5 === 0 ? [keep.id] : [])],
-      })),
-    );
-    return { target: target.id, sources: ids, posts };
-  }
-
-  /** The posts' categories now, and which posts hold a source (what a merge must account for). */
-  async function snapshot(m: Awaited<ReturnType<typeof setup>>) {
-    const before = new Map([...(await readPosts(m.posts)).values()].map((p) => [p.id, p.categories]));
-    const holding = m.posts.filter((id) => before.get(id)?.some((c) => m.sources.includes(c)));
-    return { before, holding };
-  }
-
-  /**
-   * Nothing lost: each post has the target or a source that still exists; every post that held
-   * a source is counted moved or failed, and those counted moved really moved.
-   */
-  async function checkMerge(outcome: ToolOutcome, m: Awaited<ReturnType<typeof setup>>, at: Awaited<ReturnType<typeof snapshot>>): Promise<MergeReport | undefined> {
-    const problems: string[] = [];
-    const site = await readPosts(m.posts);
-    const exists = new Map(await Promise.all(m.sources.map(async (id) => [id, (await readTerm('categories', id)) !== undefined] as const)));
-    tally.postsChecked += m.posts.length;
-    for (const id of m.posts) {
-      const cats = site.get(id)?.categories ?? [];
-      if (!cats.includes(m.target) && !cats.some((c) => exists.get(c))) problems.push(`post ${id} lost its categories: has ${cats}`);
-    }
-    let report: MergeReport | undefined;
-    if (outcome.ok) {
-      report = outcome.result as MergeReport;
-      const failed = new Set(report.posts_failed.map((f) => f.post_id));
-      if (report.posts_moved + failed.size !== at.holding.length) problems.push(`moved ${report.posts_moved} + failed ${failed.size} ≠ ${at.holding.length}`);
-      for (const id of failed) if (!at.holding.includes(id)) problems.push(`post ${id} reported failed but held no source`);
-      for (const id of at.holding) {
-        const cats = site.get(id)?.categories ?? [];
-        if (!failed.has(id) && (!cats.includes(m.target) || cats.some((c) => m.sources.includes(c)))) problems.push(`post ${id} counted moved but has ${cats}`);
-      }
-      for (const id of report.sources_deleted) if (exists.get(id)) problems.push(`source ${id} reported deleted but exists`);
-      if (report.sources_deleted.length && failed.size) problems.push('sources deleted although posts failed');
-    } else {
-      expectClearError(outcome);
-      for (const id of m.posts) if (JSON.stringify(site.get(id)?.categories) !== JSON.stringify(at.before.get(id))) problems.push(`post ${id} changed by a merge that failed as a whole`);
-    }
-    tally.postsLost += problems.length;
-    expect(problems).toEqual([]);
-    return report;
-  }
-
   /** Runs the merge (delete_sources) and checks the outcome against the site. */
-  async function merge(context: ToolContext, m: Awaited<ReturnType<typeof setup>>) {
-    const at = await snapshot(m);
-    const outcome = await run(context, 'merge-categories', { source_ids: m.sources, target_id: m.target, delete_sources: true });
+  async function merge(context: ToolContext, m: MergeFixture) {
+    const at = await snapshotMerge(m);
+    const outcome = await run(context, 'merge-categories', {
+      source_ids: m.sources,
+      target_id: m.target,
+      delete_sources: true,
+    });
     proxy.clear();
     return { outcome, report: await checkMerge(outcome, m, at) };
   }
 
   it('a failed chunk keeps every source; a rerun finishes and deletes them', async () => {
-    const m = await setup();
+    const m = await makeMergeFixture();
     const context = proxied();
-    proxy.clear().inject({ method: 'POST', path: BATCH, nth: 2, fault: { kind: 'status', status: 500, when: 'before' } });
+    proxy
+      .clear()
+      .inject({ method: 'POST', path: BATCH, nth: 2, fault: { kind: 'status', status: 500, when: 'before' } });
     const { report } = await merge(context, m);
     // Chunks go out 4 at a time, so the failed one may be the last (20 posts and the child).
     expect(report?.posts_failed.length).toBeGreaterThanOrEqual(20);
@@ -372,7 +299,7 @@ describe('merge-categories under faults', () => {
   });
 
   it('a chunk applied but its answer lost: sources kept, nothing claimed falsely', async () => {
-    const m = await setup();
+    const m = await makeMergeFixture();
     proxy.clear().inject({ method: 'POST', path: BATCH, nth: 1, fault: { kind: 'drop', when: 'after' } });
     const { report } = await merge(proxied(), m);
     expect(report?.posts_failed.length).toBeGreaterThanOrEqual(20);
@@ -380,8 +307,10 @@ describe('merge-categories under faults', () => {
   });
 
   it('the deletion batch applied but its answer lost: no post lost, deletion reported failed', async () => {
-    const m = await setup();
-    proxy.clear().inject({ method: 'POST', path: BATCH, body: /"method":"DELETE"/, fault: { kind: 'drop', when: 'after' } });
+    const m = await makeMergeFixture();
+    proxy
+      .clear()
+      .inject({ method: 'POST', path: BATCH, body: /"method":"DELETE"/, fault: { kind: 'drop', when: 'after' } });
     const { report } = await merge(proxied(), m);
     expect(report?.posts_moved).toBe(m.posts.length);
     expect(report?.sources_deleted).toEqual([]);
@@ -389,7 +318,7 @@ describe('merge-categories under faults', () => {
   });
 
   it('a read that keeps failing stops the merge before any write', async () => {
-    const m = await setup();
+    const m = await makeMergeFixture();
     const since = proxy.events.length;
     proxy.clear().inject({ method: 'GET', path: POSTS, fault: { kind: 'drop', when: 'before' } });
     const { outcome } = await merge(proxied(), m);
@@ -398,9 +327,16 @@ describe('merge-categories under faults', () => {
   });
 
   it.each([4, 5, 6])('random faults (seed %i): no post lost, no source deleted while in use', async (seed) => {
-    const m = await setup();
+    const m = await makeMergeFixture();
     proxy.clear().reseed(seed);
-    proxy.inject({ method: 'GET', probability: 0.2, fault: pickFault([{ kind: 'status', status: 503, when: 'before' }, { kind: 'drop', when: 'after' }]) });
+    proxy.inject({
+      method: 'GET',
+      probability: 0.2,
+      fault: pickFault([
+        { kind: 'status', status: 503, when: 'before' },
+        { kind: 'drop', when: 'after' },
+      ]),
+    });
     proxy.inject({ method: 'POST', path: BATCH, probability: 0.4, fault: pickFault(WRITE_FAULTS) });
     await merge(proxied(), m);
   });

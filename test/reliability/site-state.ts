@@ -10,10 +10,28 @@ export async function siteState(): Promise<Record<string, unknown>> {
   const client = wp();
   const statuses = ['publish', 'draft', 'pending', 'private', 'future'];
   const [categories, tags, users, posts, mail] = await Promise.all([
-    client.all<Record<string, unknown>>('/wp/v2/categories', { hide_empty: false, orderby: 'id', _fields: 'id,name,slug,parent,description,count' }),
-    client.all<Record<string, unknown>>('/wp/v2/tags', { hide_empty: false, orderby: 'id', _fields: 'id,name,slug,description,count' }),
-    client.all<Record<string, unknown>>('/wp/v2/users', { context: 'edit', orderby: 'id', _fields: 'id,username,name,email,roles,description,cms_disabled' }),
-    client.all<Record<string, unknown>>('/wp/v2/posts', { status: statuses, context: 'edit', orderby: 'id', order: 'asc', _fields: 'id,status,categories,tags,modified_gmt' }),
+    client.all<Record<string, unknown>>('/wp/v2/categories', {
+      hide_empty: false,
+      orderby: 'id',
+      _fields: 'id,name,slug,parent,description,count',
+    }),
+    client.all<Record<string, unknown>>('/wp/v2/tags', {
+      hide_empty: false,
+      orderby: 'id',
+      _fields: 'id,name,slug,description,count',
+    }),
+    client.all<Record<string, unknown>>('/wp/v2/users', {
+      context: 'edit',
+      orderby: 'id',
+      _fields: 'id,username,name,email,roles,description,cms_disabled',
+    }),
+    client.all<Record<string, unknown>>('/wp/v2/posts', {
+      status: statuses,
+      context: 'edit',
+      orderby: 'id',
+      order: 'asc',
+      _fields: 'id,status,categories,tags,modified_gmt',
+    }),
     readMailLog({ home: process.env.CMS_SANDBOX_HOME, name: process.env.CMS_TEST_SANDBOX }),
   ]);
   const counts = {
