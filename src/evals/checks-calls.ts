@@ -26,7 +26,7 @@ export function checkCalls(expect: TurnExpect, calls: readonly CallRecord[], ans
     if (count) failures.push(`${where}forbidden tool ${name} called (${count}×)`);
   }
   if (expect.no_writes) {
-    const writes = calls.filter((c) => !findTool(c.name)?.annotations.readOnly).map((c) => c.name);
+    const writes = calls.filter((c) => findTool(c.name)?.annotations.readOnly === false).map((c) => c.name);
     if (writes.length) failures.push(`${where}no write expected, but called ${[...new Set(writes)].join(', ')}`);
   }
   for (const [name, max] of Object.entries(expect.max_calls ?? {})) {
