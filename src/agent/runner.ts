@@ -107,7 +107,8 @@ export class ChatSession {
     const answer = last && AIMessage.isInstance(last) && !last.tool_calls?.length ? messageText(last) : '';
     return {
       answer,
-      toolCalls: [...calls.values()],
+      // A call cut off by the step limit or Ctrl-C never ran: it is not part of the trace.
+      toolCalls: [...calls.values()].filter((call) => call.result !== undefined),
       usage,
       steps: newMessages.filter((m) => AIMessage.isInstance(m)).length,
       stopped,

@@ -3,6 +3,15 @@ import { type AnyToolDefinition, callNeedsApproval, type ToolErrorPayload } from
 import { invalidParams } from '../tools/run-tool.js';
 import { type Approver, approvalRequest } from './approvals.js';
 
+function isErrorContent(content: unknown): boolean {
+  if (typeof content !== 'string' || !content.startsWith('{"error":')) return false;
+  try {
+    return typeof JSON.parse(content).error === 'object';
+  } catch {
+    return false;
+  }
+}
+
 function errorMessage(toolCallId: string, name: string, error: ToolErrorPayload): ToolMessage {
   return new ToolMessage({ content: JSON.stringify({ error }), tool_call_id: toolCallId, name, status: 'error' });
 }
@@ -46,7 +55,11 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], approver
         }
       }
       try {
-        return await handler(request);
+        const result = await handler(request);
+        // Tool-level errors come back as `{"error":…}` content: mark them so traces and
+        // models see a failed call, not a success.
+        if (ToolMessage.isInstance(result) && isErrorContent(result.content)) result.status = 'error';
+        return result;
       } catch (err) {
         // A bug in a tool: tell the model briefly, without stack or file paths.
         if (process.env.CMS_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? err}\n`);

@@ -105,6 +105,17 @@ describe('errors reach the model briefly and the session goes on', () => {
     expect(result.answer).not.toMatch(/\bat .*\(|node_modules|\.ts:\d+|\.js:\d+/);
   });
 
+  it('a tool-level error is traced as a failed call', async () => {
+    const name = unique('Dup for trace');
+    await wp().post('/wp/v2/categories', { name });
+    const { session } = scriptedSession(server);
+    server.script({ toolCalls: [{ name: 'create-category', args: { name } }] }, { content: 'It exists already.' });
+    const result = await session.turn('create it');
+    expect(result.toolCalls).toHaveLength(1);
+    expect(result.toolCalls[0]).toMatchObject({ name: 'create-category', ok: false });
+    expect(JSON.parse(result.toolCalls[0]!.result!).error.code).toBe('term_exists');
+  });
+
   it('an unknown tool name is answered, not crashed on', async () => {
     const { session } = scriptedSession(server);
     server.script({ toolCalls: [{ name: 'drop-database', args: {} }] }, (request) => ({
@@ -132,7 +143,7 @@ describe('errors reach the model briefly and the session goes on', () => {
     expect(server.requests.length - before).toBe(2); // --max-steps counts model calls
     expect(result.stopped?.reason).toBe('step_limit');
     expect(result.stopped?.message).toContain('step limit');
-    expect(result.toolCalls.length).toBeLessThanOrEqual(2);
+    expect(result.toolCalls).toHaveLength(1); // the second call was cut off and never ran
     server.clear();
     server.script({ content: 'ok' });
     await session.turn('next');

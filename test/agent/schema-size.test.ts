@@ -1,0 +1,44 @@
+import { ChatOpenAI } from '@langchain/openai';
+import { getEncoding } from 'js-tiktoken';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ChatSession } from '../../src/agent/runner.js';
+import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { testContext } from '../helpers/site.js';
+
+let server: ScriptedOpenAI;
+beforeAll(async () => {
+  server = await new ScriptedOpenAI().start();
+});
+afterAll(() => server.stop());
+
+it('the 20 tool schemas the model receives stay within 1,500 tokens and keep what a call needs', async () => {
+  const model = new ChatOpenAI({
+    model: 'scripted',
+    apiKey: 'x',
+    configuration: { baseURL: server.url },
+    maxRetries: 0,
+  });
+  const session = new ChatSession({ model, context: testContext(), approver: async () => ({ approved: true }) });
+  server.script({ content: 'ok' });
+  await session.turn('hi');
+  const tools = server.requests[0]!.tools!;
+  expect(tools).toHaveLength(20);
+  const tokens = getEncoding('o200k_base').encode(JSON.stringify(tools)).length;
+  console.log(`tool schemas sent to the model: ${JSON.stringify(tools).length} chars, ${tokens} tokens`);
+  expect(tokens).toBeLessThanOrEqual(1500);
+  for (const { function: fn } of tools) {
+    expect(fn.description!.length, fn.name).toBeGreaterThan(10);
+    const parameters = fn.parameters as {
+      type: string;
+      properties: Record<string, { type?: string }>;
+      required?: string[];
+    };
+    expect(parameters.type).toBe('object');
+    for (const [key, property] of Object.entries(parameters.properties))
+      expect(property.type, `${fn.name}.${key}`).toBeTruthy();
+  }
+  const merge = tools.find((t) => t.function.name === 'merge-categories')!.function.parameters as {
+    required: string[];
+  };
+  expect(merge.required.sort()).toEqual(['source_ids', 'target_id']);
+});
