@@ -26,7 +26,9 @@ export function isUsageError(outcome: ToolOutcome): boolean {
 
 const fail = (error: ToolErrorPayload) => ({ ok: false, error }) as const;
 
-export type ResolvedCall = { ok: true; tool: AnyToolDefinition; params: Record<string, unknown> } | { ok: false; error: ToolErrorPayload };
+export type ResolvedCall =
+  | { ok: true; tool: AnyToolDefinition; params: Record<string, unknown> }
+  | { ok: false; error: ToolErrorPayload };
 
 /**
  * The spec's invocation envelope: `{ "tool": NAME, "params": {…} }`. Validates the envelope,
@@ -40,22 +42,35 @@ export async function invoke(envelope: unknown, context: ToolContext, filter: To
 /** Checks an envelope without running it: which tool, with which validated params. */
 export function resolveCall(envelope: unknown, filter: ToolFilter = {}): ResolvedCall {
   if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) {
-    return fail({ code: 'invalid_envelope', message: 'The envelope must be a JSON object: {"tool": NAME, "params": {…}}.' });
+    return fail({
+      code: 'invalid_envelope',
+      message: 'The envelope must be a JSON object: {"tool": NAME, "params": {…}}.',
+    });
   }
   const { tool: name, params, ...extra } = envelope as Record<string, unknown>;
   const extraKeys = Object.keys(extra);
   if (extraKeys.length) {
-    return fail({ code: 'invalid_envelope', message: `Unknown envelope member(s): ${extraKeys.join(', ')}. The envelope has only "tool" and "params".` });
+    return fail({
+      code: 'invalid_envelope',
+      message: `Unknown envelope member(s): ${extraKeys.join(', ')}. The envelope has only "tool" and "params".`,
+    });
   }
   if (typeof name !== 'string' || name === '') {
-    return fail({ code: 'invalid_envelope', message: 'The envelope needs "tool": a tool name string.', hint: 'Run `cms-admin tools` to list them.' });
+    return fail({
+      code: 'invalid_envelope',
+      message: 'The envelope needs "tool": a tool name string.',
+      hint: 'Run `cms-admin tools` to list them.',
+    });
   }
   if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
     return fail({ code: 'invalid_envelope', message: '"params" must be a JSON object of the tool\'s parameters.' });
   }
   const tool = findTool(name);
   if (!tool) {
-    const close = closestNames(name, tools.map((t) => t.name));
+    const close = closestNames(
+      name,
+      tools.map((t) => t.name),
+    );
     return fail({
       code: 'unknown_tool',
       message: `Unknown tool "${name}".`,
@@ -63,7 +78,10 @@ export function resolveCall(envelope: unknown, filter: ToolFilter = {}): Resolve
     });
   }
   if (!selectTools([tool], filter).length) {
-    return fail({ code: 'tool_not_allowed', message: `Tool "${name}" is not enabled in this session${filter.readOnly ? ' (read-only mode)' : ''}.` });
+    return fail({
+      code: 'tool_not_allowed',
+      message: `Tool "${name}" is not enabled in this session${filter.readOnly ? ' (read-only mode)' : ''}.`,
+    });
   }
   const parsed = tool.schema.safeParse(params ?? {});
   if (!parsed.success) return fail(invalidParams(tool, parsed.error));
@@ -75,7 +93,16 @@ export function parseEnvelope(text: string): { ok: true; value: unknown } | { ok
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
-    return { ok: false, outcome: fail({ code: 'invalid_json', message: `The input is not valid JSON: ${(err as Error).message}` }) };
+    // Node's parse message quotes the input, which may hold a password: give the position only.
+    const position = /position (\d+)/.exec((err as Error).message)?.[1];
+    const where = position === undefined ? '' : ` (near character ${position})`;
+    return {
+      ok: false,
+      outcome: fail({
+        code: 'invalid_json',
+        message: `The input is not valid JSON${where}. Send {"tool": NAME, "params": {…}} with double-quoted keys and strings.`,
+      }),
+    };
   }
 }
 

@@ -7,14 +7,9 @@
  * an HTTP date).
  */
 export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-export const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-  'EAI_AGAIN',
-]);
+// A timeout is not retried: a site that let one request hang for the whole timeout would
+// make the caller wait several timeouts in all. Fast failures (reset, refused) are retried.
+export const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN']);
 
 export interface RetryPolicy {
   maxRetries: number;

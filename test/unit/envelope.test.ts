@@ -57,6 +57,15 @@ describe('invocation envelope', () => {
     if (!bad.ok) expect(bad.outcome).toMatchObject({ ok: false, error: { code: 'invalid_json' } });
   });
 
+  it('does not quote the input back in a JSON error (it may hold a password)', () => {
+    const bad = parseEnvelope('{"tool":"update-user","params":{"id":2,"password": hunter2hunter2}}');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok && !bad.outcome.ok) {
+      expect(bad.outcome.error.message).not.toContain('hunter');
+      expect(bad.outcome.error.message).toContain('not valid JSON');
+    }
+  });
+
   it('suggests near names only', () => {
     expect(closestNames('list-user', ['list-users', 'list-user-roles', 'create-tag'])).toEqual([
       'list-users',
