@@ -27,3 +27,4 @@ define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
 require_once __DIR__ . '/includes/rest-routes.php';
+require_once __DIR__ . '/includes/post-terms.php';

@@ -49,3 +49,30 @@ export function unique(prefix: string): string {
   counter += 1;
   return `${prefix} ${process.pid.toString(36)}${Date.now().toString(36)}${counter}`;
 }
+
+/**
+ * The same real site as a client sees it when the companion plugin is not installed: tools
+ * then take their REST-only paths (e.g. /batch/v1 instead of the plugin's bulk route).
+ */
+export function withoutCompanion<C extends ToolContext>(context: C): C {
+  const { client } = context;
+  const namespaces = client.namespaces.bind(client);
+  client.namespaces = async () => (await namespaces()).filter((ns) => ns !== 'cms-admin/v1');
+  return context;
+}
+
+/** A fresh context on the test site without the companion plugin's help (see withoutCompanion). */
+export function restOnlyContext(): ToolContext {
+  return withoutCompanion(createContext(testSite()));
+}
+
+/** callOk through a given context. */
+export async function callOkIn<T = any>(
+  context: ToolContext,
+  tool: string,
+  params?: Record<string, unknown>,
+): Promise<T> {
+  const outcome = await invoke(params === undefined ? { tool } : { tool, params }, context);
+  if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
+  return outcome.result as T;
+}

@@ -5,7 +5,7 @@ import { createContext } from '../../src/config.js';
 import { invoke } from '../../src/envelope.js';
 import type { ToolContext } from '../../src/tools/index.js';
 import { type Fault, FaultProxy } from '../helpers/fault-proxy.js';
-import { testSite, unique, wp } from '../helpers/site.js';
+import { testSite, unique, withoutCompanion, wp } from '../helpers/site.js';
 import { makeCategory, makePosts, readPosts, readTerm, STATUSES } from '../wordpress/taxonomy/fixtures.js';
 import {
   assignReport,
@@ -44,8 +44,16 @@ afterAll(async () => {
   );
 });
 
-/** A fresh client (own keep-alive sockets, own connect()) whose site URL is the proxy. */
+/**
+ * A fresh client (own keep-alive sockets, own connect()) whose site URL is the proxy. By
+ * default it does not use the companion plugin, so bulk writes go through /batch/v1 (the
+ * REST-only path); `companion()` keeps the plugin's bulk route.
+ */
 function proxied(timeoutMs?: number): ToolContext {
+  return withoutCompanion(companion(timeoutMs));
+}
+
+function companion(timeoutMs?: number): ToolContext {
   return createContext({ ...testSite(), url: proxy.url }, { timeoutMs });
 }
 
@@ -53,6 +61,7 @@ const run = (context: ToolContext, tool: string, params?: Record<string, unknown
   invoke(params === undefined ? { tool } : { tool, params }, context);
 
 const BATCH = /^\/wp-json\/batch\/v1/;
+const BULK = /^\/wp-json\/cms-admin\/v1\/post-terms/;
 const POSTS = /^\/wp-json\/wp\/v2\/posts\?/;
 const CATEGORIES = /^\/wp-json\/wp\/v2\/categories\?/;
 
@@ -285,7 +294,14 @@ describe('merge-categories under faults', () => {
     const context = proxied();
     proxy
       .clear()
-      .inject({ method: 'POST', path: BATCH, nth: 2, fault: { kind: 'status', status: 500, when: 'before' } });
+      // Post writes only (the child's re-parenting goes in a batch of its own, in parallel).
+      .inject({
+        method: 'POST',
+        path: BATCH,
+        body: /"categories"/,
+        nth: 2,
+        fault: { kind: 'status', status: 500, when: 'before' },
+      });
     const { report } = await merge(context, m);
     // Chunks go out 4 at a time, so the failed one may be the last (20 posts and the child).
     expect(report?.posts_failed.length).toBeGreaterThanOrEqual(20);
@@ -300,7 +316,9 @@ describe('merge-categories under faults', () => {
 
   it('a chunk applied but its answer lost: sources kept, nothing claimed falsely', async () => {
     const m = await makeMergeFixture();
-    proxy.clear().inject({ method: 'POST', path: BATCH, nth: 1, fault: { kind: 'drop', when: 'after' } });
+    proxy
+      .clear()
+      .inject({ method: 'POST', path: BATCH, body: /"categories"/, nth: 1, fault: { kind: 'drop', when: 'after' } });
     const { report } = await merge(proxied(), m);
     expect(report?.posts_failed.length).toBeGreaterThanOrEqual(20);
     expect(report?.sources_deleted).toEqual([]);
@@ -339,5 +357,65 @@ describe('merge-categories under faults', () => {
     });
     proxy.inject({ method: 'POST', path: BATCH, probability: 0.4, fault: pickFault(WRITE_FAULTS) });
     await merge(proxied(), m);
+  });
+});
+
+describe('the companion plugin’s bulk route under faults', () => {
+  it('assign: a bulk request applied but its answer lost is reported failed, never lost; a rerun finishes', async () => {
+    const posts = await makePosts(Array.from({ length: 60 }, (_, i) => ({ status: STATUSES[i % STATUSES.length] })));
+    const category = await makeCategory('Bulk route fault');
+    const context = companion();
+    proxy.clear().inject({ method: 'POST', path: BULK, nth: 1, fault: { kind: 'drop', when: 'after' } });
+    const outcome = await run(context, 'assign-categories-to-posts', { post_ids: posts, category_ids: [category.id] });
+    proxy.clear();
+    await checkAssign(outcome, posts, category.id);
+    expect(
+      assignReport(outcome)
+        .failed.map((f) => f.post_id)
+        .sort(),
+    ).toEqual([...posts].sort());
+    const rerun = await run(context, 'assign-categories-to-posts', { post_ids: posts, category_ids: [category.id] });
+    await checkAssign(rerun, posts, category.id);
+    expect(assignReport(rerun).unchanged.sort()).toEqual([...posts].sort());
+  });
+
+  it('merge: a failed bulk request keeps every source', async () => {
+    const m = await makeMergeFixture();
+    const at = await snapshotMerge(m);
+    proxy
+      .clear()
+      .inject({ method: 'POST', path: BULK, nth: 1, fault: { kind: 'status', status: 500, when: 'before' } });
+    const outcome = await run(companion(), 'merge-categories', {
+      source_ids: m.sources,
+      target_id: m.target,
+      delete_sources: true,
+    });
+    proxy.clear();
+    const report = await checkMerge(outcome, m, at);
+    expect(report?.sources_deleted).toEqual([]);
+    for (const id of m.sources) expect(await readTerm('categories', id)).toBeDefined();
+  });
+
+  it.each([7, 8])('random faults on reads, bulk requests and batches (seed %i): no post lost', async (seed) => {
+    const m = await makeMergeFixture();
+    const at = await snapshotMerge(m);
+    proxy.clear().reseed(seed);
+    proxy.inject({
+      method: 'GET',
+      probability: 0.2,
+      fault: pickFault([
+        { kind: 'status', status: 503, when: 'before' },
+        { kind: 'drop', when: 'after' },
+      ]),
+    });
+    proxy.inject({ method: 'POST', path: BULK, probability: 0.5, fault: pickFault(WRITE_FAULTS) });
+    proxy.inject({ method: 'POST', path: BATCH, probability: 0.4, fault: pickFault(WRITE_FAULTS) });
+    const outcome = await run(companion(), 'merge-categories', {
+      source_ids: m.sources,
+      target_id: m.target,
+      delete_sources: true,
+    });
+    proxy.clear();
+    await checkMerge(outcome, m, at);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WordPressClient } from '../../src/client/index.js';
-import { hasCompanion, requireCompanion } from '../../src/tools/users/companion.js';
+import { hasCompanion, requireCompanion } from '../../src/tools/companion.js';
 import { parseIsoDate } from '../../src/tools/users/dates.js';
 import { checkPassword } from '../../src/tools/users/passwords.js';
 import { maskEmail, toUser } from '../../src/tools/users/records.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { withPostTermsLock } from './post-lock.js';
-import { assignTerms } from './post-terms.js';
+import { assignTerms } from './assign.js';
 import { wpIds } from '../schema.js';
 import { CATEGORY } from './terms.js';
 

@@ -1,6 +1,7 @@
 import { mapLimit, type WordPressClient } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { failure, type PostFailure, type PostTerms, postsWithAnyTerm, setPostTermsRequest } from './post-terms.js';
+import { changePostTerms } from './change-post-terms.js';
+import { type PostFailure, type PostTerms, postsWithAnyTerm } from './post-terms.js';
 import { defaultCategoryId } from './term-writes.js';
 import { CATEGORY, termNotFound } from './terms.js';
 
@@ -9,7 +10,7 @@ type TermRef = { id: number; parent: number };
 export interface MergePlan {
   targetId: number;
   sourceIds: number[];
-  /** Posts with their new category lists: sources removed, target added. */
+  /** Posts in any source, with their current categories. */
   posts: PostTerms[];
   /** Children of sources to move under the target. */
   children: number[];
@@ -51,11 +52,7 @@ export async function planMerge(
       );
     }
   }
-  const sources = new Set(sourceIds);
-  const posts = (await postsWithAnyTerm(client, CATEGORY, sourceIds)).map((post) => ({
-    id: post.id,
-    terms: [targetId, ...post.terms.filter((term) => term !== targetId && !sources.has(term))],
-  }));
+  const posts = await postsWithAnyTerm(client, CATEGORY, sourceIds);
   const children = await childrenToMove(client, sourceIds, targetId, known);
   return { targetId, sourceIds, posts, children, deleteSources };
 }
@@ -107,28 +104,34 @@ export interface MergeReport {
 }
 
 /**
- * Writes the plan: every post once and the children, through /batch/v1; then deletes the
- * sources only if every write succeeded, so no post is left with a category about to vanish.
+ * Writes the plan: every post once (target added, sources removed) and the children; then
+ * deletes the sources only if every write succeeded, so no post is left with a category about
+ * to vanish.
  */
 export async function applyMerge(client: WordPressClient, plan: MergePlan): Promise<MergeReport> {
-  const results = await client.batch([
-    ...plan.posts.map((post) => setPostTermsRequest(CATEGORY, post)),
-    ...plan.children.map((id) => ({ path: `${CATEGORY.route}/${id}`, body: { parent: plan.targetId } })),
+  const [posts, children] = await Promise.all([
+    changePostTerms(
+      client,
+      CATEGORY,
+      plan.posts.map((post) => post.id),
+      { add: [plan.targetId], remove: plan.sourceIds },
+      plan.posts,
+    ),
+    client.batch(
+      plan.children.map((id) => ({ path: `${CATEGORY.route}/${id}?_fields=id`, body: { parent: plan.targetId } })),
+    ),
   ]);
   const report: MergeReport = {
     target_id: plan.targetId,
-    posts_moved: 0,
-    posts_failed: [],
+    posts_moved: posts.updated.length + posts.unchanged.length,
+    posts_failed: posts.failed,
     sources_deleted: [],
     children_reparented: [],
   };
   const childFailures: NonNullable<MergeReport['children_failed']> = [];
-  results.forEach((result, index) => {
-    const post = plan.posts[index];
-    const childId = plan.children[index - plan.posts.length] as number;
-    if (post && result.ok) report.posts_moved++;
-    else if (post && !result.ok) report.posts_failed.push(failure(post.id, result.error));
-    else if (result.ok) report.children_reparented.push(childId);
+  children.forEach((result, index) => {
+    const childId = plan.children[index] as number;
+    if (result.ok) report.children_reparented.push(childId);
     else childFailures.push({ id: childId, error: { code: result.error.code, message: result.error.message } });
   });
   if (childFailures.length) report.children_failed = childFailures;

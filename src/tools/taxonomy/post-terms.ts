@@ -1,6 +1,5 @@
-import { type BatchRequest, chunk, mapLimit, type WordPressClient, type WordPressError } from '../../client/index.js';
-import { ToolError } from '../tool-error.js';
-import { missingTermIds, POST_STATUSES, type TermKind, termNotFound } from './terms.js';
+import { chunk, mapLimit, type WordPressClient, type WordPressError } from '../../client/index.js';
+import { POST_STATUSES, type TermKind } from './terms.js';
 
 /** A post and its term ids in one taxonomy. */
 export interface PostTerms {
@@ -57,11 +56,6 @@ export function postsWithAnyTerm(
     );
 }
 
-/** A request that sets a post's whole term list for one taxonomy (for `client.batch`). */
-export function setPostTermsRequest(kind: TermKind, post: PostTerms): BatchRequest {
-  return { path: `/wp/v2/posts/${post.id}`, body: { [kind.postsParam]: post.terms } };
-}
-
 export function failure(postId: number, error: Pick<WordPressError, 'code' | 'message'>): PostFailure {
   return { post_id: postId, error: { code: error.code, message: error.message } };
 }
@@ -70,53 +64,4 @@ export interface AssignReport {
   updated: number[];
   unchanged: number[];
   failed: PostFailure[];
-}
-
-/**
- * Adds terms to posts, keeping the terms each post has. Unknown term ids stop everything
- * before any write; unknown post ids are reported and the other posts proceed.
- */
-export async function assignTerms(
-  client: WordPressClient,
-  kind: TermKind,
-  postIds: readonly number[],
-  termIds: readonly number[],
-): Promise<AssignReport> {
-  const posts = [...new Set(postIds)];
-  const terms = [...new Set(termIds)];
-  const missing = await missingTermIds(client, kind, terms);
-  if (missing.length) {
-    const error = termNotFound(kind, missing);
-    throw new ToolError(error.code, `${error.message} Nothing was changed.`, {
-      hint: error.hint,
-      details: error.details,
-    });
-  }
-  const found = new Map((await readPostTerms(client, kind, posts)).map((post) => [post.id, post]));
-  const failed: PostFailure[] = [];
-  const unchanged: number[] = [];
-  const changes: PostTerms[] = [];
-  for (const id of posts) {
-    const post = found.get(id);
-    if (!post) {
-      failed.push(
-        failure(id, {
-          code: 'post_not_found',
-          message: `No post with id ${id} (pages and trashed posts do not count).`,
-        }),
-      );
-    } else if (terms.every((term) => post.terms.includes(term))) {
-      unchanged.push(id);
-    } else {
-      changes.push({ id, terms: [...new Set([...post.terms, ...terms])] });
-    }
-  }
-  const results = await client.batch(changes.map((post) => setPostTermsRequest(kind, post)));
-  const updated: number[] = [];
-  results.forEach((result, index) => {
-    const id = (changes[index] as PostTerms).id;
-    if (result.ok) updated.push(id);
-    else failed.push(failure(id, result.error));
-  });
-  return { updated, unchanged, failed };
 }

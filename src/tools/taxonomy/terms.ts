@@ -12,6 +12,8 @@ export interface TermKind<R extends { id: number; name: string } = { id: number;
   /** REST collection route; also the posts query parameter name (`?categories=` / `?tags=`). */
   route: '/wp/v2/categories' | '/wp/v2/tags';
   postsParam: 'categories' | 'tags';
+  /** The taxonomy's slug in WordPress. */
+  taxonomy: 'category' | 'post_tag';
   listTool: 'get-cms-categories' | 'get-cms-tags';
   fields: string;
   hierarchical: boolean;
@@ -23,6 +25,7 @@ export const CATEGORY: TermKind<Category> = {
   plural: 'categories',
   route: '/wp/v2/categories',
   postsParam: 'categories',
+  taxonomy: 'category',
   listTool: 'get-cms-categories',
   fields: CATEGORY_FIELDS,
   hierarchical: true,
@@ -34,6 +37,7 @@ export const TAG: TermKind<Tag> = {
   plural: 'tags',
   route: '/wp/v2/tags',
   postsParam: 'tags',
+  taxonomy: 'post_tag',
   listTool: 'get-cms-tags',
   fields: TAG_FIELDS,
   hierarchical: false,

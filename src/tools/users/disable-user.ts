@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { ToolError } from '../tool-error.js';
-import { COMPANION_NAMESPACE, requireCompanion } from './companion.js';
+import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser } from './records.js';
 import { wpId } from '../schema.js';
 

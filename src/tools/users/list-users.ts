@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
-import { hasCompanion, INSTALL_HINT } from './companion.js';
+import { hasCompanion, INSTALL_HINT } from '../companion.js';
 import { parseIsoDate } from './dates.js';
 import { type RawUser, toUser, USER_QUERY, type UserRecord } from './records.js';
 import { resolveRole } from './roles.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { COMPANION_NAMESPACE, requireCompanion } from './companion.js';
+import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser, maskEmail } from './records.js';
 import { wpId } from '../schema.js';
 

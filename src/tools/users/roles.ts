@@ -1,6 +1,6 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { COMPANION_NAMESPACE, hasCompanion, INSTALL_HINT } from './companion.js';
+import { COMPANION_NAMESPACE, hasCompanion, INSTALL_HINT } from '../companion.js';
 import { type RoleRecord, WORDPRESS_DEFAULT_ROLES } from './default-roles.js';
 
 export interface RoleList {

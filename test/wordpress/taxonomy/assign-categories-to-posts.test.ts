@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, callOk } from '../../helpers/site.js';
+import { call, callOk, callOkIn, restOnlyContext } from '../../helpers/site.js';
 import { countRequests, makeCategory, makePosts, readPosts, STATUSES } from './fixtures.js';
 
 describe('assign-categories-to-posts', () => {
@@ -64,20 +64,43 @@ describe('assign-categories-to-posts', () => {
     });
   });
 
-  it('makes 1 + ceil(N/100) reads and ceil(changed/25) batch writes for N posts', async () => {
+  it('without the companion plugin: 1 + ceil(N/100) reads and ceil(changed/25) batch writes for N posts', async () => {
+    const context = restOnlyContext();
     const cat = await makeCategory('Counted');
     const ids = await makePosts(Array.from({ length: 130 }, (_, i) => ({ status: STATUSES[i % 5] })));
-    const { result, requests } = await countRequests(() =>
-      callOk('assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
+    const { result, requests } = await countRequests(
+      () => callOkIn(context, 'assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
+      context,
     );
     expect(result.updated).toHaveLength(130);
     // 1 term check + 2 reads (100 ids each) + 6 batches (25 posts each)
     expect(requests).toBe(1 + 2 + 6);
-    console.info(`assign-categories-to-posts: ${requests} HTTP requests for 130 posts`);
+    console.info(`assign-categories-to-posts (REST only): ${requests} HTTP requests for 130 posts`);
+    const again = await countRequests(
+      () => callOkIn(context, 'assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
+      context,
+    );
+    expect(again.result.unchanged).toHaveLength(130);
+    expect(again.requests).toBe(3);
+    const posts = await readPosts(ids);
+    for (const id of ids) expect(posts.get(id)?.categories).toContain(cat.id);
+  });
+
+  it('with the companion plugin: 1 term check + one bulk request per 250 posts', async () => {
+    const cat = await makeCategory('Counted bulk');
+    const ids = await makePosts(Array.from({ length: 130 }, (_, i) => ({ status: STATUSES[i % 5] })));
+    const { result, requests } = await countRequests(() =>
+      callOk('assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
+    );
+    expect(result.updated.sort()).toEqual([...ids].sort());
+    expect(requests).toBe(1 + 1);
+    console.info(`assign-categories-to-posts (plugin): ${requests} HTTP requests for 130 posts`);
+    const posts = await readPosts(ids);
+    for (const id of ids) expect(posts.get(id)?.categories).toContain(cat.id);
     const again = await countRequests(() =>
       callOk('assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
     );
     expect(again.result.unchanged).toHaveLength(130);
-    expect(again.requests).toBe(3);
+    expect(again.requests).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import type { ToolContext } from '../../../src/tools/index.js';
 import { WordPressError } from '../../../src/client/index.js';
 import { testContext, unique, wp } from '../../helpers/site.js';
 
@@ -86,9 +87,13 @@ export async function readTerm(route: 'categories' | 'tags', id: number): Promis
 }
 
 /** How many HTTP requests the tools' client made while `run` ran. */
-export async function countRequests<T>(run: () => Promise<T>): Promise<{ result: T; requests: number }> {
-  const { stats } = testContext().client;
-  await testContext().client.connect(); // counted once per client, not per call
+export async function countRequests<T>(
+  run: () => Promise<T>,
+  context: ToolContext = testContext(),
+): Promise<{ result: T; requests: number }> {
+  const { stats } = context.client;
+  await context.client.connect(); // counted once per client, not per call
+  await context.client.namespaces(); // cached per client too
   const before = stats.requests;
   const result = await run();
   return { result, requests: stats.requests - before };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callNeedsApproval, findTool } from '../../../src/tools/index.js';
 import { applyMerge } from '../../../src/tools/taxonomy/merge.js';
-import { call, callOk, testContext } from '../../helpers/site.js';
+import { call, callOk, callOkIn, restOnlyContext, testContext } from '../../helpers/site.js';
 import { countRequests, makeCategory, makePosts, readPosts, readTerm, STATUSES } from './fixtures.js';
 
 describe('merge-categories', () => {
@@ -99,9 +99,10 @@ describe('merge-categories', () => {
       sources_deleted: [s1.id, s2.id],
       children_reparented: [child.id],
     });
-    // 1 id check + 1 default category + 2 pages of posts + 2 children lists + 5 batches (122 writes) + 1 batch of deletes
+    // 1 id check + 1 default category + 2 pages of posts + 2 children lists
+    // + 1 bulk request (121 posts, companion plugin) + 1 batch (the child) + 1 batch of deletes
     console.info(`merge-categories: ${requests} HTTP requests for 121 posts, 2 sources, 1 child`);
-    expect(requests).toBe(1 + 1 + 2 + 2 + 5 + 1);
+    expect(requests).toBe(1 + 1 + 2 + 2 + 1 + 1 + 1);
 
     const posts = await readPosts(postIds);
     expect(posts.size).toBe(121);
@@ -154,28 +155,51 @@ describe('merge-categories', () => {
     expect(callNeedsApproval(tool, { source_ids: [2], target_id: 3, dry_run: true })).toBe(false);
   });
 
-  it('keeps the sources when a post could not be moved (a post deleted between plan and write)', async () => {
-    const t = await makeCategory('T3');
-    const s = await makeCategory('S3');
-    const [id] = (await makePosts([{ status: 'pending', categories: [s.id] }])) as [number];
-    const plan = {
-      targetId: t.id,
-      sourceIds: [s.id],
-      children: [],
-      deleteSources: true,
-      posts: [
-        { id, terms: [t.id] },
-        { id: 999_999, terms: [t.id] },
-      ],
-    };
-    const report = await applyMerge(testContext().client, plan);
-    expect(report).toMatchObject({
-      posts_moved: 1,
-      sources_deleted: [],
-      posts_failed: [{ post_id: 999_999, error: { code: 'rest_post_invalid_id' } }],
-    });
-    expect(report.sources_kept_reason).toContain('1 post(s)');
-    expect(await readTerm('categories', s.id)).toBeDefined();
-    expect((await readPosts([id])).get(id)?.categories).toEqual([t.id]);
+  it.each([
+    ['with the companion plugin', () => testContext(), 'post_not_found'],
+    ['REST only', () => restOnlyContext(), 'rest_post_invalid_id'],
+  ])(
+    'keeps the sources when a post could not be moved (a post deleted between plan and write), %s',
+    async (_label, context, code) => {
+      const t = await makeCategory('T3');
+      const s = await makeCategory('S3');
+      const [id] = (await makePosts([{ status: 'pending', categories: [s.id] }])) as [number];
+      const plan = {
+        targetId: t.id,
+        sourceIds: [s.id],
+        children: [],
+        deleteSources: true,
+        posts: [
+          { id, terms: [s.id] },
+          { id: 999_999, terms: [s.id] },
+        ],
+      };
+      const report = await applyMerge(context().client, plan);
+      expect(report).toMatchObject({
+        posts_moved: 1,
+        sources_deleted: [],
+        posts_failed: [{ post_id: 999_999, error: { code } }],
+      });
+      expect(report.sources_kept_reason).toContain('1 post(s)');
+      expect(await readTerm('categories', s.id)).toBeDefined();
+      expect((await readPosts([id])).get(id)?.categories).toEqual([t.id]);
+    },
+  );
+  it('without the companion plugin: every post moved through /batch/v1, sources deleted', async () => {
+    const context = restOnlyContext();
+    const [t, a, b] = [await makeCategory('REST T'), await makeCategory('REST A'), await makeCategory('REST B')];
+    const ids = await makePosts(
+      Array.from({ length: 30 }, (_, i) => ({ status: STATUSES[i % 5], categories: [i % 2 ? a.id : b.id] })),
+    );
+    const { result, requests } = await countRequests(
+      () => callOkIn(context, 'merge-categories', { source_ids: [a.id, b.id], target_id: t.id, delete_sources: true }),
+      context,
+    );
+    expect(result).toMatchObject({ posts_moved: 30, posts_failed: [], sources_deleted: [a.id, b.id] });
+    // 1 id check + 1 default category + 1 page of posts + 2 children lists + 2 batches (30 posts) + 1 batch of deletes
+    expect(requests).toBe(1 + 1 + 1 + 2 + 2 + 1);
+    const posts = await readPosts(ids);
+    for (const id of ids) expect(posts.get(id)?.categories).toEqual([t.id]);
+    expect(await readTerm('categories', a.id)).toBeUndefined();
   });
 });

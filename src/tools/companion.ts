@@ -1,5 +1,5 @@
-import type { WordPressClient } from '../../client/index.js';
-import { ToolError } from '../tool-error.js';
+import type { WordPressClient } from '../client/index.js';
+import { ToolError } from './tool-error.js';
 
 /** REST namespace of the companion plugin (plugin/cms-admin-companion). */
 export const COMPANION_NAMESPACE = 'cms-admin/v1';

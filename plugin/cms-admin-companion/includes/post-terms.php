@@ -1,0 +1,82 @@
+<?php
+/**
+ * Bulk change of posts' categories or tags in one request:
+ *
+ *   POST cms-admin/v1/post-terms {taxonomy: category|post_tag, post_ids: [..≤500], add: [ids], remove: [ids]}
+ *   → {updated: [ids], unchanged: [ids], failed: [{post_id, code, message}]}
+ *
+ * Through /wp/v2/posts every post costs a full wp_update_post() (hooks, a response object)
+ * and a term recount per term per post; here each post is one wp_set_object_terms() with
+ * counting deferred to the end — the same end state for the post's terms, a fraction of the
+ * work. Each post is checked with edit_post, like the REST posts controller does.
+ * https://developer.wordpress.org/reference/functions/wp_set_object_terms/
+ */
+
+if (!defined('ABSPATH')) {
+    exit;
+}
+
+add_action('rest_api_init', 'cms_admin_register_post_terms_route');
+
+function cms_admin_register_post_terms_route(): void
+{
+    $ids = ['type' => 'array', 'items' => ['type' => 'integer', 'minimum' => 1]];
+    register_rest_route(CMS_ADMIN_COMPANION_NAMESPACE, '/post-terms', [
+        'methods' => WP_REST_Server::CREATABLE,
+        'callback' => 'cms_admin_rest_post_terms',
+        'permission_callback' => static function (WP_REST_Request $request) {
+            $taxonomy = get_taxonomy((string) $request['taxonomy']);
+            return $taxonomy && current_user_can('edit_posts') && current_user_can($taxonomy->cap->assign_terms);
+        },
+        'args' => [
+            'taxonomy' => ['type' => 'string', 'enum' => ['category', 'post_tag'], 'required' => true],
+            'post_ids' => $ids + ['required' => true, 'minItems' => 1, 'maxItems' => 500],
+            'add' => $ids + ['default' => []],
+            'remove' => $ids + ['default' => []],
+        ],
+    ]);
+}
+
+function cms_admin_rest_post_terms(WP_REST_Request $request): array
+{
+    $taxonomy = (string) $request['taxonomy'];
+    $add = array_map('intval', (array) $request['add']);
+    $remove = array_map('intval', (array) $request['remove']);
+    $report = ['updated' => [], 'unchanged' => [], 'failed' => []];
+
+    wp_defer_term_counting(true);
+    foreach (array_unique(array_map('intval', (array) $request['post_ids'])) as $post_id) {
+        $post = get_post($post_id);
+        if (!$post || $post->post_type !== 'post' || $post->post_status === 'trash' || $post->post_status === 'auto-draft') {
+            $report['failed'][] = ['post_id' => $post_id, 'code' => 'post_not_found', 'message' => "No post with id $post_id."];
+            continue;
+        }
+        if (!current_user_can('edit_post', $post_id)) {
+            $report['failed'][] = ['post_id' => $post_id, 'code' => 'rest_cannot_edit', 'message' => "Not allowed to edit post $post_id."];
+            continue;
+        }
+        $current = wp_get_object_terms($post_id, $taxonomy, ['fields' => 'ids']);
+        if (is_wp_error($current)) {
+            $report['failed'][] = ['post_id' => $post_id, 'code' => $current->get_error_code(), 'message' => $current->get_error_message()];
+            continue;
+        }
+        $current = array_map('intval', $current);
+        $wanted = array_values(array_unique(array_merge(array_diff($current, $remove), $add)));
+        sort($wanted);
+        $sorted = $current;
+        sort($sorted);
+        if ($wanted === $sorted) {
+            $report['unchanged'][] = $post_id;
+            continue;
+        }
+        $result = wp_set_object_terms($post_id, $wanted, $taxonomy);
+        if (is_wp_error($result)) {
+            $report['failed'][] = ['post_id' => $post_id, 'code' => $result->get_error_code(), 'message' => $result->get_error_message()];
+            continue;
+        }
+        $report['updated'][] = $post_id;
+    }
+    // Recounts every term touched above, once.
+    wp_defer_term_counting(false);
+    return $report;
+}
