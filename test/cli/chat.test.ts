@@ -43,7 +43,11 @@ describe('cms-admin chat --once', () => {
     server.script({ toolCalls: [{ name: 'delete-category', args: { id: category.id } }] }, { content: 'Gone.' });
     const run = await runCli(['chat', '--once', 'delete it', '--yes'], { env: withModel() });
     expect(run.stdout.trim()).toBe('Gone.');
-    expect(await wp().get(`/wp/v2/categories/${category.id}`).catch(() => 'gone')).toBe('gone');
+    expect(
+      await wp()
+        .get(`/wp/v2/categories/${category.id}`)
+        .catch(() => 'gone'),
+    ).toBe('gone');
   });
 
   it('a failing model endpoint gives a clear message and exit 1', async () => {
@@ -58,7 +62,10 @@ describe('cms-admin chat --once', () => {
 describe('cms-admin chat without a model', () => {
   it('says how to configure one and opens the tool shell on the same tools', async () => {
     const name = unique('Shell cat');
-    const run = await runCli(['chat'], { env: noModel, input: `create-category name="${name}"\nget-cms-tags\n/exit\n` });
+    const run = await runCli(['chat'], {
+      env: noModel,
+      input: `create-category name="${name}"\nget-cms-tags\n/exit\n`,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('OPENAI_BASE_URL');
     expect(run.stdout).toContain('"ok": true');

@@ -49,7 +49,9 @@ describe('cms-admin invoke', () => {
     expect(unknown.error.hint).toContain('create-category');
     const wrongType = JSON.parse((await runCli(['invoke', '{"tool":"create-category","params":{"name":42}}'])).stdout);
     expect(wrongType.error.message).toMatch(/name/);
-    const extra = JSON.parse((await runCli(['invoke', '{"tool":"create-category","params":{"name":"Z","colour":"red"}}'])).stdout);
+    const extra = JSON.parse(
+      (await runCli(['invoke', '{"tool":"create-category","params":{"name":"Z","colour":"red"}}'])).stdout,
+    );
     expect(extra.error.message).toContain('colour');
   });
 

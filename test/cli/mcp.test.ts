@@ -15,7 +15,12 @@ const serverCommand = () => {
     command: process.execPath,
     args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp'],
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword },
+    env: {
+      PATH: process.env.PATH ?? '',
+      CMS_URL: site.url,
+      CMS_USERNAME: site.username,
+      CMS_APP_PASSWORD: site.appPassword,
+    },
   };
 };
 
@@ -29,7 +34,12 @@ describe('cms-admin mcp over a real stdio pipe', () => {
 
   it('lists every registry tool, equal to `cms-admin tools --json`', async () => {
     const { tools } = await client.listTools();
-    const cli = JSON.parse((await runCli(['tools', '--json'])).stdout) as Array<{ name: string; description: string; inputSchema: unknown; annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean } }>;
+    const cli = JSON.parse((await runCli(['tools', '--json'])).stdout) as Array<{
+      name: string;
+      description: string;
+      inputSchema: unknown;
+      annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean };
+    }>;
     expect(tools).toHaveLength(20);
     expect(tools.map((t) => t.name).sort()).toEqual(cli.map((t) => t.name).sort());
     for (const listed of tools) {
@@ -97,7 +107,10 @@ describe('@langchain/mcp-adapters', () => {
       expect(tools).toHaveLength(20);
       const name = unique('MCP agent cat');
       model.script({ toolCalls: [{ name: 'create-category', args: { name } }] }, { content: 'done' });
-      const agent = createAgent({ model: new ChatOpenAI({ model: 'scripted', apiKey: 'x', configuration: { baseURL: model.url } }), tools });
+      const agent = createAgent({
+        model: new ChatOpenAI({ model: 'scripted', apiKey: 'x', configuration: { baseURL: model.url } }),
+        tools,
+      });
       await agent.invoke({ messages: [{ role: 'user', content: 'make it' }] });
       const found = await wp().get<Array<{ name: string }>>('/wp/v2/categories', { search: name });
       expect(found.map((c) => c.name)).toEqual([name]);

@@ -6,7 +6,10 @@ import type { ChatRequest, ScriptedOpenAI } from './scripted-openai.js';
 import { testContext } from './site.js';
 
 /** A ChatSession on the test site whose model is the real ChatOpenAI pointed at the scripted server. */
-export function scriptedSession(server: ScriptedOpenAI, options: { approver?: Approver; streaming?: boolean; filter?: ToolFilter; maxSteps?: number } = {}) {
+export function scriptedSession(
+  server: ScriptedOpenAI,
+  options: { approver?: Approver; streaming?: boolean; filter?: ToolFilter; maxSteps?: number } = {},
+) {
   const approvals: ApprovalRequest[] = [];
   const approver: Approver = options.approver ?? (async () => ({ approved: true }));
   const model = new ChatOpenAI({

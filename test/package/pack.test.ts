@@ -6,9 +6,16 @@ import { expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 
 const run = (cmd: string, args: string[], cwd: string) =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
-it('npm pack gives a package that installs into a new project and imports (ESM and types)', { timeout: 300_000 }, () => {
+it('npm pack gives a package that installs into a new project and imports (ESM and types)', {
+  timeout: 300_000,
+}, () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cms-pack-'));
   run('npm', ['pack', '--silent', '--pack-destination', dir], REPO_ROOT);
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
@@ -16,7 +23,10 @@ it('npm pack gives a package that installs into a new project and imports (ESM a
 
   const project = path.join(dir, 'consumer');
   run('mkdir', ['-p', project], dir);
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', path.join(dir, tarball!)], project);
 
   // ESM import at run time: the toolkits build their tools without touching the network.
@@ -27,7 +37,12 @@ const site = { url: 'http://127.0.0.1:9', username: 'a', appPassword: 'b' };
 const out = await invoke({ tool: 'nope' }, { client: new WordPressClient(site) });
 console.log(JSON.stringify({ taxonomy: new TaxonomyToolkit({ site }).getTools().length, users: new UserToolkit({ site }).getTools().length, registry: tools.length, unknown: out.error.code }));`,
   );
-  expect(JSON.parse(run(process.execPath, ['check.mjs'], project))).toEqual({ taxonomy: 12, users: 8, registry: 20, unknown: 'unknown_tool' });
+  expect(JSON.parse(run(process.execPath, ['check.mjs'], project))).toEqual({
+    taxonomy: 12,
+    users: 8,
+    registry: 20,
+    unknown: 'unknown_tool',
+  });
 
   // Types: a TypeScript consumer compiles against the package's declarations.
   writeFileSync(
@@ -42,7 +57,18 @@ export { names, outcome };`,
   );
   writeFileSync(
     path.join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['check.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      files: ['check.ts'],
+    }),
   );
   run(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
 
