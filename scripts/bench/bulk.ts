@@ -6,6 +6,13 @@ import { callTool, type Measurement, measure } from './measure.js';
 const STATUSES = 'publish,draft,pending,private,future';
 type PostCats = { id: number; categories: number[] };
 
+/** The same site as seen without the companion plugin: the tools use /batch/v1 instead of its bulk route. */
+function restOnly(context: ToolContext): ToolContext {
+  const namespaces = context.client.namespaces.bind(context.client);
+  context.client.namespaces = async () => (await namespaces()).filter((ns) => ns !== 'cms-admin/v1');
+  return context;
+}
+
 let counter = 0;
 const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++counter}`;
 
@@ -37,12 +44,21 @@ async function assignPerPost(client: WordPressClient, postIds: number[], categor
   }
 }
 
-export async function benchAssign(site: SandboxCredentials, postIds: number[], runs: number): Promise<Record<string, Measurement>> {
-  const prepare = (context: ToolContext) => newCategory(context.client, 'Bench assign');
+/** Restores the large site before each run (untimed), so every approach starts from the same state. */
+export type Reset = () => Promise<void>;
+
+export async function benchAssign(site: SandboxCredentials, postIds: number[], runs: number, reset: Reset): Promise<Record<string, Measurement>> {
+  const prepare = async (context: ToolContext) => {
+    await reset();
+    return newCategory(context.client, 'Bench assign');
+  };
   return {
     floor: await measure(site, runs, prepare, (c, cat) => assignFloor(c.client, postIds, cat)),
     perPost: await measure(site, 1, prepare, (c, cat) => assignPerPost(c.client, postIds, cat)),
     tool: await measure(site, runs, prepare, (c, cat) => callTool(c, 'assign-categories-to-posts', { post_ids: postIds, category_ids: [cat] })),
+    toolRestOnly: await measure(site, runs, prepare, (c, cat) =>
+      callTool(restOnly(c), 'assign-categories-to-posts', { post_ids: postIds, category_ids: [cat] }),
+    ),
   };
 }
 
@@ -81,11 +97,17 @@ async function mergePerPost(client: WordPressClient, { sources, target }: MergeF
   }
 }
 
-export async function benchMerge(site: SandboxCredentials, postIds: number[], runs: number): Promise<Record<string, Measurement>> {
-  const prepare = (context: ToolContext) => mergeFixture(context.client, postIds);
+export async function benchMerge(site: SandboxCredentials, postIds: number[], runs: number, reset: Reset): Promise<Record<string, Measurement>> {
+  const prepare = async (context: ToolContext) => {
+    await reset();
+    return mergeFixture(context.client, postIds);
+  };
   return {
     floor: await measure(site, runs, prepare, (c, f) => mergeFloor(c.client, f)),
     perPost: await measure(site, 1, prepare, (c, f) => mergePerPost(c.client, f)),
     tool: await measure(site, runs, prepare, (c, f) => callTool(c, 'merge-categories', { source_ids: f.sources, target_id: f.target })),
+    toolRestOnly: await measure(site, runs, prepare, (c, f) =>
+      callTool(restOnly(c), 'merge-categories', { source_ids: f.sources, target_id: f.target }),
+    ),
   };
 }

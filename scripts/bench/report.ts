@@ -5,16 +5,18 @@ const ms = (m: Measurement) => `${m.ms.toFixed(0)} ms`;
 const x = (n: number) => `${n.toFixed(2)}×`;
 
 function bulkTable(title: string, rows: Record<string, Measurement>, targets: string): string {
-  const { floor, perPost, tool } = rows as Record<'floor' | 'perPost' | 'tool', Measurement>;
+  const { floor, perPost, tool, toolRestOnly } = rows as Record<'floor' | 'perPost' | 'tool' | 'toolRestOnly', Measurement>;
   return `### ${title}
 
 | approach | wall time (median) | HTTP requests |
 |---|---|---|
 | floor: paged GETs at 100 + batch POSTs at 25, sent directly | ${ms(floor)} | ${floor.requests} |
 | per-post: GET then POST per post, sequential (1 run) | ${ms(perPost)} | ${perPost.requests} |
-| **our tool** | **${ms(tool)}** | **${tool.requests}** |
+| **our tool** (companion plugin's bulk route) | **${ms(tool)}** | **${tool.requests}** |
+| our tool on a site without the plugin (/batch/v1) | ${ms(toolRestOnly)} | ${toolRestOnly.requests} |
 
-Ours vs floor: time ${x(tool.ms / floor.ms)}, requests ${x(tool.requests / floor.requests)}. Per-post vs ours: ${x(perPost.ms / tool.ms)} slower, ${x(perPost.requests / tool.requests)} more requests. ${targets}
+Our tool vs floor: time ${x(tool.ms / floor.ms)}, requests ${x(tool.requests / floor.requests)}; per-post is ${x(perPost.ms / tool.ms)} slower with ${x(perPost.requests / tool.requests)} the requests.
+Without the plugin: ${x(toolRestOnly.ms / floor.ms)} the floor's time, ${x(toolRestOnly.requests / floor.requests)} its requests; per-post is ${x(perPost.ms / toolRestOnly.ms)} slower. ${targets}
 `;
 }
 

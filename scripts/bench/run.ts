@@ -56,9 +56,10 @@ async function main() {
   const assignPosts = postIds.slice(-500);
   const mergePosts = postIds.slice(-800, -500);
   BENCH.log('bulk assign (floor, per-post, tool)');
-  const assign = await benchAssign(site, assignPosts, RUNS);
+  const reset = () => restoreSnapshot({ ...BENCH, log: () => {} }, LARGE);
+  const assign = await benchAssign(site, assignPosts, RUNS, reset);
   BENCH.log('merge (floor, per-post, tool)');
-  const merge = await benchMerge(site, mergePosts, RUNS);
+  const merge = await benchMerge(site, mergePosts, RUNS, reset);
   await restoreSnapshot(BENCH, LARGE);
   BENCH.log('every tool');
   const tools = await benchTools(site, postIds, RUNS);
