@@ -81,3 +81,18 @@ it('streams the answer, asks before a destructive call, and y / n decide', async
   // The answer was streamed: the scripted server sent it in several chunks, and it arrived whole.
   expect(shown).toContain('agent> Understood, I left it alone.');
 });
+
+it('Ctrl-C cancels the current turn, not the session', async () => {
+  server.script(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    return { content: 'too late' };
+  });
+  tmux('send-keys', '-t', SESSION, 'take your time', 'Enter');
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  tmux('send-keys', '-t', SESSION, 'C-c');
+  await waitFor('Turn cancelled.');
+  server.script({ content: 'Still here.' });
+  tmux('send-keys', '-t', SESSION, 'are you there?', 'Enter');
+  const shown = await waitFor('agent> Still here.');
+  expect(shown).not.toContain('too late');
+});
