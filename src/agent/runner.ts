@@ -30,6 +30,8 @@ export interface ToolCallRecord {
   args: Record<string, unknown>;
   result?: string;
   ok?: boolean;
+  /** false when the turn stopped before this call ran (step limit, Ctrl-C, model error). */
+  executed?: boolean;
 }
 
 export interface TurnResult {
@@ -107,8 +109,8 @@ export class ChatSession {
     const answer = last && AIMessage.isInstance(last) && !last.tool_calls?.length ? messageText(last) : '';
     return {
       answer,
-      // A call cut off by the step limit or Ctrl-C never ran: it is not part of the trace.
-      toolCalls: [...calls.values()].filter((call) => call.result !== undefined),
+      // A call the model asked for but the step limit or Ctrl-C cut off is kept, marked not run.
+      toolCalls: [...calls.values()].map((call) => (call.result === undefined ? { ...call, ok: false, executed: false } : call)),
       usage,
       steps: newMessages.filter((m) => AIMessage.isInstance(m)).length,
       stopped,
