@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
+import { packageRoot } from '../sandbox/paths.js';
 import { registerChatCommand } from './chat.js';
 import { registerEvalCommand } from './eval.js';
 import { registerInvokeCommand } from './invoke.js';
@@ -9,7 +12,10 @@ import { registerSiteCommands } from './site.js';
 import { registerToolsCommand } from './tools.js';
 
 /** Entry point of `cms-admin`. Heavy modules (langchain) load only in the commands that need them. */
+const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+
 const program = new Command('cms-admin')
+  .version(version)
   .description('Administer a WordPress site’s categories, tags, taxonomies, users and roles — by LLM agent or by hand.')
   .showHelpAfterError()
   .addHelpText(
