@@ -1,9 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import { type CurrentUser, fetchCurrentUser } from './current-user.js';
+import { httpError, networkError, numberHeader, type Query, serializeQuery } from './http-helpers.js';
 import { type BatchItemResult, type BatchRequest, sendBatches } from './batch.js';
 import { mapLimit } from './concurrency.js';
-import { plainText, redactUrl, WordPressError } from './errors.js';
+import { WordPressError } from './errors.js';
 import {
   backoffMs,
   DEFAULT_RETRY,
@@ -13,6 +15,8 @@ import {
   retryAfterMs,
   sleep,
 } from './retry.js';
+
+export type { CurrentUser, Query };
 
 export interface WordPressClientOptions {
   /** Site address, e.g. `https://example.com` (the REST API is expected under `/wp-json`). */
@@ -26,7 +30,6 @@ export interface WordPressClientOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
 export interface WpRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -45,27 +48,10 @@ export interface WpResponse<T> {
   totalPages: number | undefined;
 }
 
-export interface CurrentUser {
-  id: number;
-  username: string;
-  name: string;
-  roles: string[];
-  capabilities: Record<string, boolean>;
-}
 
 export interface ClientStats {
   requests: number;
   retries: number;
-}
-
-/** WordPress lists accept comma-separated arrays (`include=1,2,3`), shorter than `include[]=`. */
-function serializeQuery(query: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    params.set(key, Array.isArray(value) ? value.join(',') : String(value));
-  }
-  return params.toString();
 }
 
 /**
@@ -194,37 +180,11 @@ export class WordPressClient {
    * visitor, so without this check bad credentials only surface later as a 401 on a write.
    */
   connect(): Promise<CurrentUser> {
-    this.#me ??= this.#fetchMe();
+    this.#me ??= fetchCurrentUser(this);
     this.#me.catch(() => {
       this.#me = undefined;
     });
     return this.#me;
-  }
-
-  async #fetchMe(): Promise<CurrentUser> {
-    try {
-      const me = await this.get<{ id: number; slug: string; name: string; roles?: string[]; capabilities?: Record<string, boolean> }>(
-        '/wp/v2/users/me',
-        { context: 'edit', _fields: 'id,slug,name,roles,capabilities,username' },
-      );
-      return {
-        id: me.id,
-        username: (me as { username?: string }).username ?? me.slug,
-        name: me.name,
-        roles: me.roles ?? [],
-        capabilities: me.capabilities ?? {},
-      };
-    } catch (err) {
-      if (err instanceof WordPressError && (err.status === 401 || err.status === 403)) {
-        throw new WordPressError({
-          status: err.status,
-          code: 'authentication_failed',
-          message: `WordPress at ${redactUrl(this.siteUrl)} did not accept the application password for user "${this.username}" (${err.code}). Check CMS_USERNAME and CMS_APP_PASSWORD; create an application password under Users → Profile → Application Passwords.`,
-          request: err.request,
-        });
-      }
-      throw err;
-    }
   }
 
   /** REST namespaces the site offers (e.g. to detect the companion plugin). Cached. */
@@ -235,33 +195,4 @@ export class WordPressClient {
     });
     return (await this.#index).namespaces ?? [];
   }
-}
-
-function numberHeader(value: unknown): number | undefined {
-  const n = Number(value);
-  return value === undefined || Number.isNaN(n) ? undefined : n;
-}
-
-function httpError(response: AxiosResponse, method: string, url: string): WordPressError {
-  const body = response.data as { code?: unknown; message?: unknown; data?: unknown } | string | undefined;
-  const isWpError = typeof body === 'object' && body !== null && typeof body.code === 'string';
-  return new WordPressError({
-    status: response.status,
-    code: isWpError ? String(body.code) : `http_${response.status}`,
-    message: isWpError && typeof body.message === 'string'
-      ? plainText(body.message)
-      : `WordPress answered HTTP ${response.status} ${response.statusText ?? ''}`.trim(),
-    data: isWpError ? body.data : undefined,
-    request: { method, url: redactUrl(url) },
-  });
-}
-
-function networkError(err: unknown, method: string, url: string): WordPressError {
-  const code = axios.isAxiosError(err) ? (err.code ?? 'ERR_NETWORK') : 'ERR_UNKNOWN';
-  const reason = code === 'ETIMEDOUT' || code === 'ECONNABORTED' ? 'timed out' : `failed (${code})`;
-  return new WordPressError({
-    code,
-    message: `Request to WordPress ${reason}: ${method} ${redactUrl(url)}`,
-    request: { method, url: redactUrl(url) },
-  });
 }

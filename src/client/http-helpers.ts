@@ -1,0 +1,43 @@
+import axios, { type AxiosResponse } from 'axios';
+import { plainText, redactUrl, WordPressError } from './errors.js';
+
+export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+
+/** WordPress lists accept comma-separated arrays (`include=1,2,3`), shorter than `include[]=`. */
+export function serializeQuery(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return params.toString();
+}
+
+export function numberHeader(value: unknown): number | undefined {
+  const n = Number(value);
+  return value === undefined || Number.isNaN(n) ? undefined : n;
+}
+
+export function httpError(response: AxiosResponse, method: string, url: string): WordPressError {
+  const body = response.data as { code?: unknown; message?: unknown; data?: unknown } | string | undefined;
+  const isWpError = typeof body === 'object' && body !== null && typeof body.code === 'string';
+  return new WordPressError({
+    status: response.status,
+    code: isWpError ? String(body.code) : `http_${response.status}`,
+    message: isWpError && typeof body.message === 'string'
+      ? plainText(body.message)
+      : `WordPress answered HTTP ${response.status} ${response.statusText ?? ''}`.trim(),
+    data: isWpError ? body.data : undefined,
+    request: { method, url: redactUrl(url) },
+  });
+}
+
+export function networkError(err: unknown, method: string, url: string): WordPressError {
+  const code = axios.isAxiosError(err) ? (err.code ?? 'ERR_NETWORK') : 'ERR_UNKNOWN';
+  const reason = code === 'ETIMEDOUT' || code === 'ECONNABORTED' ? 'timed out' : `failed (${code})`;
+  return new WordPressError({
+    code,
+    message: `Request to WordPress ${reason}: ${method} ${redactUrl(url)}`,
+    request: { method, url: redactUrl(url) },
+  });
+}
