@@ -5,7 +5,6 @@ import { type CurrentUser, fetchCurrentUser } from './current-user.js';
 import { httpError, networkError, numberHeader, type Query, serializeQuery } from './http-helpers.js';
 import { type BatchItemResult, type BatchRequest, sendBatches } from './batch.js';
 import { mapLimit } from './concurrency.js';
-import { WordPressError } from './errors.js';
 import {
   backoffMs,
   DEFAULT_RETRY,

@@ -73,7 +73,7 @@ it('streams the answer, asks before a destructive call, and y / n decide', async
     { content: 'Understood, I left it alone.' },
   );
   tmux('send-keys', '-t', SESSION, 'delete the second one', 'Enter');
-  await waitFor(new RegExp(`Run it\\? \\[y/N\\][\\s\\S]*Run it\\? \\[y/N\\]`));
+  await waitFor(/Run it\? \[y\/N\][\s\S]*Run it\? \[y\/N\]/);
   tmux('send-keys', '-t', SESSION, 'n', 'Enter');
   const shown = await waitFor('Understood, I left it alone.');
   expect(shown).toContain('rejected_by_user');
