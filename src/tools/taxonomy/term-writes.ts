@@ -40,8 +40,10 @@ export async function updateTerm<R extends Term>(
       hint: `Pass at least one of ${fields} besides id.`,
     });
   }
-  const current = await getTerm(client, kind, id);
-  if (changes.parent !== undefined) await checkNewParent(client, changes.parent, id);
+  const [current] = await Promise.all([
+    getTerm(client, kind, id),
+    changes.parent !== undefined ? checkNewParent(client, changes.parent, id) : undefined,
+  ]);
   const parent = changes.parent ?? current.parent ?? 0;
   if (changes.name !== undefined) {
     // wp_update_term() keeps the old slug when only the name changes, so WordPress itself
@@ -113,8 +115,16 @@ export async function deleteTerm(
   id: number,
   force: boolean,
 ): Promise<DeleteReport> {
-  const term = (await getTerm(client, kind, id)) as Term;
-  if (kind.hierarchical && (await defaultCategoryId(client)) === id) {
+  // Independent reads, in parallel: an unknown id still fails with getTerm's not-found error.
+  const [term, defaultId, postsAffected, children] = await Promise.all([
+    getTerm(client, kind, id) as Promise<Term>,
+    kind.hierarchical ? defaultCategoryId(client) : undefined,
+    countPostsUsing(client, kind, id),
+    kind.hierarchical
+      ? client.all<Term>(kind.route, { parent: id, _fields: 'id,name', hide_empty: false, orderby: 'id' })
+      : [],
+  ]);
+  if (defaultId === id) {
     throw new ToolError(
       'cannot_delete_default_category',
       `"${term.name}" (id ${id}) is the site’s default category; WordPress never deletes it.`,
@@ -123,7 +133,6 @@ export async function deleteTerm(
       },
     );
   }
-  const postsAffected = await countPostsUsing(client, kind, id);
   if (postsAffected > 0 && !force) {
     throw new ToolError(
       'term_in_use',
@@ -134,9 +143,6 @@ export async function deleteTerm(
       },
     );
   }
-  const children = kind.hierarchical
-    ? await client.all<Term>(kind.route, { parent: id, _fields: 'id,name', hide_empty: false, orderby: 'id' })
-    : [];
   await client.delete(`${kind.route}/${id}`, { force: true });
   const newParent = term.parent ?? 0;
   return {

@@ -17,9 +17,12 @@ export const setUserRole = defineTool({
   }),
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async execute({ client }, params) {
-    const role = await resolveRole(client, params.role);
-    const me = await client.connect();
-    const user = await getUser(client, params.id);
+    // Independent reads, in parallel.
+    const [role, me, user] = await Promise.all([
+      resolveRole(client, params.role),
+      client.connect(),
+      getUser(client, params.id),
+    ]);
     const roles = params.keep_other_roles ? [...new Set([...user.roles, role])] : [role];
     if (user.id === me.id && user.roles.includes('administrator') && !roles.includes('administrator')) {
       throw new ToolError(
