@@ -4,7 +4,7 @@ import { invoke } from '../../src/envelope.js';
 import type { ToolContext } from '../../src/tools/index.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { testSite, withoutCompanion } from '../helpers/site.js';
-import { tally } from './fault-checks.js';
+import { pickFault, tally } from './fault-checks.js';
 
 /**
  * Shared by the faults-*.test.ts files: the tools through a proxy that drops, delays and
@@ -52,3 +52,21 @@ export const BATCH = /^\/wp-json\/batch\/v1/;
 export const BULK = /^\/wp-json\/cms-admin\/v1\/post-terms/;
 export const POSTS = /^\/wp-json\/wp\/v2\/posts\?/;
 export const CATEGORIES = /^\/wp-json\/wp\/v2\/categories\?/;
+
+/**
+ * Starts a seeded random-fault run: clears earlier rules and fails about a fifth of all reads
+ * (503 before forwarding, or the connection dropped before or after it).
+ */
+export function randomReadFaults(seed: number, whens: ReadonlyArray<'before' | 'after'> = ['after']): FaultProxy {
+  return proxy
+    .clear()
+    .reseed(seed)
+    .inject({
+      method: 'GET',
+      probability: 0.2,
+      fault: pickFault([
+        { kind: 'status', status: 503, when: 'before' },
+        ...whens.map((when) => ({ kind: 'drop' as const, when })),
+      ]),
+    });
+}

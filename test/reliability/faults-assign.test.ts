@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { wp } from '../helpers/site.js';
 import { makeCategory, makePosts, readPosts, STATUSES } from '../wordpress/taxonomy/fixtures.js';
 import { assignReport, checkAssign, pickFault, WRITE_FAULTS } from './fault-checks.js';
-import { BATCH, POSTS, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
+import { BATCH, POSTS, proxied, proxy, run, useFaultProxy, randomReadFaults } from './fault-setup.js';
 
 useFaultProxy();
 
@@ -48,16 +48,7 @@ describe('bulk assign under faults', () => {
   it.each([1, 2, 3])('random faults on reads and batches (seed %i): every post accounted for', async (seed) => {
     const category = await makeCategory(`Bulk random ${seed}`);
     const before = new Map([...(await readPosts(posts)).values()].map((p) => [p.id, p.categories]));
-    proxy.clear().reseed(seed);
-    proxy.inject({
-      method: 'GET',
-      probability: 0.2,
-      fault: pickFault([
-        { kind: 'status', status: 503, when: 'before' },
-        { kind: 'drop', when: 'before' },
-        { kind: 'drop', when: 'after' },
-      ]),
-    });
+    randomReadFaults(seed, ['before', 'after']);
     proxy.inject({ method: 'POST', path: BATCH, probability: 0.5, fault: pickFault(WRITE_FAULTS) });
     const outcome = await run(proxied(), 'assign-categories-to-posts', {
       post_ids: posts,

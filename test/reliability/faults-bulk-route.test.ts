@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCategory, makePosts, readTerm, STATUSES } from '../wordpress/taxonomy/fixtures.js';
 import { assignReport, checkAssign, checkMerge, makeMergeFixture, pickFault, snapshotMerge, WRITE_FAULTS } from './fault-checks.js';
-import { BATCH, BULK, companion, proxy, run, useFaultProxy } from './fault-setup.js';
+import { BATCH, BULK, companion, proxy, run, useFaultProxy, randomReadFaults } from './fault-setup.js';
 
 useFaultProxy();
 
@@ -44,15 +44,7 @@ describe('the companion plugin’s bulk route under faults', () => {
   it.each([7, 8])('random faults on reads, bulk requests and batches (seed %i): no post lost', async (seed) => {
     const m = await makeMergeFixture();
     const at = await snapshotMerge(m);
-    proxy.clear().reseed(seed);
-    proxy.inject({
-      method: 'GET',
-      probability: 0.2,
-      fault: pickFault([
-        { kind: 'status', status: 503, when: 'before' },
-        { kind: 'drop', when: 'after' },
-      ]),
-    });
+    randomReadFaults(seed);
     proxy.inject({ method: 'POST', path: BULK, probability: 0.5, fault: pickFault(WRITE_FAULTS) });
     proxy.inject({ method: 'POST', path: BATCH, probability: 0.4, fault: pickFault(WRITE_FAULTS) });
     const outcome = await run(companion(), 'merge-categories', {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolContext } from '../../src/tools/index.js';
 import { readTerm } from '../wordpress/taxonomy/fixtures.js';
 import { checkMerge, type MergeFixture, makeMergeFixture, pickFault, snapshotMerge, WRITE_FAULTS } from './fault-checks.js';
-import { BATCH, POSTS, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
+import { BATCH, POSTS, proxied, proxy, run, useFaultProxy, randomReadFaults } from './fault-setup.js';
 
 useFaultProxy();
 
@@ -76,15 +76,7 @@ describe('merge-categories under faults', () => {
 
   it.each([4, 5, 6])('random faults (seed %i): no post lost, no source deleted while in use', async (seed) => {
     const m = await makeMergeFixture();
-    proxy.clear().reseed(seed);
-    proxy.inject({
-      method: 'GET',
-      probability: 0.2,
-      fault: pickFault([
-        { kind: 'status', status: 503, when: 'before' },
-        { kind: 'drop', when: 'after' },
-      ]),
-    });
+    randomReadFaults(seed);
     proxy.inject({ method: 'POST', path: BATCH, probability: 0.4, fault: pickFault(WRITE_FAULTS) });
     await merge(proxied(), m);
   });
