@@ -25,6 +25,7 @@ export default defineConfig({
             'test/evals/**/*.test.ts',
           ],
           globalSetup: ['test/global-setup.ts'],
+          setupFiles: ['test/helpers/record-console.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { mailLogPath, packageRoot, type SandboxOptions, siteDown, siteUp } from '../src/sandbox/index.js';
+import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** What test files can `inject('sandbox')` (the same values are also in process.env). */
 export interface TestSandbox {
@@ -38,6 +39,7 @@ export function testSandboxOptions(): SandboxOptions & { home: string; name: str
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const opts = testSandboxOptions();
   const creds = await siteUp({ ...opts, seed: true });
+  resetOutputLog(opts.home, opts.name);
   const mailLog = mailLogPath(opts);
   Object.assign(process.env, {
     CMS_URL: creds.url,
@@ -57,6 +59,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     mailLog,
   });
   return async () => {
+    // Suite-wide secrets check over everything the tests recorded (test/helpers/output-log.ts).
+    const compact = creds.appPassword.replace(/\s+/g, '');
+    const leaks = findLeaks(opts.home, opts.name, {
+      'the application password': creds.appPassword,
+      'the application password without spaces': compact,
+      'the Basic auth header': Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'),
+      'the admin password': creds.adminPassword,
+    });
+    opts.log?.(`secrets check: ${outputLogSize(opts.home, opts.name)} characters of recorded output, ${leaks.length} secret(s) found`);
+    if (leaks.length) {
+      // vitest reports an error thrown here but still exits 0: set the exit code too.
+      process.exitCode = 1;
+      throw new Error(`Secrets appeared in test output: ${leaks.slice(0, 10).join('; ')}`);
+    }
     if (process.env.CMS_KEEP_SANDBOX === '1') {
       opts.log?.(`left running at ${creds.url} (CMS_KEEP_SANDBOX=1)`);
       return;

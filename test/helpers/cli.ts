@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordOutput } from './output-log.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -29,6 +30,8 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      recordOutput(stdout);
+      recordOutput(stderr);
       resolve({ code, stdout, stderr });
     });
     child.stdin.end(options.input ?? '');

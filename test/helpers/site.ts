@@ -1,6 +1,7 @@
 import { WordPressClient } from '../../src/client/index.js';
 import { createContext } from '../../src/config.js';
 import { invoke } from '../../src/envelope.js';
+import { recordOutput, recordSecretsOf } from './output-log.js';
 import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
 
 /** Credentials of the test sandbox, set by test/global-setup.ts. */
@@ -21,8 +22,15 @@ export function testContext(): ToolContext {
 }
 
 /** Calls a tool through the spec's envelope, as an LLM client would. */
-export function call(tool: string, params?: Record<string, unknown>): Promise<ToolOutcome> {
-  return invoke(params === undefined ? { tool } : { tool, params }, testContext());
+export async function call(tool: string, params?: Record<string, unknown>): Promise<ToolOutcome> {
+  return recorded(params, await invoke(params === undefined ? { tool } : { tool, params }, testContext()));
+}
+
+/** Notes the passwords a test gives and the outcome it gets, for the suite-wide secrets check. */
+function recorded(params: unknown, outcome: ToolOutcome): ToolOutcome {
+  recordSecretsOf(params);
+  recordOutput(JSON.stringify(outcome));
+  return outcome;
 }
 
 /** Calls a tool and returns its result, failing the test with the error if it did not succeed. */
@@ -72,7 +80,7 @@ export async function callOkIn<T = any>(
   tool: string,
   params?: Record<string, unknown>,
 ): Promise<T> {
-  const outcome = await invoke(params === undefined ? { tool } : { tool, params }, context);
+  const outcome = recorded(params, await invoke(params === undefined ? { tool } : { tool, params }, context));
   if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
   return outcome.result as T;
 }
