@@ -17,12 +17,20 @@ export function recordOutput(text: string): void {
   if (f && text) appendFileSync(f.outputs, `${text}\n`);
 }
 
-/** Values of secret-looking params (password, …) given to tools by the tests. */
+/**
+ * Values of secret-looking params (password, …) given to tools by the tests. A value built from
+ * another param (a test of the rule "the password must not contain the username") is public
+ * already and is left out.
+ */
 export function recordSecretsOf(params: unknown): void {
   const f = files();
   if (!f || !params || typeof params !== 'object') return;
-  for (const [key, value] of Object.entries(params)) {
-    if (/pass/i.test(key) && typeof value === 'string' && value.length >= 6) appendFileSync(f.secrets, `${value}\n`, { mode: 0o600 });
+  const entries = Object.entries(params);
+  const others = (key: string) => entries.filter(([k, v]) => k !== key && typeof v === 'string').map(([, v]) => v as string);
+  for (const [key, value] of entries) {
+    if (!/pass/i.test(key) || typeof value !== 'string' || value.length < 6) continue;
+    if (others(key).some((other) => other.length >= 3 && (value.includes(other) || other.includes(value)))) continue;
+    appendFileSync(f.secrets, `${value}\n`, { mode: 0o600 });
   }
 }
 

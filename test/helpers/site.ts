@@ -28,7 +28,9 @@ export async function call(tool: string, params?: Record<string, unknown>): Prom
 
 /** Notes the passwords a test gives and the outcome it gets, for the suite-wide secrets check. */
 function recorded(params: unknown, outcome: ToolOutcome): ToolOutcome {
-  recordSecretsOf(params);
+  // A password the site accepted is a real secret from then on; refused ones are often public
+  // on purpose (tests of "must not be the username"). Error paths have their own secrets test.
+  if (outcome.ok) recordSecretsOf(params);
   recordOutput(JSON.stringify(outcome));
   return outcome;
 }
