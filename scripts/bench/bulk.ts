@@ -1,17 +1,11 @@
 import { chunk, mapLimit, type WordPressClient } from '../../src/client/index.js';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
 import type { ToolContext } from '../../src/tools/index.js';
+import { withoutCompanion } from '../../test/helpers/site.js';
 import { callTool, type Measurement, measure } from './measure.js';
 
 const STATUSES = 'publish,draft,pending,private,future';
 type PostCats = { id: number; categories: number[] };
-
-/** The same site as seen without the companion plugin: the tools use /batch/v1 instead of its bulk route. */
-function restOnly(context: ToolContext): ToolContext {
-  const namespaces = context.client.namespaces.bind(context.client);
-  context.client.namespaces = async () => (await namespaces()).filter((ns) => ns !== 'cms-admin/v1');
-  return context;
-}
 
 let counter = 0;
 const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++counter}`;
@@ -57,7 +51,7 @@ export async function benchAssign(site: SandboxCredentials, postIds: number[], r
     perPost: await measure(site, 1, prepare, (c, cat) => assignPerPost(c.client, postIds, cat)),
     tool: await measure(site, runs, prepare, (c, cat) => callTool(c, 'assign-categories-to-posts', { post_ids: postIds, category_ids: [cat] })),
     toolRestOnly: await measure(site, runs, prepare, (c, cat) =>
-      callTool(restOnly(c), 'assign-categories-to-posts', { post_ids: postIds, category_ids: [cat] }),
+      callTool(withoutCompanion(c), 'assign-categories-to-posts', { post_ids: postIds, category_ids: [cat] }),
     ),
   };
 }
@@ -107,7 +101,7 @@ export async function benchMerge(site: SandboxCredentials, postIds: number[], ru
     perPost: await measure(site, 1, prepare, (c, f) => mergePerPost(c.client, f)),
     tool: await measure(site, runs, prepare, (c, f) => callTool(c, 'merge-categories', { source_ids: f.sources, target_id: f.target })),
     toolRestOnly: await measure(site, runs, prepare, (c, f) =>
-      callTool(restOnly(c), 'merge-categories', { source_ids: f.sources, target_id: f.target }),
+      callTool(withoutCompanion(c), 'merge-categories', { source_ids: f.sources, target_id: f.target }),
     ),
   };
 }

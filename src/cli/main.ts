@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../sandbox/paths.js';
+import { packageRoot } from '../package-root.js';
 import { registerChatCommand } from './chat.js';
 import { registerEvalCommand } from './eval.js';
 import { registerInvokeCommand } from './invoke.js';

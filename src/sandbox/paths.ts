@@ -1,43 +1,15 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { packageRoot } from '../package-root.js';
 import type { SandboxLogger, SandboxOptions } from './types.js';
 
-const PACKAGE_NAME = 'cms-admin-toolkit';
+export { packageRoot };
+
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 // sun_path in sockaddr_un is 108 bytes on Linux; stay well below it.
 // https://man7.org/linux/man-pages/man7/unix.7.html
 const MAX_SOCKET_PATH = 100;
-
-let cachedRoot: string | undefined;
-
-/**
- * Root of the cms-admin-toolkit package, found from this module's location
- * (works from src/ under tsx and from dist/ after build), never from cwd.
- */
-export function packageRoot(): string {
-  if (cachedRoot) return cachedRoot;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg)) {
-      try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
-          cachedRoot = dir;
-          return dir;
-        }
-      } catch {
-        // unreadable package.json: keep walking up
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir)
-      throw new Error(`cannot find the ${PACKAGE_NAME} package root above ${fileURLToPath(import.meta.url)}`);
-    dir = parent;
-  }
-}
 
 /** Directory holding router.php, install.php, seed.php and the mu-plugin. */
 export function scriptsDir(): string {

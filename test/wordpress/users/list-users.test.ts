@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRecord } from '../../../src/tools/users/records.js';
 import { testContext, wp } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, makeUser, makeUsers, runError, runOk } from './helpers.js';
 
 interface Listed {
   total: number;
-  items: Array<{
-    id: number;
-    username: string;
-    name: string;
-    email: string;
-    roles: string[];
-    registered_date: string;
-    disabled: boolean | null;
-  }>;
+  items: UserRecord[];
   note?: string;
 }
 
