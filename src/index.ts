@@ -5,8 +5,9 @@ export { toLangChainTool } from './adapters/langchain.js';
 export { allLangChainTools, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';
 export {
   type AnyToolDefinition,
-  callNeedsApproval,
+  type CallReview,
   findTool,
+  reviewCall,
   runTool,
   selectTools,
   type ToolAnnotations,

@@ -4,6 +4,8 @@ export interface ApprovalRequest {
   tool: string;
   /** Arguments as the model sent them, secrets masked: safe to show. */
   args: Record<string, unknown>;
+  /** What the call will change, read from the site: "give alice the role administrator (was: editor)". */
+  summary: string;
 }
 
 export type ApprovalDecision = { approved: true } | { approved: false; reason: string };
@@ -16,7 +18,7 @@ export const approveAll: Approver = async () => ({ approved: true });
 /** For runs without a terminal and without --yes: destructive calls are refused, with a reason. */
 export const refuseAll: Approver = async ({ tool }) => ({
   approved: false,
-  reason: `${tool} needs approval, and no one can approve it here (no terminal). Run the chat in a terminal, or pass --yes to approve destructive calls.`,
+  reason: `${tool} needs approval, and no one can approve it here (no terminal). Run the chat in a terminal, or pass --yes to approve such calls.`,
 });
 
 /**
@@ -32,6 +34,6 @@ export function serializeApprover(approver: Approver): Approver {
   };
 }
 
-export function approvalRequest(tool: string, args: unknown): ApprovalRequest {
-  return { tool, args: (maskSecretParams(args) ?? {}) as Record<string, unknown> };
+export function approvalRequest(tool: string, args: unknown, summary: string): ApprovalRequest {
+  return { tool, args: (maskSecretParams(args) ?? {}) as Record<string, unknown>, summary };
 }

@@ -60,7 +60,7 @@ export class ChatSession {
       model: options.model,
       tools: selected.map((tool) => toLangChainTool(tool, options.context)),
       systemPrompt: options.systemPrompt ?? loadSystemPrompt(),
-      middleware: [toolCallMiddleware(selected, options.approver)],
+      middleware: [toolCallMiddleware(selected, options.context, options.approver)],
     });
   }
 

@@ -1,5 +1,5 @@
 import { createMiddleware, ToolMessage } from 'langchain';
-import { type AnyToolDefinition, callNeedsApproval, type ToolErrorPayload } from '../tools/index.js';
+import { type AnyToolDefinition, reviewCall, type ToolContext, type ToolErrorPayload } from '../tools/index.js';
 import { invalidParams } from '../tools/run-tool.js';
 import { type Approver, approvalRequest } from './approvals.js';
 
@@ -20,14 +20,15 @@ function errorMessage(toolCallId: string, name: string, error: ToolErrorPayload)
  * Every tool call of the agent goes through here, one call at a time:
  * - unknown tool or invalid arguments → a short error the model can act on (LangChain's own
  *   message for a schema mismatch carries a JS stack trace);
- * - a destructive call → the approver decides; a rejection becomes this call's result.
+ * - a call whose review requires approval → the approver decides; a rejection becomes this
+ *   call's result.
  *
  * Deciding per call inside `wrapToolCall` (rather than with `humanInTheLoopMiddleware`) means
  * every tool call always gets exactly one result, also when one of several parallel calls is
  * rejected (langchainjs#11125: there, the other calls were dropped and the next model request
  * was invalid).
  */
-export function toolCallMiddleware(tools: readonly AnyToolDefinition[], approver: Approver) {
+export function toolCallMiddleware(tools: readonly AnyToolDefinition[], context: ToolContext, approver: Approver) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return createMiddleware({
     name: 'CmsAdminToolCalls',
@@ -44,8 +45,10 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], approver
       }
       const parsed = tool.schema.safeParse(toolCall.args ?? {});
       if (!parsed.success) return errorMessage(id, tool.name, invalidParams(tool, parsed.error));
-      if (callNeedsApproval(tool, parsed.data)) {
-        const decision = await approver(approvalRequest(tool.name, parsed.data));
+      // Risk is decided per call, from its params and the site's state (define-tool.ts).
+      const review = await reviewCall(tool, context, parsed.data);
+      if (review.approval === 'required') {
+        const decision = await approver(approvalRequest(tool.name, parsed.data, review.summary));
         if (!decision.approved) {
           return errorMessage(id, tool.name, {
             code: 'rejected_by_user',

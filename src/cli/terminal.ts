@@ -29,8 +29,9 @@ export function terminalApprover(
   output: NodeJS.WritableStream,
   currentSignal: () => AbortSignal | undefined,
 ): Approver {
-  return async ({ tool, args }): Promise<ApprovalDecision> => {
-    output.write(`\n${yellow('Approval needed:')} ${bold(tool)} ${JSON.stringify(args)}\n`);
+  return async ({ tool, args, summary }): Promise<ApprovalDecision> => {
+    // The summary is read from the site; the raw arguments follow for the careful reader.
+    output.write(`\n${yellow('Approval needed:')} ${bold(summary)}\n${dim(`${tool} ${JSON.stringify(args)}`)}\n`);
     let answer: string;
     try {
       const signal = currentSignal();

@@ -1,8 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import { type Approver, approveAll, refuseAll } from '../agent/approvals.js';
+import { type Approver, approvalRequest, approveAll, refuseAll } from '../agent/approvals.js';
 import { invoke, resolveCall } from '../envelope.js';
-import { maskSecretParams } from '../redact.js';
-import { callNeedsApproval, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
+import { reviewCall, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
 import { bold, dim, terminalApprover } from './terminal.js';
 
 const HELP = `Type a tool call:
@@ -74,11 +73,9 @@ export async function runToolShell(options: {
       continue;
     }
     const call = resolveCall(envelope, options.filter);
-    if (call.ok && callNeedsApproval(call.tool, call.params)) {
-      const decision = await approver({
-        tool: call.tool.name,
-        args: maskSecretParams(call.params) as Record<string, unknown>,
-      });
+    const review = call.ok ? await reviewCall(call.tool, options.context, call.params) : undefined;
+    if (call.ok && review?.approval === 'required') {
+      const decision = await approver(approvalRequest(call.tool.name, call.params, review.summary));
       if (!decision.approved) {
         process.stdout.write(`Not run: ${decision.reason}\n`);
         continue;

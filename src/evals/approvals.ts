@@ -5,6 +5,7 @@ export interface ApprovalLog {
   tool: string;
   args: Record<string, unknown>;
   approved: boolean;
+  summary?: string;
 }
 
 /**
@@ -15,7 +16,7 @@ export function caseApprover(approvals: Approvals, log: ApprovalLog[]): Approver
   return async (request: ApprovalRequest) => {
     const approved =
       approvals === 'approve' || (typeof approvals === 'object' && !approvals.deny.includes(request.tool));
-    log.push({ tool: request.tool, args: request.args, approved });
+    log.push({ tool: request.tool, args: request.args, summary: request.summary, approved });
     return approved ? { approved: true } : { approved: false, reason: 'The site owner declined this change.' };
   };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AuditSink } from '../audit.js';
 import type { WordPressClient } from '../client/index.js';
+import { maskSecretParams } from '../redact.js';
 
 export type ToolkitName = 'taxonomy' | 'users';
 
@@ -32,11 +33,11 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   schema: Schema;
   annotations: ToolAnnotations;
   /**
-   * Whether this particular call needs a person's approval. Defaults to
-   * `annotations.destructive`; tools destructive only with some params (merge with
-   * `delete_sources`, update-user with `password`) decide per call.
+   * Whether this particular call needs a person's approval, and what it will change in plain
+   * words, read from the site (not from the model's words). Without it: approval when
+   * `annotations.destructive`, summarised from the params.
    */
-  needsApproval?: (params: z.output<Schema>) => boolean;
+  review?: (context: ToolContext, params: z.output<Schema>) => Promise<CallReview>;
   execute(context: ToolContext, params: z.output<Schema>): Promise<unknown>;
 }
 
@@ -47,6 +48,24 @@ export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinitio
   return definition;
 }
 
-export function callNeedsApproval(tool: AnyToolDefinition, params: unknown): boolean {
-  return tool.needsApproval ? tool.needsApproval(params as never) : tool.annotations.destructive;
+/** What a call will do, for the person who approves it. */
+export interface CallReview {
+  approval: 'required' | 'none';
+  /** One line, e.g. "give alice the role administrator (was: editor)". */
+  summary: string;
+}
+
+/**
+ * The review of one call. When reading the site for it fails, the call needs approval (fail
+ * safe) and the prompt says the state could not be read.
+ */
+export async function reviewCall(tool: AnyToolDefinition, context: ToolContext, params: unknown): Promise<CallReview> {
+  const fallback = `${tool.name} ${JSON.stringify(maskSecretParams(params))}`;
+  if (!tool.review) return { approval: tool.annotations.destructive ? 'required' : 'none', summary: fallback };
+  try {
+    return await tool.review(context, params as never);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    return { approval: 'required', summary: `${fallback} (could not read the site to describe it: ${why})` };
+  }
 }

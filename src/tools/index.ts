@@ -51,8 +51,9 @@ export function findTool(name: string): AnyToolDefinition | undefined {
 }
 
 export {
-  callNeedsApproval,
+  type CallReview,
   defineTool,
+  reviewCall,
   type AnyToolDefinition,
   type ToolAnnotations,
   type ToolContext,

@@ -47,7 +47,9 @@ describe.each([true, false])('agent conversation (streaming=%s)', (streaming) =>
     server.script({ toolCalls: [{ name: 'delete-category', args: { id: createdId } }] }, { content: 'Deleted.' });
     const third = await session.turn('Delete it.');
     expect(third.answer).toBe('Deleted.');
-    expect(approvals).toEqual([{ tool: 'delete-category', args: { id: createdId } }]);
+    expect(approvals).toEqual([
+      { tool: 'delete-category', args: { id: createdId }, summary: `delete the category "${name}" (id ${createdId})` },
+    ]);
     expect(await categoryExists(createdId)).toBe(false);
     // History carried across turns: the last request held the first turn's messages.
     const lastRequest = server.requests.at(-1)!;

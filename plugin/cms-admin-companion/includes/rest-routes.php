@@ -172,7 +172,7 @@ function cms_admin_rest_roles(): array
         sort($granted);
         $items[] = ['role' => $slug, 'name' => translate_user_role($role['name']), 'capabilities' => $granted];
     }
-    return ['roles' => $items];
+    return ['roles' => $items, 'default_role' => (string) get_option('default_role')];
 }
 
 /** A core WP_Error without an HTTP status would become a 500 with HTML in its message. */

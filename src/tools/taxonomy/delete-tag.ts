@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
+import { reviewDelete } from './reviews.js';
 import { deleteTerm } from './term-writes.js';
 import { TAG } from './terms.js';
 
@@ -13,5 +14,6 @@ export const deleteTag = defineTool({
     force: z.boolean().optional().describe('Delete even if posts use it'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  review: ({ client }, { id, force }) => reviewDelete(client, TAG, id, force),
   execute: ({ client }, { id, force }) => deleteTerm(client, TAG, id, force ?? false),
 });

@@ -3,6 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { withPostTermsLock } from './post-lock.js';
 import { applyMerge, describePlan, planMerge } from './merge.js';
 import { wpId, wpIds } from '../schema.js';
+import { reviewMerge } from './reviews.js';
 
 export const mergeCategories = defineTool({
   name: 'merge-categories',
@@ -27,7 +28,7 @@ export const mergeCategories = defineTool({
   // Destructive even without delete_sources: posts lose the source categories, and which post
   // had which source is not recorded anywhere, so the change cannot be undone.
   annotations: { readOnly: false, destructive: true, idempotent: true },
-  needsApproval: (params) => !params.dry_run,
+  review: ({ client }, params) => reviewMerge(client, params),
   execute: ({ client }, params) =>
     withPostTermsLock(client, async () => {
       const plan = await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false);

@@ -5,11 +5,12 @@ import { type RawUser, toUser, USER_QUERY } from './records.js';
 import { resolveRole } from './roles.js';
 import { text } from '../schema.js';
 import { explainWriteError } from './write-errors.js';
+import { defaultRole, none, required, rolePowers, withPowers } from './risk.js';
 
 export const createUser = defineTool({
   name: 'create-user',
   toolkit: 'users',
-  description: 'Create a user; returns it.',
+  description: 'Create a user; returns it. Powerful roles need approval.',
   schema: z.strictObject({
     username: text(60).describe('Permanent login name'),
     email: text(100).describe('Unique email'),
@@ -18,7 +19,16 @@ export const createUser = defineTool({
     name: z.string().optional().describe('Display name'),
     bio: z.string().optional().describe('Biography'),
   }),
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  // Destructive for MCP clients: a powerful role hands over the site (see risk.ts).
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  async review({ client }, params) {
+    const role = params.role === undefined ? await defaultRole(client) : await resolveRole(client, params.role);
+    const who = `create the user ${params.username} <${params.email}>`;
+    if (role === undefined) return required(`${who} with the site's default role (unknown without the companion plugin)`);
+    const powers = (await rolePowers(client))(role);
+    const what = `${who} with the role ${withPowers(role, powers)}`;
+    return powers.length ? required(what) : none(what);
+  },
   async execute({ client }, params) {
     checkPassword(params.password, params);
     const role = params.role === undefined ? undefined : await resolveRole(client, params.role);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { ToolError } from '../tool-error.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
-import { forUser } from './records.js';
+import { forUser, getUser } from './records.js';
+import { required } from './risk.js';
 import { wpId } from '../schema.js';
 
 interface DisableResponse {
@@ -22,6 +23,10 @@ export const disableUser = defineTool({
     reason: z.string().max(1000).meta({ maxLength: undefined }).optional().describe('Stored reason'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  async review({ client }, params) {
+    const user = await getUser(client, params.id);
+    return required(`disable ${user.username}'s account (roles: ${user.roles.join(', ') || 'none'})`);
+  },
   async execute({ client }, params) {
     await requireCompanion(client, 'Disabling a user');
     const me = await client.connect();

@@ -1,17 +1,24 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
-import { forUser } from './records.js';
+import { forUser, getUser } from './records.js';
+import { none, required } from './risk.js';
 import { wpId } from '../schema.js';
 
 export const enableUser = defineTool({
   name: 'enable-user',
   toolkit: 'users',
-  description: 'Undo disable-user.',
+  description: 'Undo disable-user. Needs approval.',
   schema: z.strictObject({
     id: wpId(),
   }),
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  // Destructive for MCP clients: it re-opens an account someone closed on purpose.
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  async review({ client }, params) {
+    const user = await getUser(client, params.id);
+    const summary = `enable ${user.username}'s account (roles: ${user.roles.join(', ') || 'none'})`;
+    return user.disabled === false ? none(`${summary}; it is not disabled`) : required(summary);
+  },
   async execute({ client }, params) {
     await requireCompanion(client, 'Enabling a user');
     const state = await forUser(params.id, () =>

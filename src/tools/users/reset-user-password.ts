@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
-import { forUser, maskEmail } from './records.js';
+import { forUser, getUser, maskEmail } from './records.js';
+import { required } from './risk.js';
 import { wpId } from '../schema.js';
 
 interface ResetResponse {
@@ -21,6 +22,14 @@ export const resetUserPassword = defineTool({
     delivery: z.enum(['email', 'link']).optional().describe('email (default) or link: return the link'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  async review({ client }, params) {
+    const user = await getUser(client, params.id);
+    return required(
+      params.delivery === 'link'
+        ? `make a password reset link for ${user.username} (shown to you, not to the model)`
+        : `email a password reset link for ${user.username} to ${user.email}`,
+    );
+  },
   async execute({ client }, params) {
     await requireCompanion(client, 'Starting a password reset');
     const delivery = params.delivery ?? 'email';

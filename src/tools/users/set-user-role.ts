@@ -5,6 +5,7 @@ import { ToolError } from '../tool-error.js';
 import { forUser, getUser, type RawUser } from './records.js';
 import { resolveRole, roleError } from './roles.js';
 import { text, wpId } from '../schema.js';
+import { none, required, rolePowers, withPowers } from './risk.js';
 
 export const setUserRole = defineTool({
   name: 'set-user-role',
@@ -16,6 +17,24 @@ export const setUserRole = defineTool({
     keep_other_roles: z.boolean().optional().describe('Add, not replace'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  async review({ client }, params) {
+    const [role, user, powersOf] = await Promise.all([
+      resolveRole(client, params.role),
+      getUser(client, params.id),
+      rolePowers(client),
+    ]);
+    const roles = params.keep_other_roles ? [...new Set([...user.roles, role])] : [role];
+    const union = (list: string[]) => new Set(list.flatMap(powersOf));
+    const [before, after] = [union(user.roles), union(roles)];
+    const gained = [...after].filter((cap) => !before.has(cap));
+    const lost = [...before].filter((cap) => !after.has(cap));
+    const was = user.roles.length ? user.roles.join(', ') : 'no role';
+    const summary = params.keep_other_roles
+      ? `add the role ${withPowers(role, powersOf(role))} to ${user.username} (has: ${was})`
+      : `give ${user.username} the role ${withPowers(role, powersOf(role))} (was: ${was})`;
+    // Granting power hands over accounts; taking it away can lock the site's owners out.
+    return gained.length || lost.length ? required(summary) : none(summary);
+  },
   async execute({ client }, params) {
     // Independent reads, in parallel.
     const [role, me, user] = await Promise.all([

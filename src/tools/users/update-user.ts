@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { ToolError } from '../tool-error.js';
 import { checkPassword } from './passwords.js';
-import { forUser, type RawUser, toUser, USER_FIELDS } from './records.js';
+import { forUser, getUser, type RawUser, toUser, USER_FIELDS } from './records.js';
+import { none, required } from './risk.js';
 import { wpId } from '../schema.js';
 import { explainWriteError, invalidEmail } from './write-errors.js';
 
@@ -11,7 +12,7 @@ const FIELDS = ['email', 'name', 'bio', 'password'] as const;
 export const updateUser = defineTool({
   name: 'update-user',
   toolkit: 'users',
-  description: 'Update a user; only given fields change.',
+  description: 'Update a user; only given fields change. Email and password changes need approval.',
   schema: z.strictObject({
     id: wpId(),
     email: z.string().optional().describe('New email'),
@@ -19,8 +20,18 @@ export const updateUser = defineTool({
     bio: z.string().optional().describe('Biography; "" clears'),
     password: z.string().optional().describe('Rules as create-user'),
   }),
-  annotations: { readOnly: false, destructive: false, idempotent: true },
-  needsApproval: (params) => params.password !== undefined,
+  // Destructive for MCP clients: a new email or password moves the account out of its owner's hands.
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  async review({ client }, params) {
+    const user = await getUser(client, params.id);
+    const changes: string[] = [];
+    if (params.email !== undefined && params.email !== user.email)
+      changes.push(`change ${user.username}'s email from ${user.email} to ${params.email}`);
+    if (params.password !== undefined) changes.push(`set a new password for ${user.username}`);
+    if (changes.length) return required(changes.join('; '));
+    const fields = FIELDS.filter((field) => params[field] !== undefined);
+    return none(`update ${user.username}'s ${fields.join(', ') || 'nothing'}`);
+  },
   async execute({ client }, params) {
     const given = FIELDS.filter((field) => params[field] !== undefined);
     if (given.length === 0) {

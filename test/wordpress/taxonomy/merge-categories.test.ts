@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callNeedsApproval, findTool } from '../../../src/tools/index.js';
+import { findTool, reviewCall } from '../../../src/tools/index.js';
 import { applyMerge } from '../../../src/tools/taxonomy/merge.js';
 import { call, callOk, callOkIn, restOnlyContext, testContext } from '../../helpers/site.js';
 import { countRequests, makeCategory, makePosts, readPosts, readTerm, STATUSES } from './fixtures.js';
@@ -147,12 +147,17 @@ describe('merge-categories', () => {
     expect((await readTerm('categories', inner.id))?.parent).toBe(0);
   });
 
-  it('needs approval unless it is a dry run', () => {
+  it('needs approval unless it is a dry run, and the prompt names the categories', async () => {
     const tool = findTool('merge-categories');
     if (!tool) throw new Error('merge-categories is not registered');
     expect(tool.annotations).toEqual({ readOnly: false, destructive: true, idempotent: true });
-    expect(callNeedsApproval(tool, { source_ids: [2], target_id: 3 })).toBe(true);
-    expect(callNeedsApproval(tool, { source_ids: [2], target_id: 3, dry_run: true })).toBe(false);
+    const a = await makeCategory('Review A');
+    const b = await makeCategory('Review B');
+    const real = await reviewCall(tool, testContext(), { source_ids: [a.id], target_id: b.id, delete_sources: true });
+    expect(real.approval).toBe('required');
+    expect(real.summary).toMatch(/^merge the categories "Review A[^"]*" into "Review B[^"]*", then delete them$/);
+    const dry = await reviewCall(tool, testContext(), { source_ids: [a.id], target_id: b.id, dry_run: true });
+    expect(dry.approval).toBe('none');
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { callNeedsApproval, findTool } from '../../../src/tools/index.js';
+import { findTool, reviewCall } from '../../../src/tools/index.js';
+import { testContext } from '../../helpers/site.js';
 import {
   expectNoSecretsLeaked,
   formLogin,
@@ -55,11 +56,22 @@ describe('update-user', () => {
     expect((await formLogin(user.username, user.password)).ok).toBe(false);
   });
 
-  it('needs approval only when a password is given', () => {
+  it('needs approval for a new email or a password, and the prompt says what changes, read from the site', async () => {
     const tool = findTool('update-user');
     if (!tool) throw new Error('update-user is not registered');
-    expect(callNeedsApproval(tool, { id: 1, name: 'x' })).toBe(false);
-    expect(callNeedsApproval(tool, { id: 1, password: 'whatever-long-1' })).toBe(true);
+    const user = await makeUser();
+    const { email: current } = await readUser(user.id);
+    const review = (params: Record<string, unknown>) => reviewCall(tool, testContext(), { id: user.id, ...params });
+    expect(await review({ name: 'x', bio: 'y' })).toMatchObject({ approval: 'none' });
+    expect(await review({ email: current })).toMatchObject({ approval: 'none' });
+    expect(await review({ email: 'new@example.com' })).toEqual({
+      approval: 'required',
+      summary: `change ${user.username}'s email from ${current} to new@example.com`,
+    });
+    expect(await review({ password: 'whatever-long-1' })).toEqual({
+      approval: 'required',
+      summary: `set a new password for ${user.username}`,
+    });
   });
 
   it('refuses a weak password without changing anything', async () => {
