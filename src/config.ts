@@ -47,6 +47,8 @@ export interface ContextOptions {
   timeoutMs?: number;
   /** Append a JSON line per write to this file; default env CMS_AUDIT_LOG; none if neither. */
   auditLog?: string;
+  /** Where reset links go (see ToolContext.secretsTo); none: tools refuse to make one. */
+  secretsTo?: ToolContext['secretsTo'];
 }
 
 export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: ContextOptions = {}): ToolContext {
@@ -61,6 +63,7 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     client,
     secrets: secretForms(site.username, site.appPassword),
     audit: auditLog ? fileAuditSink(auditLog) : undefined,
+    secretsTo: options.secretsTo,
   };
 }
 

@@ -40,3 +40,11 @@ export function secretValues(params: unknown): string[] {
     .filter(([k, v]) => SECRET_KEY.test(k) && typeof v === 'string')
     .map(([, v]) => v as string);
 }
+
+/**
+ * Reset keys in wp-login.php links (`?action=rp&key=…&login=…`) masked, for traces and debug
+ * logs that may hold a tool result made for a person.
+ */
+export function maskResetKeys(text: string): string {
+  return text.replace(/([?&](?:amp;)?key=)[^&\s"'<>\\]+/g, `$1${REDACTED}`);
+}

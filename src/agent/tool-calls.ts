@@ -1,5 +1,6 @@
 import { createMiddleware, ToolMessage } from 'langchain';
 import { type AnyToolDefinition, reviewCall, type ToolContext, type ToolErrorPayload } from '../tools/index.js';
+import { maskResetKeys } from '../redact.js';
 import { invalidParams } from '../tools/run-tool.js';
 import { type Approver, approvalRequest } from './approvals.js';
 
@@ -65,7 +66,7 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], context:
         return result;
       } catch (err) {
         // A bug in a tool: tell the model briefly, without stack or file paths.
-        if (process.env.CMS_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
+        if (process.env.CMS_DEBUG) process.stderr.write(`${maskResetKeys(String((err as Error)?.stack ?? err))}\n`);
         return errorMessage(id, tool.name, {
           code: 'tool_failed',
           message: `${tool.name} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,

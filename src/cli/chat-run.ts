@@ -2,9 +2,10 @@ import { approveAll, type Approver, refuseAll, serializeApprover } from '../agen
 import { createChatModel, MODEL_HELP, modelConfigFromEnv } from '../agent/model.js';
 import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
 import { createContext } from '../config.js';
-import { maskSecretParams } from '../redact.js';
+import { maskResetKeys, maskSecretParams } from '../redact.js';
 import type { ChatOptions } from './chat.js';
 import { ensureSite } from './ensure-site.js';
+import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
 import { filterFromOptions } from './shared.js';
 import { runToolShell } from './tool-shell.js';
@@ -15,7 +16,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const maxSteps = Number(options.maxSteps ?? DEFAULT_MAX_STEPS);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error('--max-steps takes a whole number ≥ 1.');
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
-  const context = createContext(site, { auditLog: options.auditLog });
+  const context = createContext(site, {
+    auditLog: options.auditLog,
+    secretsTo: operatorHandOver(options.resetLinkFile),
+  });
   await context.client.connect();
   const modelConfig = modelConfigFromEnv();
   const interactive = Boolean(process.stdin.isTTY) && options.once === undefined;
@@ -46,7 +50,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     });
     if (options.json) {
       const trace = { ...result, toolCalls: result.toolCalls.map((c) => ({ ...c, args: maskSecretParams(c.args) })) };
-      process.stdout.write(`${JSON.stringify(trace, null, 2)}\n`);
+      process.stdout.write(`${maskResetKeys(JSON.stringify(trace, null, 2))}\n`);
     } else {
       if (result.stopped) process.stderr.write(`${result.stopped.message}\n`);
       if (result.answer) process.stdout.write(`${result.answer}\n`);

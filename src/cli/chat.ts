@@ -7,6 +7,7 @@ export interface ChatOptions extends FilterOptions {
   json?: boolean;
   yes?: boolean;
   maxSteps?: string;
+  resetLinkFile?: string;
 }
 
 export function registerChatCommand(program: Command): void {
@@ -20,14 +21,17 @@ export function registerChatCommand(program: Command): void {
     .option('--toolkit <name>', 'load one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
+    .option('--reset-link-file <file>', 'write reset links here (mode 0600) instead of on the terminal')
     .option('--max-steps <n>', 'model calls allowed per turn', String(DEFAULT_MAX_STEPS))
     .addHelpText(
       'after',
       `
 Model: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), CMS_AGENT_MODEL.
 Without a model, opens a direct tool shell: type \`tool-name {json}\` or \`tool-name key=value …\`.
-Destructive calls (deletes, merges that delete, disabling users, role changes, password resets)
-ask y/n first; without a terminal they are refused unless --yes is given.
+Calls that grant power, move an account out of its owner's hands or delete (powerful roles,
+email/password changes, enabling, disabling, resets, deletes, merges) ask y/n first, saying what
+will change; without a terminal they are refused unless --yes is given. Reset links go to you
+(terminal or --reset-link-file), never to the model.
 In the chat: /help, /tools, /reset, /exit; Ctrl-C cancels the current turn.`,
     )
     .action(async (options: ChatOptions) => {

@@ -18,6 +18,7 @@ export function registerInvokeCommand(program: Command): void {
     .option('--read-only', 'allow only read-only tools')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
+    .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
     .option('--pretty', 'indent the JSON output')
     .addHelpText(
       'after',
@@ -30,14 +31,16 @@ Examples:
   cms-admin invoke '{"tool":"get-cms-categories"}'
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -`,
     )
-    .action(async (text: string | undefined, options: FilterOptions & { pretty?: boolean }) => {
+    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean }) => {
       const outcome = await runInvoke(text, options);
       process.stdout.write(`${JSON.stringify(outcome, null, options.pretty ? 2 : undefined)}\n`);
       process.exitCode = exitCodeFor(outcome);
     });
 }
 
-async function runInvoke(text: string | undefined, options: FilterOptions): Promise<ToolOutcome> {
+type InvokeOptions = FilterOptions & { showResetLink?: boolean };
+
+async function runInvoke(text: string | undefined, options: InvokeOptions): Promise<ToolOutcome> {
   const source = text === undefined || text === '-' ? await readStdin() : text;
   const parsed = parseEnvelope(source);
   if (!parsed.ok) return parsed.outcome;
@@ -52,7 +55,11 @@ async function runInvoke(text: string | undefined, options: FilterOptions): Prom
   if (!call.ok) return call;
   try {
     const site = await resolveSiteConfig();
-    return await runTool(call.tool, createContext(site, { auditLog: options.auditLog }), call.params);
+    return await runTool(call.tool, createContext(site, {
+      auditLog: options.auditLog,
+      // The envelope's output is the only place a link can go: only on an explicit flag.
+      secretsTo: options.showResetLink ? 'result' : undefined,
+    }), call.params);
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, error: { code: 'not_configured', message: err.message } };
     throw err;

@@ -9,6 +9,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--reveal-reset-links', 'return reset links in results (they reach the MCP client and its model)')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .addHelpText(
       'after',
@@ -18,9 +19,12 @@ Example client config:
   {"mcpServers": {"wordpress": {"command": "npx", "args": ["cms-admin", "mcp"],
     "env": {"CMS_URL": "https://example.com", "CMS_USERNAME": "admin", "CMS_APP_PASSWORD": "…"}}}}`,
     )
-    .action(async (options: FilterOptions) => {
+    .action(async (options: FilterOptions & { revealResetLinks?: boolean }) => {
       const filter = filterFromOptions(options);
-      const context = createContext(await resolveSiteConfig(), { auditLog: options.auditLog });
+      const context = createContext(await resolveSiteConfig(), {
+        auditLog: options.auditLog,
+        secretsTo: options.revealResetLinks ? 'result' : undefined,
+      });
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
       await context.client.connect();
       const { serveStdio } = await import('../mcp.js');

@@ -39,8 +39,15 @@ export interface CaseEnvironment {
 export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise<CaseResult> {
   const started = performance.now();
   const since = (t: number) => Math.round(performance.now() - t);
-  const context = createContext(env.site);
   const secrets = collectSecrets(evalCase);
+  // The operator's copy of a reset link: kept out of the model's view and of the report.
+  const context = createContext(env.site, {
+    secretsTo: async ({ value }) => {
+      secrets.add(value);
+      secrets.add(new URL(value).searchParams.get('key') ?? value);
+      return 'the operator';
+    },
+  });
   for (const secret of context.secrets ?? []) secrets.add(secret);
   const result: CaseResult = {
     id: evalCase.id,

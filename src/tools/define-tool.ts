@@ -21,7 +21,25 @@ export interface ToolContext {
   secrets?: readonly string[];
   /** Where every write is recorded (see audit.ts); none when unset. */
   audit?: AuditSink;
+  /**
+   * Where a secret that opens an account (a reset link) goes: a function hands it to the person
+   * at the keyboard and says where ("shown on the terminal"), so the model never sees it;
+   * `'result'` puts it in the tool result (only on an explicit flag); unset: no one can receive
+   * it, and tools refuse to make one.
+   */
+  secretsTo?: 'result' | SecretHandOver;
 }
+
+/** A secret for the operator, never for the model. */
+export interface HandedSecret {
+  kind: 'reset_link';
+  user: { id: number; username: string };
+  value: string;
+  expires_in_hours: number;
+}
+
+/** Shows or stores the secret for the operator; returns where it went, in a few words. */
+export type SecretHandOver = (secret: HandedSecret) => Promise<string>;
 
 export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** The tool name from the service spec, kebab-case. */

@@ -52,6 +52,8 @@ export function findTool(name: string): AnyToolDefinition | undefined {
 
 export {
   type CallReview,
+  type HandedSecret,
+  type SecretHandOver,
   defineTool,
   reviewCall,
   type AnyToolDefinition,

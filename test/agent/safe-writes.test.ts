@@ -2,8 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveAll, refuseAll } from '../../src/agent/approvals.js';
 import { lastToolResult, scriptedSession, unansweredToolCalls } from '../helpers/agent.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
-import { unique, wp } from '../helpers/site.js';
-import { makeUser, newIdentity, newPassword, readUser, wpPhp } from '../wordpress/users/helpers.js';
+import { createContext } from '../../src/config.js';
+import { testSite, unique, wp } from '../helpers/site.js';
+import {
+  makeUser,
+  newIdentity,
+  newPassword,
+  readUser,
+  resetThroughLink,
+  wpPhp,
+} from '../wordpress/users/helpers.js';
 
 /**
  * The chat runner as it runs with no terminal and no --yes (every approval refused), and with
@@ -128,5 +136,36 @@ describe('prompt injection in site data', () => {
     ]);
     expect((await readUser(victim.id)).roles).toEqual(['author']);
     await wp().delete(`/wp/v2/categories/${category.id}`, { force: true });
+  });
+});
+
+describe('reset links stay with the human', () => {
+  it('a reset-link chat: the operator gets a working link; no model request and no trace holds the key', async () => {
+    const target = await makeUser();
+    const handed: string[] = [];
+    const context = createContext(testSite(), {
+      secretsTo: async ({ value }) => {
+        handed.push(value);
+        return "the operator's terminal";
+      },
+    });
+    const { session } = scriptedSession(server, { approver: approveAll, context });
+    const before = server.requests.length;
+    server.script(
+      { toolCalls: [{ name: 'list-users', args: { search: target.username } }] },
+      { toolCalls: [{ name: 'reset-user-password', args: { id: target.id, delivery: 'link' } }] },
+      (request) => ({ content: `Told: ${JSON.stringify(lastToolResult(request))}` }),
+    );
+    const turn = await session.turn(`Give me a reset link for ${target.username}.`);
+    expect(turn.stopped).toBeUndefined();
+    expect(handed).toHaveLength(1);
+    const key = new URL(handed[0]!).searchParams.get('key') ?? '';
+    expect(key.length).toBeGreaterThanOrEqual(20);
+    const requests = server.requests.slice(before);
+    expect(requests).toHaveLength(3);
+    for (const request of requests) expect(JSON.stringify(request)).not.toContain(key);
+    expect(JSON.stringify(turn)).not.toContain(key);
+    expect(turn.answer).toContain("the operator's terminal");
+    expect(await resetThroughLink(handed[0]!, newPassword())).toBe(true);
   });
 });

@@ -75,3 +75,24 @@ describe('cms-admin invoke', () => {
     }
   });
 });
+
+describe('reset links from the envelope CLI', () => {
+  it('only with --show-reset-link; without it nothing is made and the hint names the flag', async () => {
+    const user = await wp().post<{ id: number }>('/wp/v2/users', {
+      username: unique('cli_reset').replace(/\W+/g, '_'),
+      email: `${unique('cli').replace(/\W+/g, '_')}@example.org`,
+      password: `Pw-${unique('x')}`,
+    });
+    const envelope = JSON.stringify({ tool: 'reset-user-password', params: { id: user.id, delivery: 'link' } });
+    const refused = await runCli(['invoke', envelope]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: 'no_one_to_receive_link',
+      hint: expect.stringContaining('--show-reset-link'),
+    });
+    expect(refused.stdout + refused.stderr).not.toContain('action=rp');
+    const shown = await runCli(['invoke', '--show-reset-link', envelope]);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout).result).toMatchObject({ delivery: 'link', reset_link: expect.stringContaining('action=rp') });
+  });
+});

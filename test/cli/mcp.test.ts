@@ -74,6 +74,26 @@ describe('cms-admin mcp over a real stdio pipe', () => {
     const cli = JSON.parse((await runCli(['invoke', '{"tool":"create-tag","params":{"name":5}}'])).stdout).error;
     expect(error).toEqual(cli);
   });
+
+  it('annotates tools that may grant power or take an account destructive, and keeps reset links from the client', async () => {
+    const { tools } = await client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.destructiveHint]));
+    for (const name of ['create-user', 'update-user', 'enable-user', 'set-user-role', 'reset-user-password'])
+      expect(hints[name], name).toBe(true);
+    expect(hints['create-tag']).toBe(false);
+    expect(tools.find((t) => t.name === 'create-user')?.description).toContain('need approval');
+
+    const user = await wp().post<{ id: number }>('/wp/v2/users', {
+      username: unique('mcp_reset').replace(/\W+/g, '_'),
+      email: `${unique('mcp').replace(/\W+/g, '_')}@example.org`,
+      password: `Pw-${unique('x')}`,
+    });
+    const reset = await client.callTool({ name: 'reset-user-password', arguments: { id: user.id, delivery: 'link' } });
+    expect(reset.isError).toBe(true);
+    const text = (reset.content as Array<{ text: string }>)[0]!.text;
+    expect(JSON.parse(text).error.code).toBe('no_one_to_receive_link');
+    expect(text).not.toContain('action=rp');
+  });
 });
 
 describe('--read-only over MCP', () => {

@@ -1,14 +1,20 @@
 import { ChatOpenAI } from '@langchain/openai';
 import type { ApprovalRequest, Approver } from '../../src/agent/approvals.js';
 import { ChatSession } from '../../src/agent/runner.js';
-import type { ToolFilter } from '../../src/tools/index.js';
+import type { ToolContext, ToolFilter } from '../../src/tools/index.js';
 import type { ChatRequest, ScriptedOpenAI } from './scripted-openai.js';
 import { testContext } from './site.js';
 
 /** A ChatSession on the test site whose model is the real ChatOpenAI pointed at the scripted server. */
 export function scriptedSession(
   server: ScriptedOpenAI,
-  options: { approver?: Approver; streaming?: boolean; filter?: ToolFilter; maxSteps?: number } = {},
+  options: {
+    approver?: Approver;
+    streaming?: boolean;
+    filter?: ToolFilter;
+    maxSteps?: number;
+    context?: ToolContext;
+  } = {},
 ) {
   const approvals: ApprovalRequest[] = [];
   const approver: Approver = options.approver ?? (async () => ({ approved: true }));
@@ -22,7 +28,7 @@ export function scriptedSession(
   });
   const session = new ChatSession({
     model,
-    context: testContext(),
+    context: options.context ?? testContext(),
     filter: options.filter,
     maxSteps: options.maxSteps,
     approver: async (request) => {

@@ -118,7 +118,12 @@ describe('every output channel', () => {
       password: scan.password('link user password'),
     });
     const otherId = (made.ok && (made.result as { id: number }).id) as number;
-    const linkCall = await invoke({ tool: 'reset-user-password', params: { id: otherId, delivery: 'link' } }, context);
+    // Only a caller that asked for links in results (invoke --show-reset-link, mcp --reveal-reset-links) gets one.
+    const linkContext = createContext(site, { auditLog, secretsTo: 'result' });
+    const linkCall = await invoke(
+      { tool: 'reset-user-password', params: { id: otherId, delivery: 'link' } },
+      linkContext,
+    );
     if (!linkCall.ok) throw new Error(JSON.stringify(linkCall.error));
     const link = scan.secret(
       'reset link returned by delivery "link"',

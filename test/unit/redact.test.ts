@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecretParams, REDACTED, redactSecrets, secretValues } from '../../src/redact.js';
+import { maskResetKeys, maskSecretParams, REDACTED, redactSecrets, secretValues } from '../../src/redact.js';
 import { WordPressError } from '../../src/client/index.js';
 
 describe('redaction', () => {
@@ -13,6 +13,13 @@ describe('redaction', () => {
     const params = { id: 3, password: 'hunter2hunter2', name: 'Ann' };
     expect(maskSecretParams(params)).toEqual({ id: 3, password: REDACTED, name: 'Ann' });
     expect(secretValues(params)).toEqual(['hunter2hunter2']);
+  });
+
+  it('masks reset keys in links, also HTML- or JSON-escaped, and leaves other text alone', () => {
+    const link = 'http://h/wp-login.php?action=rp&key=AbC123xyz&login=ann%40x';
+    expect(maskResetKeys(`go to ${link} now`)).toBe(`go to http://h/wp-login.php?action=rp&key=${REDACTED}&login=ann%40x now`);
+    expect(maskResetKeys(JSON.stringify({ l: link.replace('&', '&amp;') }))).not.toContain('AbC123xyz');
+    expect(maskResetKeys('{"key":"value","monkey=1"}')).toBe('{"key":"value","monkey=1"}');
   });
 
   it('a serialised WordPressError carries method and URL but no credentials', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
+import { ToolError } from '../tool-error.js';
 import { forUser, getUser, maskEmail } from './records.js';
 import { required } from './risk.js';
 import { wpId } from '../schema.js';
@@ -16,10 +17,10 @@ interface ResetResponse {
 export const resetUserPassword = defineTool({
   name: 'reset-user-password',
   toolkit: 'users',
-  description: 'Start a password reset (old password stays valid): email the user a reset link, or return it.',
+  description: 'Start a password reset (old password stays valid): email the user a reset link, or hand it to the operator.',
   schema: z.strictObject({
     id: wpId(),
-    delivery: z.enum(['email', 'link']).optional().describe('email (default) or link: return the link'),
+    delivery: z.enum(['email', 'link']).optional().describe('email (default) or link: to the operator'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false },
   async review({ client }, params) {
@@ -30,31 +31,47 @@ export const resetUserPassword = defineTool({
         : `email a password reset link for ${user.username} to ${user.email}`,
     );
   },
-  async execute({ client }, params) {
+  async execute({ client, secretsTo }, params) {
     await requireCompanion(client, 'Starting a password reset');
     const delivery = params.delivery ?? 'email';
+    // Refuse before a link exists: one made for no one would still replace the user's last one.
+    if (delivery === 'link' && !secretsTo) throw noOneToReceive();
     const reset = await forUser(params.id, () =>
       client.post<ResetResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/password-reset`, { delivery }),
     );
     const expires_in_hours = Math.round((reset.expires_in_seconds / 3600) * 10) / 10;
+    const base = { id: reset.id, username: reset.username, delivery };
     if (delivery === 'email') {
       // The link stays in the user's mailbox: it never reaches the model.
+      return { ...base, sent_to: maskEmail(reset.sent_to ?? ''), expires_in_hours };
+    }
+    if (secretsTo === 'result') {
       return {
-        id: reset.id,
-        username: reset.username,
-        delivery,
-        sent_to: maskEmail(reset.sent_to ?? ''),
+        ...base,
+        sensitive: true,
+        reset_link: reset.reset_link,
         expires_in_hours,
+        note: 'Give the link only to the user: whoever opens it can set the password. A newer reset replaces it.',
       };
     }
+    if (!secretsTo) throw noOneToReceive();
+    const user = { id: reset.id, username: reset.username };
+    const where = await secretsTo({ kind: 'reset_link', user, value: reset.reset_link ?? '', expires_in_hours });
     return {
-      id: reset.id,
-      username: reset.username,
-      delivery,
-      sensitive: true,
-      reset_link: reset.reset_link,
+      ...base,
+      link_given_to: where,
       expires_in_hours,
-      note: 'Give the link only to the user: whoever opens it can set the password. A newer reset replaces it.',
+      note: 'The link went to the operator, not to you: do not ask for it or repeat it. A newer reset replaces it.',
     };
   },
 });
+
+function noOneToReceive(): ToolError {
+  return new ToolError(
+    'no_one_to_receive_link',
+    'A reset link opens the account, so it goes only to a person, and no one here can receive it. Nothing was changed.',
+    {
+      hint: 'Use delivery "email", or run the chat or tool shell (it shows the link on the terminal), `cms-admin invoke --show-reset-link`, or `cms-admin mcp --reveal-reset-links`.',
+    },
+  );
+}

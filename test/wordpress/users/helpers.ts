@@ -6,7 +6,9 @@ import { expect } from 'vitest';
 import { mapLimit } from '../../../src/client/index.js';
 import { REDACTED } from '../../../src/redact.js';
 import { packageRoot, readMailLog, resolveInstance } from '../../../src/sandbox/index.js';
-import type { ToolOutcome } from '../../../src/tools/index.js';
+import { invoke } from '../../../src/envelope.js';
+import type { ToolContext, ToolOutcome } from '../../../src/tools/index.js';
+import { recordOutput } from '../../helpers/output-log.js';
 import { call, testSite, unique, wp } from '../../helpers/site.js';
 
 /**
@@ -44,6 +46,14 @@ export async function runOk<T = any>(
   const outcome = await run(tool, params, allowed);
   if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
   return outcome.result as T;
+}
+
+/** `run` through another context (e.g. one whose reset links go to the result or a person). */
+export async function runIn(context: ToolContext, tool: string, params: Record<string, unknown>): Promise<ToolOutcome> {
+  const outcome = await invoke({ tool, params }, context);
+  recordOutput(JSON.stringify(outcome));
+  outcomes.push({ tool, outcome, allowed: [] });
+  return outcome;
 }
 
 /** The error of a call expected to fail. */

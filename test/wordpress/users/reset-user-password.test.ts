@@ -8,11 +8,20 @@ import {
   newPassword,
   readUser,
   resetThroughLink,
-  run,
   runError,
+  runIn,
   runOk,
   secret,
+  wpPhp,
 } from './helpers.js';
+import { createContext } from '../../../src/config.js';
+import type { HandedSecret } from '../../../src/tools/index.js';
+import { testSite } from '../../helpers/site.js';
+
+/** The stored (hashed) reset key; '' when no reset was started. */
+async function activationKey(id: number): Promise<string> {
+  return (await wpPhp(`echo get_userdata(${id})->user_activation_key;`)).trim();
+}
 
 /** The reset link in WordPress's email (retrieve_password()), registered as a secret. */
 async function resetLinkMailedTo(email: string): Promise<string> {
@@ -55,10 +64,44 @@ describe('reset-user-password', () => {
     expect((await readUser(user.id)).email).toBe(before.email);
   });
 
-  it('returns the link, marked sensitive, with delivery "link", and sends no email', async () => {
+  it('refuses delivery "link" when no one can receive the link, before making one', async () => {
     const user = await makeUser();
     const mailsBefore = (await mailTo(user.email)).length;
-    const outcome = await run('reset-user-password', { id: user.id, delivery: 'link' });
+    const error = await runError('reset-user-password', { id: user.id, delivery: 'link' });
+    expect(error).toMatchObject({ code: 'no_one_to_receive_link', hint: expect.stringContaining('--show-reset-link') });
+    expect(await activationKey(user.id)).toBe('');
+    expect((await mailTo(user.email)).length).toBe(mailsBefore);
+  });
+
+  it('hands the link to the operator; the result only says so, and the link works', async () => {
+    const user = await makeUser();
+    const handed: HandedSecret[] = [];
+    const context = createContext(testSite(), {
+      secretsTo: async (s) => {
+        handed.push(s);
+        secret(s.value);
+        secret(new URL(s.value).searchParams.get('key') ?? s.value);
+        return 'the test operator';
+      },
+    });
+    const outcome = await runIn(context, 'reset-user-password', { id: user.id, delivery: 'link' });
+    expect(outcome).toMatchObject({
+      ok: true,
+      result: { id: user.id, username: user.username, delivery: 'link', link_given_to: 'the test operator' },
+    });
+    expect(handed).toEqual([
+      { kind: 'reset_link', user: { id: user.id, username: user.username }, value: expect.stringContaining('action=rp'), expires_in_hours: 24 },
+    ]);
+    expect(await resetThroughLink(handed[0]!.value, newPassword())).toBe(true);
+  });
+
+  it('returns the link, marked sensitive, only when the caller asked for links in results, and sends no email', async () => {
+    const user = await makeUser();
+    const mailsBefore = (await mailTo(user.email)).length;
+    const outcome = await runIn(createContext(testSite(), { secretsTo: 'result' }), 'reset-user-password', {
+      id: user.id,
+      delivery: 'link',
+    });
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
     const result = outcome.result as Record<string, any>;
     // The link is what was asked for here, and a secret in every other outcome.
