@@ -1,5 +1,6 @@
 import { chunk, mapLimit } from './concurrency.js';
-import { plainText, WordPressError } from './errors.js';
+import { WordPressError } from './errors.js';
+import { plainText } from './html-text.js';
 import type { WordPressClient } from './wordpress-client.js';
 
 /** One write inside a `/batch/v1` request (https://make.wordpress.org/core/2020/11/20/rest-api-batch-framework-in-wordpress-5-6/). */

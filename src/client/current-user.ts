@@ -1,4 +1,5 @@
 import { redactUrl, WordPressError } from './errors.js';
+import { DROPPED_AUTH_HINT } from './response.js';
 import type { WordPressClient } from './wordpress-client.js';
 
 export interface CurrentUser {
@@ -28,11 +29,19 @@ export async function fetchCurrentUser(client: WordPressClient): Promise<Current
     };
   } catch (err) {
     if (err instanceof WordPressError && (err.status === 401 || err.status === 403)) {
+      // rest_not_logged_in: WordPress saw no credentials at all, which a wrong password on 6.1
+      // and a server that drops the Authorization header look like alike; the hint names both.
+      const loggedOut = err.code === 'rest_not_logged_in' || err.hint !== undefined;
       throw new WordPressError({
         status: err.status,
         code: 'authentication_failed',
-        message: `WordPress at ${redactUrl(client.siteUrl)} did not accept the application password for user "${client.username}" (${err.code}). Check CMS_USERNAME and CMS_APP_PASSWORD; create an application password under Users → Profile → Application Passwords.`,
+        message: loggedOut
+          ? `WordPress at ${redactUrl(client.siteUrl)} treated the toolkit as logged out (${err.code}: ${err.message}) although it sent the application password of user "${client.username}": either CMS_USERNAME / CMS_APP_PASSWORD are wrong, or the web server drops the Authorization header.`
+          : `WordPress at ${redactUrl(client.siteUrl)} did not accept the application password for user "${client.username}" (${err.code}). Check CMS_USERNAME and CMS_APP_PASSWORD; create an application password under Users → Profile → Application Passwords.`,
         request: err.request,
+        hint: loggedOut
+          ? err.hint ?? DROPPED_AUTH_HINT
+          : 'Fix CMS_USERNAME / CMS_APP_PASSWORD, then try again.',
       });
     }
     throw err;

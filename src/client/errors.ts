@@ -17,6 +17,8 @@ export class WordPressError extends Error {
   readonly code: string;
   readonly data: unknown;
   readonly request: RedactedRequest | undefined;
+  /** What the user can do about it, when the client knows (e.g. a firewall page, a dropped header). */
+  readonly hint: string | undefined;
 
   constructor(init: {
     status?: number;
@@ -24,12 +26,14 @@ export class WordPressError extends Error {
     message: string;
     data?: unknown;
     request?: RedactedRequest;
+    hint?: string;
   }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
     this.data = init.data;
     this.request = init.request;
+    this.hint = init.hint;
   }
 
   toJSON(): Record<string, unknown> {
@@ -40,19 +44,9 @@ export class WordPressError extends Error {
       message: this.message,
       data: this.data,
       request: this.request,
+      hint: this.hint,
     };
   }
-}
-
-/** WordPress messages sometimes carry HTML (`<strong>Error:</strong> …`); the model wants text. */
-export function plainText(message: string): string {
-  return message
-    .replace(/<[^>]*>/g, '')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;|&rsquo;|&lsquo;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 /** Removes any user:password@ part and keeps the URL otherwise readable. */

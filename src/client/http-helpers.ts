@@ -1,5 +1,5 @@
-import axios, { type AxiosResponse } from 'axios';
-import { plainText, redactUrl, WordPressError } from './errors.js';
+import axios from 'axios';
+import { redactUrl, WordPressError } from './errors.js';
 
 export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
@@ -16,20 +16,6 @@ export function serializeQuery(query: Query): string {
 export function numberHeader(value: unknown): number | undefined {
   const n = Number(value);
   return value === undefined || Number.isNaN(n) ? undefined : n;
-}
-
-export function httpError(response: AxiosResponse, method: string, url: string): WordPressError {
-  const body = response.data as { code?: unknown; message?: unknown; data?: unknown } | string | undefined;
-  const isWpError = typeof body === 'object' && body !== null && typeof body.code === 'string';
-  return new WordPressError({
-    status: response.status,
-    code: isWpError ? String(body.code) : `http_${response.status}`,
-    message: isWpError && typeof body.message === 'string'
-      ? plainText(body.message)
-      : `WordPress answered HTTP ${response.status} ${response.statusText ?? ''}`.trim(),
-    data: isWpError ? body.data : undefined,
-    request: { method, url: redactUrl(url) },
-  });
 }
 
 export function networkError(err: unknown, method: string, url: string): WordPressError {

@@ -1,6 +1,7 @@
 export { type BatchItemResult, type BatchRequest, BATCH_SIZE } from './batch.js';
 export { chunk, mapLimit } from './concurrency.js';
-export { plainText, type RedactedRequest, WordPressError } from './errors.js';
+export { type RedactedRequest, WordPressError } from './errors.js';
+export { decodeEntities, plainText } from './html-text.js';
 export {
   type ClientStats,
   type CurrentUser,

@@ -1,10 +1,9 @@
-import http from 'node:http';
-import https from 'node:https';
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import { type CurrentUser, fetchCurrentUser } from './current-user.js';
-import { httpError, networkError, numberHeader, type Query, serializeQuery } from './http-helpers.js';
 import { type BatchItemResult, type BatchRequest, sendBatches } from './batch.js';
-import { mapLimit } from './concurrency.js';
+import { type CurrentUser, fetchCurrentUser } from './current-user.js';
+import { WordPressError } from './errors.js';
+import { numberHeader, type Query } from './http-helpers.js';
+import { count, pages } from './paging.js';
+import { jsonError, notJsonError, type RawResponse } from './response.js';
 import {
   backoffMs,
   DEFAULT_RETRY,
@@ -14,11 +13,12 @@ import {
   retryAfterMs,
   sleep,
 } from './retry.js';
+import { type Sent, Transport } from './transport.js';
 
 export type { CurrentUser, Query };
 
 export interface WordPressClientOptions {
-  /** Site address, e.g. `https://example.com` (the REST API is expected under `/wp-json`). */
+  /** Site address, e.g. `https://example.com` or `https://example.com/blog`; the REST root is discovered. */
   url: string;
   username: string;
   /** An application password (Users → Profile → Application Passwords). */
@@ -27,12 +27,13 @@ export interface WordPressClientOptions {
   /** Concurrent requests for extra pages and batch chunks. */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
+  /** Where notes about the site's setup go, once each (redirects, PHP notices, stripped headers). Default: stderr. */
+  onWarning?: (message: string) => void;
 }
-
 
 export interface WpRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
-  /** Route below the REST root, e.g. `/wp/v2/categories`. */
+  /** Route below the REST root, e.g. `/wp/v2/categories` (may carry its own `?query`). */
   path: string;
   query?: Query;
   body?: unknown;
@@ -43,10 +44,11 @@ export interface WpRequest {
 export interface WpResponse<T> {
   data: T;
   status: number;
+  /** `X-WP-Total`; `undefined` when the site (or a proxy in front of it) does not send it. */
   total: number | undefined;
+  /** `X-WP-TotalPages`; `undefined` when not sent. `pages()`/`all()`/`count()` cope without it. */
   totalPages: number | undefined;
 }
-
 
 export interface ClientStats {
   requests: number;
@@ -55,15 +57,20 @@ export interface ClientStats {
 
 /**
  * A small WordPress REST client: auth, timeouts, keep-alive, retries of idempotent requests,
- * pagination and batch writes. It knows WordPress and HTTP, nothing about tools.
+ * pagination and batch writes. Every response becomes data or a WordPressError here (see
+ * response.ts): never an HTML page taken for data. It knows WordPress and HTTP, nothing about tools.
  */
 export class WordPressClient {
   readonly siteUrl: string;
   readonly username: string;
   readonly concurrency: number;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
-  readonly #http: AxiosInstance;
+  /** Every warning given so far (each once). */
+  readonly warnings: string[] = [];
+  readonly #transport: Transport;
   readonly #retry: RetryPolicy;
+  readonly #onWarning: (message: string) => void;
+  readonly #warned = new Set<string>();
   #me: Promise<CurrentUser> | undefined;
   #index: Promise<{ namespaces: string[] }> | undefined;
 
@@ -72,56 +79,75 @@ export class WordPressClient {
     this.username = options.username;
     this.concurrency = options.concurrency ?? 4;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    const agentOptions = { keepAlive: true, maxSockets: this.concurrency * 2 };
-    this.#http = axios.create({
-      baseURL: `${this.siteUrl}/wp-json`,
-      timeout: options.timeoutMs ?? 30_000,
-      auth: { username: options.username, password: options.appPassword },
-      httpAgent: new http.Agent(agentOptions),
-      httpsAgent: new https.Agent(agentOptions),
-      headers: { Accept: 'application/json' },
-      paramsSerializer: { serialize: serializeQuery },
-      // Errors are built from the response below; axios must not throw with config attached.
-      validateStatus: () => true,
-      maxRedirects: 0,
-      // WordPress can prefix JSON with PHP notices on misconfigured sites; parse leniently.
-      transitional: { silentJSONParsing: true, forcedJSONParsing: true, clarifyTimeoutError: true },
+    this.#onWarning = options.onWarning ?? ((message) => process.stderr.write(`cms-admin: warning: ${message}\n`));
+    this.#transport = new Transport({
+      siteUrl: this.siteUrl,
+      username: options.username,
+      appPassword: options.appPassword,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      concurrency: this.concurrency,
+      onRequest: () => {
+        this.stats.requests++;
+      },
+      warnOnce: (key, message) => this.warnOnce(key, message),
     });
   }
 
   async request<T>(req: WpRequest): Promise<WpResponse<T>> {
     const method = req.method ?? 'GET';
     const idempotent = req.idempotent ?? (method === 'GET' || method === 'HEAD');
-    const url = `${this.siteUrl}/wp-json${req.path}`;
     for (let attempt = 0; ; attempt++) {
-      this.stats.requests++;
-      let response: AxiosResponse;
+      let sent: Sent;
       try {
-        response = await this.#http.request({ method, url: req.path, params: req.query, data: req.body });
+        sent = await this.#transport.send(method, req.path, req.query, req.body);
       } catch (err) {
-        const error = networkError(err, method, url);
-        if (idempotent && attempt < this.#retry.maxRetries && RETRYABLE_NETWORK_CODES.has(error.code)) {
-          this.stats.retries++;
-          await sleep(backoffMs(attempt, this.#retry));
+        if (!(err instanceof WordPressError)) throw err;
+        if (idempotent && attempt < this.#retry.maxRetries && RETRYABLE_NETWORK_CODES.has(err.code)) {
+          await this.#backoff(attempt);
           continue;
         }
-        throw error;
+        throw err;
       }
-      if (response.status < 400) {
-        return {
-          data: response.data as T,
-          status: response.status,
-          total: numberHeader(response.headers['x-wp-total']),
-          totalPages: numberHeader(response.headers['x-wp-totalpages']),
-        };
+      const { raw, parsed, url } = sent;
+      if (parsed.kind === 'json' && (raw.status < 300 || (method === 'HEAD' && raw.status < 400))) {
+        return this.#answer(raw, parsed.value as T);
       }
-      if (idempotent && attempt < this.#retry.maxRetries && RETRYABLE_STATUS.has(response.status)) {
-        this.stats.retries++;
-        await sleep(backoffMs(attempt, this.#retry, retryAfterMs(response.headers['retry-after'])));
+      if (method === 'HEAD' && parsed.kind === 'empty' && raw.status < 300) return this.#answer(raw, undefined as T);
+      const error =
+        parsed.kind === 'json' ? jsonError(raw, parsed.value, method, url) : notJsonError(raw, parsed, method, url);
+      if (
+        idempotent &&
+        attempt < this.#retry.maxRetries &&
+        RETRYABLE_STATUS.has(raw.status) &&
+        error.code !== 'site_maintenance'
+      ) {
+        await this.#backoff(attempt, retryAfterMs(raw.headers['retry-after'] as string | undefined));
         continue;
       }
-      throw httpError(response, method, url);
+      throw error;
     }
+  }
+
+  #answer<T>(raw: RawResponse, data: T): WpResponse<T> {
+    return {
+      data,
+      status: raw.status,
+      total: numberHeader(raw.headers['x-wp-total']),
+      totalPages: numberHeader(raw.headers['x-wp-totalpages']),
+    };
+  }
+
+  async #backoff(attempt: number, retryAfter?: number): Promise<void> {
+    this.stats.retries++;
+    await sleep(backoffMs(attempt, this.#retry, retryAfter));
+  }
+
+  /** Gives a warning about the site's setup once per client. */
+  warnOnce(key: string, message: string): void {
+    if (this.#warned.has(key)) return;
+    this.#warned.add(key);
+    this.warnings.push(message);
+    this.#onWarning(message);
   }
 
   async get<T>(path: string, query?: Query): Promise<T> {
@@ -137,23 +163,11 @@ export class WordPressClient {
   }
 
   /**
-   * Every page of a collection, in order. Page 1 tells `X-WP-TotalPages`; the rest are
-   * fetched `concurrency` at a time. Pass `concurrency: 1` when the caller may stop early
-   * (e.g. a date cutoff) so no page is fetched in vain.
+   * Every page of a collection, in order (see paging.ts). Pass `concurrency: 1` when the
+   * caller may stop early (e.g. a date cutoff) so no page is fetched in vain.
    */
-  async *pages<T>(path: string, query: Query = {}, options: { concurrency?: number } = {}): AsyncGenerator<T[]> {
-    const perPage = Number(query.per_page ?? 100);
-    const first = await this.request<T[]>({ path, query: { ...query, per_page: perPage, page: 1 } });
-    yield first.data;
-    const totalPages = first.totalPages ?? 1;
-    const limit = options.concurrency ?? this.concurrency;
-    for (let start = 2; start <= totalPages; start += limit) {
-      const batch = Array.from({ length: Math.min(limit, totalPages - start + 1) }, (_, i) => start + i);
-      const pages = await mapLimit(batch, limit, (page) =>
-        this.get<T[]>(path, { ...query, per_page: perPage, page }),
-      );
-      for (const page of pages) yield page;
-    }
+  pages<T>(path: string, query: Query = {}, options: { concurrency?: number } = {}): AsyncGenerator<T[]> {
+    return pages<T>(this, path, query, options);
   }
 
   /** All items of a collection (every page). */
@@ -163,10 +177,9 @@ export class WordPressClient {
     return items;
   }
 
-  /** Total of a collection from `X-WP-Total`, fetching one item. */
-  async count(path: string, query: Query = {}): Promise<number> {
-    const response = await this.request<unknown[]>({ path, query: { ...query, per_page: 1, _fields: 'id' } });
-    return response.total ?? response.data.length;
+  /** Size of a collection (`X-WP-Total`, or counted page by page when a proxy strips it). */
+  count(path: string, query: Query = {}): Promise<number> {
+    return count(this, path, query);
   }
 
   /** Writes through `/batch/v1`, 25 per request; one result per request, in order. */
@@ -186,12 +199,17 @@ export class WordPressClient {
     return this.#me;
   }
 
-  /** REST namespaces the site offers (e.g. to detect the companion plugin). Cached. */
+  /** REST namespaces the site offers (e.g. to detect the companion plugin). Cached until `forgetNamespaces()`. */
   async namespaces(): Promise<string[]> {
     this.#index ??= this.get<{ namespaces: string[] }>('/', { _fields: 'namespaces' });
     this.#index.catch(() => {
       this.#index = undefined;
     });
     return (await this.#index).namespaces ?? [];
+  }
+
+  /** Drops the cached namespaces, e.g. after a plugin route answered 404 `rest_no_route`. */
+  forgetNamespaces(): void {
+    this.#index = undefined;
   }
 }

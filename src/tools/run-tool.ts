@@ -77,6 +77,7 @@ export function toErrorPayload(err: unknown): ToolErrorPayload | undefined {
 }
 
 function hintFor(err: WordPressError): string | undefined {
+  if (err.hint) return err.hint;
   if (err.code === 'authentication_failed') return 'Fix the credentials, then try again.';
   if (err.status === undefined) return 'Check that the site is reachable (CMS_URL) and try again.';
   if (err.status === 401 || err.status === 403)

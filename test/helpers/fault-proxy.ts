@@ -1,5 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Answer, type Quirks, requestQuirks, responseQuirks } from './quirks.js';
+
+export type { Quirks };
 
 /**
  * An HTTP proxy on 127.0.0.1 between the client and the sandbox WordPress that injects faults
@@ -7,6 +10,8 @@ import type { AddressInfo } from 'node:net';
  * applied the write, the client never hears back), delay or hold forever, or answer an HTTP
  * error before or after forwarding. Requests are chosen by method, path, body and nth
  * occurrence, or by probability from a seeded RNG, so a failing run can be replayed.
+ * It also plays the everyday quirks of real sites (redirects, PHP notices, stripped headers,
+ * HTML pages, plain permalinks, a sub-path, a dropped Authorization header): see quirks.ts.
  */
 export type Fault =
   | { kind: 'drop'; when: 'before' | 'after' }
@@ -69,9 +74,12 @@ export class FaultProxy {
   readonly #target: URL;
   readonly #upstream = new http.Agent({ keepAlive: false });
   #rules: ActiveRule[] = [];
+  #quirks: Quirks = {};
   #random: () => number;
   #server: http.Server | undefined;
   #timers = new Set<NodeJS.Timeout>();
+  /** Path and headers after the request-side quirks, until forwarded. */
+  #pending = new WeakMap<http.IncomingMessage, { path: string; headers: http.IncomingHttpHeaders }>();
 
   constructor(target: string, options: { seed?: number } = {}) {
     this.#target = new URL(target);
@@ -101,9 +109,16 @@ export class FaultProxy {
     return this;
   }
 
-  /** Removes every rule (the event log stays). */
+  /** Adds site quirks (see quirks.ts) on top of the ones already set. */
+  quirk(quirks: Quirks): this {
+    this.#quirks = { ...this.#quirks, ...quirks };
+    return this;
+  }
+
+  /** Removes every rule and quirk (the event log stays). */
   clear(): this {
     this.#rules = [];
+    this.#quirks = {};
     return this;
   }
 
@@ -150,6 +165,9 @@ export class FaultProxy {
       const path = req.url ?? '/';
       const fault = this.#choose(method, path, body.toString('utf8'));
       this.events.push({ seq: this.events.length + 1, method, path, ...(fault && { fault: faultLabel(fault) }) });
+      const quirked = requestQuirks(this.#quirks, { method, path, headers: req.headers });
+      if ('answer' in quirked) return void send(res, quirked.answer);
+      this.#pending.set(req, quirked);
       if (fault?.kind === 'drop' && fault.when === 'before') return void req.socket.destroy();
       if (fault?.kind === 'status' && fault.when === 'before') return void answerError(res, fault.status);
       if (fault?.kind === 'delay') {
@@ -166,8 +184,10 @@ export class FaultProxy {
   }
 
   #forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, fault: Fault | undefined): void {
+    const quirked = this.#pending.get(req) ?? { path: req.url ?? '/', headers: req.headers };
+    this.#pending.delete(req);
     const headers: http.OutgoingHttpHeaders = {
-      ...req.headers,
+      ...quirked.headers,
       host: this.#target.host,
       'content-length': String(body.length),
     };
@@ -177,7 +197,7 @@ export class FaultProxy {
         host: this.#target.hostname,
         port: this.#target.port,
         method: req.method,
-        path: req.url,
+        path: quirked.path,
         headers,
         agent: this.#upstream,
       },
@@ -188,16 +208,22 @@ export class FaultProxy {
           // Fully received by WordPress and answered: now lose or replace the answer.
           if (fault?.kind === 'drop') return void req.socket.destroy();
           if (fault?.kind === 'status') return void answerError(res, fault.status);
-          const payload = Buffer.concat(parts);
-          const out: http.OutgoingHttpHeaders = { ...answer.headers, 'content-length': String(payload.length) };
-          for (const name of HOP_BY_HOP) delete out[name];
-          res.writeHead(answer.statusCode ?? 502, out).end(payload);
+          const urls = { proxy: this.url, target: this.#target.origin };
+          const upstreamAnswer = { status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(parts) };
+          send(res, responseQuirks(this.#quirks, upstreamAnswer, urls));
         });
       },
     );
     upstream.on('error', () => answerError(res, 502));
     upstream.end(body);
   }
+}
+
+function send(res: http.ServerResponse, answer: Answer): void {
+  const payload = Buffer.from(answer.body);
+  const out: http.OutgoingHttpHeaders = { ...answer.headers, 'content-length': String(payload.length) };
+  for (const name of HOP_BY_HOP) delete out[name];
+  res.writeHead(answer.status, out).end(payload);
 }
 
 function answerError(res: http.ServerResponse, status: number): void {

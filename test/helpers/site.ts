@@ -76,6 +76,11 @@ export function restOnlyContext(): ToolContext {
   return withoutCompanion(createContext(testSite()));
 }
 
+/** call through a given context. */
+export async function callIn(context: ToolContext, tool: string, params?: Record<string, unknown>): Promise<ToolOutcome> {
+  return recorded(params, await invoke(params === undefined ? { tool } : { tool, params }, context));
+}
+
 /** callOk through a given context. */
 export async function callOkIn<T = any>(
   context: ToolContext,

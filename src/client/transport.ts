@@ -1,0 +1,155 @@
+import http from 'node:http';
+import https from 'node:https';
+import axios, { type AxiosInstance } from 'axios';
+import { redactUrl, WordPressError } from './errors.js';
+import { MAX_REDIRECTS, redirectRefusal } from './redirects.js';
+import { networkError, type Query } from './http-helpers.js';
+import { type ParsedBody, parseBody, type RawResponse } from './response.js';
+import { defaultRoot, linkedRoot, redirectedRoot, restRouteRoot, restUrl } from './rest-root.js';
+
+export interface Sent {
+  raw: RawResponse;
+  parsed: ParsedBody;
+  url: string;
+}
+
+export interface TransportOptions {
+  siteUrl: string;
+  username: string;
+  appPassword: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** Called for every HTTP request sent (redirect hops and discovery included). */
+  onRequest: () => void;
+  warnOnce: (key: string, message: string) => void;
+}
+
+/**
+ * HTTP for the client: one request as bytes in and a RawResponse out, the redirects it may
+ * follow, and where the REST root is. Parsing and retries are the client's.
+ */
+export class Transport {
+  /** The REST root in use: `<site>/wp-json/` until the site shows otherwise. */
+  root: string;
+  /** Set once the root answered JSON; until then a 404 or HTML answer triggers discovery. */
+  rootKnown = false;
+  readonly #http: AxiosInstance;
+  readonly #options: TransportOptions;
+  #discovery: Promise<boolean> | undefined;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.root = defaultRoot(options.siteUrl);
+    const agentOptions = { keepAlive: true, maxSockets: options.concurrency * 2 };
+    this.#http = axios.create({
+      timeout: options.timeoutMs,
+      auth: { username: options.username, password: options.appPassword },
+      httpAgent: new http.Agent(agentOptions),
+      httpsAgent: new https.Agent(agentOptions),
+      headers: { Accept: 'application/json' },
+      // Bytes, not text: the body is parsed in one place (parseBody), never leniently by axios,
+      // whose own decoding would also drop a BOM before it could be named.
+      responseType: 'arraybuffer',
+      transformResponse: [(data: unknown) => data],
+      // Redirects are followed (or refused) below; errors are built from the response, never
+      // from an axios error, whose config carries the Authorization header.
+      validateStatus: () => true,
+      maxRedirects: 0,
+    });
+  }
+
+  /**
+   * A request to `path` below the REST root, its body parsed. The first answer that shows the
+   * root is wrong (a 404 that is not WordPress's, or an HTML page) triggers discovery and one
+   * re-send. Network failures throw a WordPressError (never the axios error).
+   */
+  async send(method: string, path: string, query: Query | undefined, body: unknown): Promise<Sent> {
+    for (let rediscovered = false; ; rediscovered = true) {
+      const root = this.root;
+      const url = restUrl(root, path, query);
+      let raw: RawResponse;
+      try {
+        raw = await this.#exchange(method, url, body);
+      } catch (err) {
+        throw err instanceof WordPressError ? err : networkError(err, method, url);
+      }
+      const parsed = parseBody(raw.body);
+      const code = parsed.kind === 'json' ? (parsed.value as { code?: unknown } | null)?.code : undefined;
+      const wrongRoot = parsed.kind !== 'json' || (raw.status === 404 && !/^rest_/.test(String(code)));
+      const suspicious = raw.status === 404 || raw.status < 300;
+      if (!this.rootKnown && wrongRoot && suspicious && !rediscovered && (await this.#discover(root))) continue;
+      if (parsed.kind === 'json') {
+        this.rootKnown = true;
+        if (parsed.leading) {
+          this.#options.warnOnce(
+            'leading-output',
+            `${this.#options.siteUrl} prints ${parsed.leading} before its JSON (PHP display_errors / WP_DEBUG_DISPLAY is on, or a file has stray output); the toolkit skips it. Turn off WP_DEBUG_DISPLAY in wp-config.php.`,
+          );
+        }
+      }
+      return { raw, parsed, url };
+    }
+  }
+
+  /** One request and the redirects it may follow (see redirects.ts). */
+  async #exchange(method: string, url: string, body: unknown): Promise<RawResponse> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      this.#options.onRequest();
+      const res = await this.#http.request({ method, url: current, data: body });
+      const raw: RawResponse = {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+        body: Buffer.from(res.data ?? '').toString('utf8'),
+      };
+      const location = res.headers.location as string | undefined;
+      if (res.status < 300 || res.status >= 400 || !location || hop >= MAX_REDIRECTS) return raw;
+      const target = new URL(location, current).toString();
+      const refusal = redirectRefusal(method, res.status, current, target);
+      if (refusal) throw refusal;
+      const moved = redirectedRoot(this.root, current, target);
+      if (moved) this.root = moved;
+      const [from, to] = [current, target].map((u) => redactUrl(u).replace(/\?.*$/, ''));
+      this.#options.warnOnce(
+        'redirect',
+        moved
+          ? `${this.#options.siteUrl} redirects (HTTP ${res.status} ${from} → ${to}); the toolkit follows it and sends later requests there directly. Set CMS_URL=${moved.replace(/\/(wp-json\/|\?rest_route=\/)$/, '')} to skip the redirect.`
+          : `${this.#options.siteUrl} redirects REST requests (HTTP ${res.status} ${from} → ${to}, e.g. a trailing-slash rule): reads follow it at one extra request each; writes only follow a 307/308.`,
+      );
+      current = target;
+    }
+  }
+
+  /**
+   * Finds the REST root the way WordPress advertises it (the Link header of the site address),
+   * else `?rest_route=` (plain permalinks). True when the root changed and the request should be re-sent.
+   */
+  async #discover(failedRoot: string): Promise<boolean> {
+    this.#discovery ??= (async () => {
+      let advertised: string | undefined;
+      try {
+        this.#options.onRequest();
+        const res = await this.#http.request({
+          method: 'HEAD',
+          url: `${this.#options.siteUrl}/`,
+          maxRedirects: MAX_REDIRECTS,
+        });
+        advertised = linkedRoot(res.headers.link);
+      } catch {
+        // No answer from the home page: fall back to ?rest_route= below.
+      }
+      const sameHost = advertised && new URL(advertised).hostname === new URL(this.#options.siteUrl).hostname;
+      const root =
+        advertised && sameHost && advertised !== failedRoot ? advertised : restRouteRoot(this.#options.siteUrl);
+      if (root === failedRoot) return false;
+      this.root = root;
+      this.#options.warnOnce(
+        'root',
+        `${this.#options.siteUrl} serves its REST API at ${root}${advertised ? ' (from its Link header)' : ' (plain permalinks)'}; the toolkit uses that.`,
+      );
+      return true;
+    })();
+    return this.#discovery;
+  }
+}

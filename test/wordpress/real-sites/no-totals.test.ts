@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { mapLimit } from '../../../src/client/index.js';
+import { callOkIn, unique, wp } from '../../helpers/site.js';
+import { withoutCompanion } from '../../helpers/site.js';
+import { siteAt, useQuirksProxy } from './quirks-setup.js';
+
+const { proxy } = useQuirksProxy();
+const STATUSES = ['publish', 'draft', 'pending', 'private', 'future'];
+
+/** Makes the collection hold at least `n` items, created directly on the site. */
+async function atLeast(route: string, n: number, make: (i: number) => Record<string, unknown>, query = {}) {
+  const have = await wp().count(route, query);
+  await mapLimit(
+    Array.from({ length: Math.max(0, n - have) }, (_, i) => i),
+    4,
+    (i) => wp().post(route, make(i)),
+  );
+}
+
+const ids = (items: Array<{ id: number }>) => items.map((item) => item.id).sort((a, b) => a - b);
+
+describe('a CDN that strips X-WP-Total, X-WP-TotalPages and Link', () => {
+  it('get-cms-categories, get-cms-tags and list-users return everything the site holds (>100 each)', async () => {
+    const tag = unique('NoTotals');
+    await atLeast('/wp/v2/categories', 131, (i) => ({ name: `${tag} cat ${i}` }), { hide_empty: false });
+    await atLeast('/wp/v2/tags', 131, (i) => ({ name: `${tag} tag ${i}` }), { hide_empty: false });
+    await atLeast('/wp/v2/users', 105, (i) => ({
+      username: `nototals${process.pid}x${i}`,
+      email: `nototals${process.pid}x${i}@example.test`,
+      password: `Pw-${tag}-${i}-long-enough`.replace(/\s/g, ''),
+    }));
+    proxy().quirk({ stripTotals: true });
+    const site = siteAt(proxy().url);
+    const [categories, tags, users] = [
+      await callOkIn(site, 'get-cms-categories'),
+      await callOkIn(site, 'get-cms-tags'),
+      await callOkIn(site, 'list-users'),
+    ];
+    const direct = {
+      categories: await wp().all<{ id: number }>('/wp/v2/categories', { hide_empty: false, _fields: 'id', orderby: 'id' }),
+      tags: await wp().all<{ id: number }>('/wp/v2/tags', { hide_empty: false, _fields: 'id', orderby: 'id' }),
+      users: await wp().all<{ id: number }>('/wp/v2/users', { context: 'edit', _fields: 'id', orderby: 'id' }),
+    };
+    expect(direct.categories.length).toBeGreaterThan(100);
+    expect(direct.tags.length).toBeGreaterThan(100);
+    expect(direct.users.length).toBeGreaterThan(100);
+    expect(ids(categories.items)).toEqual(ids(direct.categories));
+    expect(ids(tags.items)).toEqual(ids(direct.tags));
+    expect(ids(users.items)).toEqual(ids(direct.users));
+    expect(site.client.warnings.filter((w) => w.includes('X-WP-Total'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['the companion plugin', false],
+    ['/batch/v1', true],
+  ])('merge-categories (%s) moves all 120 posts of every status before deleting the source', async (_, restOnly) => {
+    const [source, target] = await Promise.all(
+      ['Src', 'Dst'].map((p) => wp().post<{ id: number }>('/wp/v2/categories', { name: unique(`Merge120 ${p}`) })),
+    );
+    const posts = await wp().all<{ id: number; categories: number[] }>('/wp/v2/posts', {
+      status: STATUSES,
+      context: 'edit',
+      _fields: 'id,categories',
+      orderby: 'id',
+    });
+    const chosen = posts.slice(0, 120);
+    const results = await wp().batch(
+      chosen.map((p) => ({ path: `/wp/v2/posts/${p.id}`, body: { categories: [...p.categories, source!.id] } })),
+    );
+    expect(results.every((r) => r.ok)).toBe(true);
+    proxy().quirk({ stripTotals: true });
+    const site = restOnly ? withoutCompanion(siteAt(proxy().url)) : siteAt(proxy().url);
+    const report = await callOkIn(site, 'merge-categories', {
+      source_ids: [source!.id],
+      target_id: target!.id,
+      delete_sources: true,
+    });
+    expect(report.posts_moved).toBe(120);
+    expect(report.sources_deleted).toEqual([source!.id]);
+    const inTarget = await wp().all<{ id: number }>('/wp/v2/posts', {
+      categories: target!.id,
+      status: STATUSES,
+      context: 'edit',
+      _fields: 'id',
+      orderby: 'id',
+    });
+    expect(ids(inTarget)).toEqual(ids(chosen));
+    await expect(wp().get(`/wp/v2/categories/${source!.id}`)).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { FaultProxy } from '../../helpers/fault-proxy.js';
+import { callIn, callOkIn, testSite, unique, wp } from '../../helpers/site.js';
+import { categoriesNamed, siteAt, useQuirksProxy } from './quirks-setup.js';
+
+const { proxy } = useQuirksProxy();
+
+describe('a site that redirects', () => {
+  it('to another port: reads and writes reach WordPress; the canonical URL is named once', async () => {
+    const canonical = await new FaultProxy(testSite().url).start();
+    try {
+      proxy().quirk({ redirect: { status: 301, to: canonical.url } });
+      const site = siteAt(proxy().url);
+      const name = unique('Redirected');
+      const created = await callOkIn(site, 'create-category', { name });
+      expect(await categoriesNamed(name)).toEqual([{ id: created.id, name }]);
+      const listed = await callOkIn(site, 'get-cms-categories');
+      expect(listed.items.map((c: { id: number }) => c.id)).toContain(created.id);
+      expect(site.client.warnings.filter((w) => w.includes('redirects'))).toHaveLength(1);
+      expect(site.client.warnings[0]).toContain(`CMS_URL=${canonical.url}`);
+      // After the first redirect the client goes to the canonical address directly.
+      expect(proxy().count('POST')).toBe(0);
+    } finally {
+      await canonical.stop();
+    }
+  });
+
+  it('to another host: a clear error naming the address; nothing is written', async () => {
+    const port = new URL(testSite().url).port;
+    proxy().quirk({ redirect: { status: 301, to: `http://localhost:${port}` } });
+    const name = unique('OtherHost');
+    const outcome = await callIn(siteAt(proxy().url), 'create-category', { name });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.code).toBe('site_redirects');
+    expect(outcome.error.hint).toContain(`http://localhost:${port}`);
+    expect(await categoriesNamed(name)).toEqual([]);
+  });
+
+  it.each([301, 302])(
+    'a %i on a write is refused (it would become a GET): nothing is created, the error names the redirect',
+    async (status) => {
+      proxy().quirk({ redirect: { status: status as 301, method: 'POST', trailingSlash: true } });
+      const name = unique('Write301');
+      const outcome = await callIn(siteAt(proxy().url), 'create-category', { name });
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'write_redirected' } });
+      if (!outcome.ok) expect(outcome.error.message).toMatch(new RegExp(`HTTP ${status}.*categories/`));
+      expect(await categoriesNamed(name)).toEqual([]);
+    },
+  );
+
+  it.each([307, 308])('a %i on a write is re-sent with method and body: created exactly once', async (status) => {
+    proxy().quirk({ redirect: { status: status as 307, method: 'POST', trailingSlash: true } });
+    const name = unique('Write308');
+    const parent = (await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('Parent') })).id;
+    const created = await callOkIn(siteAt(proxy().url), 'create-category', { name, parent });
+    const onSite = await wp().get<{ name: string; parent: number }>(`/wp/v2/categories/${created.id}`);
+    expect(onSite).toMatchObject({ name, parent });
+    expect(await categoriesNamed(name)).toHaveLength(1);
+  });
+
+  it('with a trailing slash on every URL: reads follow and return what the site holds', async () => {
+    proxy().quirk({ redirect: { status: 301, trailingSlash: true, method: 'GET' } });
+    const tags = await callOkIn(siteAt(proxy().url), 'get-cms-tags');
+    expect(tags.total).toBe(await wp().count('/wp/v2/tags', { hide_empty: false }));
+  });
+});
+
+describe('PHP output before the JSON (display_errors on)', () => {
+  it('notices, a deprecation and a BOM: lists and writes are right; one warning names the cause', async () => {
+    proxy().quirk({ phpOutput: { notice: true, bom: true } });
+    const site = siteAt(proxy().url);
+    const listed = await callOkIn(site, 'get-cms-categories');
+    const direct = await wp().all<{ id: number; name: string }>('/wp/v2/categories', {
+      hide_empty: false,
+      _fields: 'id',
+    });
+    expect(listed.items.map((c: { id: number }) => c.id).sort()).toEqual(direct.map((c) => c.id).sort());
+    expect(listed.items.every((c: { id: unknown; name: unknown }) => typeof c.id === 'number' && c.name)).toBe(true);
+    const name = unique('Noticed');
+    const created = await callOkIn(site, 'create-category', { name });
+    expect(await categoriesNamed(name)).toEqual([{ id: created.id, name }]);
+    const warnings = site.client.warnings.filter((w) => w.includes('before its JSON'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/byte order mark.*PHP output.*Undefined index: layout/);
+    expect(warnings[0]).toContain('WP_DEBUG_DISPLAY');
+  });
+});
+
+describe('HTML instead of the REST API', () => {
+  const cases = [
+    { status: 200, page: 'home', code: 'not_json', says: 'Sandbox – Just another WordPress site' },
+    { status: 403, page: 'challenge', code: 'http_403', says: 'Just a moment...' },
+    { status: 503, page: 'maintenance', code: 'site_maintenance', says: 'maintenance' },
+  ] as const;
+  it.each(cases)(
+    'HTTP $status $page page: an error naming what came back, never data',
+    async ({ status, page, code, says }) => {
+      proxy().quirk({ html: { status, page, path: /categories/ } });
+      const outcome = await callIn(siteAt(proxy().url), 'get-cms-categories');
+      expect(outcome).toMatchObject({ ok: false, error: { code } });
+      if (!outcome.ok) {
+        expect(outcome.error.message).toContain(says);
+        expect(outcome.error.hint).toBeTruthy();
+      }
+    },
+  );
+
+  it('a write answered with an HTML page is an error, and the site holds nothing', async () => {
+    proxy().quirk({ html: { status: 200, page: 'home', method: 'POST' } });
+    const name = unique('HtmlWrite');
+    const outcome = await callIn(siteAt(proxy().url), 'create-category', { name });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'not_json' } });
+    expect(await categoriesNamed(name)).toEqual([]);
+  });
+
+  it('maintenance through WordPress’s JSON wp_die handler: site_maintenance, not retried for long', async () => {
+    proxy().quirk({ maintenanceJson: true });
+    const site = siteAt(proxy().url);
+    const outcome = await callIn(site, 'get-cms-tags');
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'site_maintenance' } });
+    if (!outcome.ok) expect(outcome.error.hint).toContain('.maintenance');
+    expect(site.client.stats.retries).toBe(0);
+  });
+});
