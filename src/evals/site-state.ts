@@ -1,4 +1,4 @@
-import type { WordPressClient } from '../client/index.js';
+import { decodeEntities, type WordPressClient } from '../client/index.js';
 import type { StateKind } from './case-schema.js';
 
 /**
@@ -10,14 +10,7 @@ export type SiteRecord = Record<string, unknown> & { id: number };
 const POST_STATUSES = 'publish,draft,pending,private,future';
 
 /** WordPress returns names HTML-escaped (`A &amp; B`); cases write them as typed. */
-export function decodeHtml(text: unknown): string {
-  return String(text ?? '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
+export const decodeHtml = (text: unknown): string => decodeEntities(String(text ?? ''));
 
 type Raw = Record<string, unknown>;
 

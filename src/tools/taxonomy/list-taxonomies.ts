@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { decode } from './records.js';
+import { decodeEntities } from '../../client/index.js';
 
 /**
  * REST does not expose `_builtin`. These are the taxonomies core registers in
@@ -37,8 +37,8 @@ export const listTaxonomies = defineTool({
     const raw = await client.get<Record<string, RawTaxonomy>>('/wp/v2/taxonomies', { context: 'edit' });
     const items = Object.values(raw).map((tax) => ({
       slug: tax.slug,
-      name: decode(tax.name),
-      description: decode(tax.description),
+      name: decodeEntities(tax.name),
+      description: decodeEntities(tax.description),
       hierarchical: Boolean(tax.hierarchical),
       rest_base: tax.rest_base ?? tax.slug,
       types: tax.types ?? [],

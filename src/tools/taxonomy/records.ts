@@ -1,3 +1,5 @@
+import { decodeEntities } from '../../client/index.js';
+
 /** Compact records returned to the model: the fields a person looks at, never `_links`/`meta`. */
 export interface Category {
   id: number;
@@ -22,23 +24,13 @@ export const TAG_FIELDS = 'id,name,slug,description,count';
 
 type RawTerm = Partial<Category>;
 
-/** REST returns names HTML-escaped (`&amp;`); the model should see the name as typed. */
-export function decode(text: string | undefined): string {
-  return (text ?? '')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'");
-}
-
 export function toCategory(raw: RawTerm): Category {
   return {
     id: Number(raw.id),
-    name: decode(raw.name),
+    name: decodeEntities(raw.name),
     slug: raw.slug ?? '',
     parent: Number(raw.parent ?? 0),
-    description: decode(raw.description),
+    description: decodeEntities(raw.description),
     count: Number(raw.count ?? 0),
   };
 }
@@ -46,9 +38,9 @@ export function toCategory(raw: RawTerm): Category {
 export function toTag(raw: RawTerm): Tag {
   return {
     id: Number(raw.id),
-    name: decode(raw.name),
+    name: decodeEntities(raw.name),
     slug: raw.slug ?? '',
-    description: decode(raw.description),
+    description: decodeEntities(raw.description),
     count: Number(raw.count ?? 0),
   };
 }

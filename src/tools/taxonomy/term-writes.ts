@@ -1,6 +1,5 @@
-import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { decode } from './records.js';
 import { CATEGORY, countPostsUsing, findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
 
 type Term = { id: number; name: string; parent?: number };
@@ -148,7 +147,7 @@ export async function deleteTerm(
   return {
     deleted: { id, name: term.name },
     ...(kind.hierarchical && {
-      children_reparented: children.map((child) => ({ id: child.id, name: decode(child.name), new_parent: newParent })),
+      children_reparented: children.map((child) => ({ id: child.id, name: decodeEntities(child.name), new_parent: newParent })),
     }),
     posts_affected: postsAffected,
   };

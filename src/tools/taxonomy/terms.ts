@@ -1,6 +1,6 @@
-import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { CATEGORY_FIELDS, type Category, decode, TAG_FIELDS, type Tag, toCategory, toTag } from './records.js';
+import { CATEGORY_FIELDS, type Category, TAG_FIELDS, type Tag, toCategory, toTag } from './records.js';
 
 /**
  * What differs between categories and tags, so each operation is written once and the
@@ -132,10 +132,10 @@ export async function findSameName(
   const match = candidates.find(
     (term) =>
       term.id !== options.excludeId &&
-      decode(term.name).trim().toLowerCase() === wanted &&
+      decodeEntities(term.name).trim().toLowerCase() === wanted &&
       (!kind.hierarchical || options.parent === undefined || (term.parent ?? 0) === options.parent),
   );
-  return match && { id: match.id, name: decode(match.name) };
+  return match && { id: match.id, name: decodeEntities(match.name) };
 }
 
 export function termExists(kind: TermKind, name: string, existingId: number | undefined): ToolError {

@@ -1,4 +1,4 @@
-import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
 
 /** The user record every user tool returns: what a person looks at, never `_links` or avatars. */
@@ -23,22 +23,12 @@ export function toUser(raw: RawUser): UserRecord {
   return {
     id: Number(raw.id),
     username: raw.username ?? '',
-    name: decode(raw.name),
+    name: decodeEntities(raw.name),
     email: raw.email ?? '',
     roles: raw.roles ?? [],
     registered_date: raw.registered_date ?? '',
     disabled: typeof raw.cms_disabled === 'boolean' ? raw.cms_disabled : null,
   };
-}
-
-/** REST returns display names HTML-escaped (`&amp;`); the model should see them as typed. */
-function decode(text: string | undefined): string {
-  return (text ?? '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'")
-    .replace(/&amp;/g, '&');
 }
 
 export function userNotFound(id: number): ToolError {
