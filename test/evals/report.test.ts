@@ -16,10 +16,10 @@ afterAll(() => restoreSeeded());
 
 /**
  * Replays the reference, but the final answer echoes everything secret the agent could have
- * seen or been given: the reset link from the last tool result, the case's passwords, and
- * (as if leaked) the application password. The report must carry none of them.
+ * seen or been given: the last tool result (a reset link, were it there), the case's passwords,
+ * and (as if leaked) the application password. The report must carry none of them.
  */
-async function leakySource(leaks: { link: string[] }): Promise<ModelSource> {
+async function leakySource(leaks: { seen: unknown[] }): Promise<ModelSource> {
   const server = await new ScriptedOpenAI().start();
   const { appPassword } = inject('sandbox');
   return {
@@ -30,8 +30,9 @@ async function leakySource(leaks: { link: string[] }): Promise<ModelSource> {
       const steps = referenceScript(reference, resolver);
       const given = [...collectSecrets(reference)].join(', ') || 'none';
       steps[steps.length - 1] = (request) => {
-        const link = String(lastToolResult(request)?.reset_link ?? 'none');
-        if (link !== 'none') leaks.link.push(link);
+        const seen = lastToolResult(request);
+        leaks.seen.push(seen);
+        const link = String(seen?.reset_link ?? 'none');
         return { content: `Link: ${link}. Passwords: ${given}, ${appPassword}.` };
       };
       server.script(...steps);
@@ -43,7 +44,7 @@ async function leakySource(leaks: { link: string[] }): Promise<ModelSource> {
 
 describe('eval report', () => {
   it('masks passwords, reset links and the application password, in args and answers', async () => {
-    const leaks = { link: [] as string[] };
+    const leaks = { seen: [] as any[] };
     const models = await leakySource(leaks);
     try {
       const report = await runOnTestSandbox(
@@ -54,16 +55,17 @@ describe('eval report', () => {
         ['create-user-author', true],
         ['reset-password-link', true],
       ]);
-      expect(leaks.link).toHaveLength(1);
-      expect(leaks.link[0]).toMatch(/action=rp&key=/);
+      // The model was told a link went to the operator, never the link itself.
+      expect(leaks.seen[1]).toMatchObject({ delivery: 'link', link_given_to: 'the operator' });
+      expect(JSON.stringify(leaks.seen)).not.toMatch(/action=rp/);
       const text = JSON.stringify(report);
-      for (const secret of [leaks.link[0] as string, 'Correct-Horse-Battery-42', inject('sandbox').appPassword]) {
+      for (const secret of ['Correct-Horse-Battery-42', inject('sandbox').appPassword]) {
         expect(text).not.toContain(secret);
       }
       expect(report.cases[0]?.toolCalls[0]?.args.password).toBe('[REDACTED]');
       expect(report.cases.map((c) => c.answers[0])).toEqual([
         'Link: none. Passwords: [REDACTED], [REDACTED].',
-        'Link: [REDACTED]. Passwords: none, [REDACTED].',
+        'Link: none. Passwords: none, [REDACTED].',
       ]);
     } finally {
       await models.close();
