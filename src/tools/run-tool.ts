@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { WordPressError } from '../client/index.js';
-import { maskSecretParams, redactSecrets, secretValues } from '../redact.js';
-import { summarizeValue } from '../summary.js';
+import { recordWrite } from '../audit.js';
+import { redactSecrets, secretValues } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from './define-tool.js';
 import { ToolError, type ToolErrorPayload } from './tool-error.js';
 
@@ -15,8 +15,9 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     return { ok: false, error: invalidParams(tool, parsed.error) };
   }
   let outcome: ToolOutcome;
+  let user: string | undefined;
   try {
-    await context.client.connect();
+    user = (await context.client.connect()).username;
     const result = await tool.execute(context, parsed.data);
     outcome = redactSecrets({ ok: true, result }, secrets);
   } catch (err) {
@@ -24,31 +25,20 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     if (!error) throw err;
     outcome = redactSecrets({ ok: false, error }, secrets);
   }
-  if (context.audit && !tool.annotations.readOnly) await audit(context, tool, parsed.data, outcome, secrets);
+  if (context.audit && !tool.annotations.readOnly) {
+    const write = { user, tool: tool.name, params: parsed.data, outcome };
+    const failed = await recordWrite(context.audit, write, secrets);
+    if (failed) return withAuditFailure(outcome, failed);
+  }
   return outcome;
 }
 
-/** Records a write (attempted or done); a failing log never hides the tool's outcome. */
-async function audit(
-  context: ToolContext,
-  tool: AnyToolDefinition,
-  params: unknown,
-  outcome: ToolOutcome,
-  secrets: string[],
-) {
-  const summary = outcome.ok ? summarizeValue(outcome.result).line : `${outcome.error.code}: ${outcome.error.message}`;
-  const entry = {
-    time: new Date().toISOString(),
-    tool: tool.name,
-    params: maskSecretParams(params),
-    ok: outcome.ok,
-    summary,
-  };
-  try {
-    await context.audit?.(redactSecrets(entry, secrets));
-  } catch (err) {
-    process.stderr.write(`cms-admin: could not write the audit log: ${(err as Error).message}\n`);
-  }
+/** The outcome, saying that it is missing from the audit log (the write itself stands). */
+function withAuditFailure(outcome: ToolOutcome, message: string): ToolOutcome {
+  if (!outcome.ok) return { ok: false, error: { ...outcome.error, audit_log_failed: message } };
+  const { result } = outcome;
+  const isRecord = result !== null && typeof result === 'object' && !Array.isArray(result);
+  return { ok: true, result: isRecord ? { ...result, audit_log_failed: message } : { result, audit_log_failed: message } };
 }
 
 export function invalidParams(tool: AnyToolDefinition, error: z.ZodError): ToolErrorPayload {

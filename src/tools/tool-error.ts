@@ -22,4 +22,6 @@ export interface ToolErrorPayload {
   message: string;
   hint?: string;
   details?: unknown;
+  /** Set when the call could not be recorded in the audit log (see audit.ts). */
+  audit_log_failed?: string;
 }

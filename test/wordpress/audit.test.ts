@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { invoke } from '../../src/envelope.js';
 import { runCli } from '../helpers/cli.js';
-import { testSite, unique } from '../helpers/site.js';
+import { testSite, unique, wp } from '../helpers/site.js';
 
 const readLines = (file: string) =>
   readFileSync(file, 'utf8')
@@ -38,7 +38,7 @@ describe('audit log', () => {
       ['create-tag', false],
       ['create-user', true],
     ]);
-    expect(lines[0]).toMatchObject({ params: { name: tag } });
+    expect(lines[0]).toMatchObject({ params: { name: tag }, user: testSite().username });
     expect(lines[0].summary).toContain('id=');
     expect(lines[1].summary).toContain('term_exists');
     expect(lines[2].params).toMatchObject({ username: login, password: '[REDACTED]' });
@@ -60,5 +60,52 @@ describe('audit log', () => {
     ]);
     expect(run.code).toBe(0);
     expect(readLines(file)).toEqual([expect.objectContaining({ tool: 'create-category', ok: true, params: { name } })]);
+  });
+
+  it('a failed append is reported on stderr and in the result; the write stands; the next write is recorded', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'audit-')), 'audit.jsonl');
+    const context = createContext(testSite(), { auditLog: file });
+    const [first, lost, later] = [unique('Audit 1'), unique('Audit lost'), unique('Audit 3')];
+    expect((await invoke({ tool: 'create-tag', params: { name: first } }, context)).ok).toBe(true);
+
+    // Root ignores file modes, so make the append fail for real: a directory where the log was.
+    rmSync(file);
+    mkdirSync(file);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    let outcome: Awaited<ReturnType<typeof invoke>>;
+    let said = '';
+    try {
+      outcome = await invoke({ tool: 'create-tag', params: { name: lost } }, context);
+      said = stderr.mock.calls.map(([text]) => String(text)).join('');
+    } finally {
+      stderr.mockRestore();
+    }
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
+    const result = outcome.result as { id: number; audit_log_failed?: string };
+    expect(result.audit_log_failed).toMatch(/not in the audit log: EISDIR/);
+    expect(said).toMatch(/not in the audit log: EISDIR/);
+    expect(await wp().get(`/wp/v2/tags/${result.id}`)).toMatchObject({ name: lost });
+
+    rmdirSync(file);
+    expect((await invoke({ tool: 'create-tag', params: { name: later } }, context)).ok).toBe(true);
+    expect(readLines(file).map((l) => l.params.name)).toEqual([later]);
+  });
+
+  it('cms-admin audit shows the last writes in a table', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'audit-')), 'shown.jsonl');
+    const context = createContext(testSite(), { auditLog: file });
+    const names = [unique('Shown 1'), unique('Shown 2'), unique('Shown 3')];
+    for (const name of names) await invoke({ tool: 'create-tag', params: { name } }, context);
+    await invoke({ tool: 'delete-tag', params: { id: 2_147_483_000 } }, context);
+
+    const run = await runCli(['audit', '--audit-log', file, '--limit', '2']);
+    expect(run.code).toBe(0);
+    const [head, ...rows] = run.stdout.trim().split('\n');
+    expect(head).toMatch(/^time\s+user\s+tool\s+outcome\s+params → result$/);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\S+Z\\s+${testSite().username}\\s+create-tag\\s+ok\\s+.*${names[2]}`));
+    expect(rows[1], rows[1]).toMatch(/delete-tag\s+FAILED\s+\{"id":2147483000\} → tag_not_found: No tag with id 2147483000\.$/);
+    expect(rows[2]).toBe(`2 of 4 entries in ${file}`);
+    expect((await runCli(['audit'], { env: { CMS_AUDIT_LOG: '' } })).code).toBe(2);
   });
 });
