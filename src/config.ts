@@ -49,6 +49,8 @@ export interface ContextOptions {
   auditLog?: string;
   /** Where reset links go (see ToolContext.secretsTo); none: tools refuse to make one. */
   secretsTo?: ToolContext['secretsTo'];
+  /** Characters of JSON one tool answer may take; default env CMS_ANSWER_BUDGET, else 80,000. */
+  answerBudget?: number;
 }
 
 export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: ContextOptions = {}): ToolContext {
@@ -64,6 +66,7 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     secrets: secretForms(site.username, site.appPassword),
     audit: auditLog ? fileAuditSink(auditLog) : undefined,
     secretsTo: options.secretsTo,
+    answerBudget: options.answerBudget ?? numberFromEnv('CMS_ANSWER_BUDGET'),
   };
 }
 

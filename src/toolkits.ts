@@ -13,10 +13,12 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
   /** The site to administer; or pass `context` to share one client between toolkits. */
   site?: SiteCredentials;
   context?: ToolContext;
+  /** With `site`: characters of JSON one tool answer may take (default 80,000; a list tool's first page takes a fifth). */
+  answerBudget?: number;
 }
 
 function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
-  const context = options.context ?? (options.site ? createContext(options.site) : undefined);
+  const context = options.context ?? (options.site ? createContext(options.site, { answerBudget: options.answerBudget }) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
   return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow }).map((tool) =>
     toLangChainTool(tool, context),

@@ -7,7 +7,7 @@ import type { ChatOptions } from './chat.js';
 import { ensureSite } from './ensure-site.js';
 import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
-import { filterFromOptions } from './shared.js';
+import { contextOptions, filterFromOptions } from './shared.js';
 import { runToolShell } from './tool-shell.js';
 
 /** Loaded only by `cms-admin chat`: it pulls in langchain. */
@@ -17,7 +17,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error('--max-steps takes a whole number ≥ 1.');
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
   const context = createContext(site, {
-    auditLog: options.auditLog,
+    ...contextOptions(options),
     secretsTo: operatorHandOver(options.resetLinkFile),
   });
   await context.client.connect();

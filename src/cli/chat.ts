@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_MAX_STEPS } from '../agent/defaults.js';
-import type { FilterOptions } from './shared.js';
+import { ANSWER_BUDGET_FLAG, type FilterOptions } from './shared.js';
 
 export interface ChatOptions extends FilterOptions {
   once?: string;
@@ -22,6 +22,7 @@ export function registerChatCommand(program: Command): void {
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option('--reset-link-file <file>', 'write reset links here (mode 0600) instead of on the terminal')
+    .option(...ANSWER_BUDGET_FLAG)
     .option('--max-steps <n>', 'model calls allowed per turn', String(DEFAULT_MAX_STEPS))
     .addHelpText(
       'after',

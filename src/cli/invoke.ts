@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, createContext, resolveSiteConfig } from '../config.js';
 import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
 import { runTool, type ToolOutcome } from '../tools/index.js';
-import { filterFromOptions, type FilterOptions, readStdin } from './shared.js';
+import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
 
 /** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */
 export function exitCodeFor(outcome: ToolOutcome): number {
@@ -19,6 +19,7 @@ export function registerInvokeCommand(program: Command): void {
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
+    .option(...ANSWER_BUDGET_FLAG)
     .option('--pretty', 'indent the JSON output')
     .addHelpText(
       'after',
@@ -45,8 +46,10 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
   const parsed = parseEnvelope(source);
   if (!parsed.ok) return parsed.outcome;
   let filter: ReturnType<typeof filterFromOptions>;
+  let siteOptions: ReturnType<typeof contextOptions>;
   try {
     filter = filterFromOptions(options);
+    siteOptions = contextOptions(options);
   } catch (err) {
     return { ok: false, error: { code: 'invalid_envelope', message: (err as Error).message } };
   }
@@ -56,7 +59,7 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
   try {
     const site = await resolveSiteConfig();
     return await runTool(call.tool, createContext(site, {
-      auditLog: options.auditLog,
+      ...siteOptions,
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
     }), call.params);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createContext, resolveSiteConfig } from '../config.js';
-import { filterFromOptions, type FilterOptions } from './shared.js';
+import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
 export function registerMcpCommand(program: Command): void {
   program
@@ -11,6 +11,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--reveal-reset-links', 'return reset links in results (they reach the MCP client and its model)')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
+    .option(...ANSWER_BUDGET_FLAG)
     .addHelpText(
       'after',
       `
@@ -22,7 +23,7 @@ Example client config:
     .action(async (options: FilterOptions & { revealResetLinks?: boolean }) => {
       const filter = filterFromOptions(options);
       const context = createContext(await resolveSiteConfig(), {
-        auditLog: options.auditLog,
+        ...contextOptions(options),
         secretsTo: options.revealResetLinks ? 'result' : undefined,
       });
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.

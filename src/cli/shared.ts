@@ -5,6 +5,20 @@ export interface FilterOptions {
   allow?: string;
   toolkit?: string;
   auditLog?: string;
+  answerBudget?: string;
+}
+
+export const ANSWER_BUDGET_FLAG = [
+  '--answer-budget <chars>',
+  'characters of JSON one tool answer may take (default: env CMS_ANSWER_BUDGET, else 80000)',
+] as const;
+
+/** CLI flags → createContext's options. */
+export function contextOptions(options: FilterOptions): { auditLog?: string; answerBudget?: number } {
+  if (options.answerBudget === undefined) return { auditLog: options.auditLog };
+  const budget = Number(options.answerBudget);
+  if (!Number.isInteger(budget) || budget < 2000) throw new Error('--answer-budget takes a whole number ≥ 2000.');
+  return { auditLog: options.auditLog, answerBudget: budget };
 }
 
 /** CLI flags → the registry filter shared by invoke, chat and mcp. */

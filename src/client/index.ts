@@ -4,6 +4,7 @@ export { type RedactedRequest, WordPressError } from './errors.js';
 export { decodeEntities, plainText } from './html-text.js';
 export {
   type ClientStats,
+  type CollectionWindow,
   type CurrentUser,
   type Query,
   WordPressClient,

@@ -4,6 +4,7 @@ import { WordPressError } from './errors.js';
 import { numberHeader, type Query } from './http-helpers.js';
 import { count, pages } from './paging.js';
 import { jsonError, notJsonError, type RawResponse } from './response.js';
+import { type CollectionWindow, fetchWindow } from './window.js';
 import {
   backoffMs,
   DEFAULT_RETRY,
@@ -15,7 +16,7 @@ import {
 } from './retry.js';
 import { type Sent, Transport } from './transport.js';
 
-export type { CurrentUser, Query };
+export type { CollectionWindow, CurrentUser, Query };
 
 export interface WordPressClientOptions {
   /** Site address, e.g. `https://example.com` or `https://example.com/blog`; the REST root is discovered. */
@@ -175,6 +176,14 @@ export class WordPressClient {
     const items: T[] = [];
     for await (const page of this.pages<T>(path, query)) items.push(...page);
     return items;
+  }
+
+  /**
+   * One window of a collection (`offset`, `count` items) and its total: for tools that answer
+   * a page at a time with a cursor. See window.ts.
+   */
+  window<T>(path: string, query: Query, window: { offset: number; count: number; knownTotal?: number }) {
+    return fetchWindow<T>(this, path, query, window);
   }
 
   /** Size of a collection (`X-WP-Total`, or counted page by page when a proxy strips it). */

@@ -28,6 +28,8 @@ export interface ToolContext {
    * it, and tools refuse to make one.
    */
   secretsTo?: 'result' | SecretHandOver;
+  /** Characters of JSON one answer may take; default 80,000 (see answers/budget.ts). */
+  answerBudget?: number;
 }
 
 /** A secret for the operator, never for the model. */

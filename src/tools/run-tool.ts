@@ -4,6 +4,7 @@ import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from './define-tool.js';
 import { ToolError, type ToolErrorPayload } from './tool-error.js';
+import { answerBudget, enforceBudget } from './answers/budget.js';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };
 
@@ -18,7 +19,7 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   let user: string | undefined;
   try {
     user = (await context.client.connect()).username;
-    const result = await tool.execute(context, parsed.data);
+    const result = enforceBudget(await tool.execute(context, parsed.data), answerBudget(context));
     outcome = redactSecrets({ ok: true, result }, secrets);
   } catch (err) {
     const error = toErrorPayload(err);

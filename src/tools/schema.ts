@@ -9,7 +9,7 @@ import { z } from 'zod';
  * Convention: a tool's own resource is `id`, left undescribed — "the id of the category" is
  * what update-category's `id` means, and saying so costs tokens on every request.
  */
-const typeOnly = {
+export const typeOnly = {
   minimum: undefined,
   exclusiveMinimum: undefined,
   maximum: undefined,

@@ -1,15 +1,30 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { CATEGORY, listTerms } from './terms.js';
+import { listPage, pagingParams } from '../answers/page.js';
+import { parentId, text } from '../schema.js';
+import { CATEGORY, termSource } from './terms.js';
 
 export const getCmsCategories = defineTool({
   name: 'get-cms-categories',
   toolkit: 'taxonomy',
-  description: 'All categories as {total, items}; parent 0 = top level; count = published posts.',
-  schema: z.strictObject({}),
+  description:
+    'Categories by id as {total, items, next_cursor}; parent 0 = top level; count = published posts. More pages: pass next_cursor as cursor.',
+  schema: z.strictObject({
+    search: text().optional().describe('In name or slug'),
+    parent: parentId().optional().describe('Only children of this id (0 = top level)'),
+    hide_empty: z.boolean().optional().describe('Skip categories without posts'),
+    full: z.boolean().optional().describe('Add description'),
+    ...pagingParams,
+  }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
-  async execute({ client }) {
-    const items = await listTerms(client, CATEGORY);
-    return { total: items.length, items };
+  async execute(context, { limit, cursor, full, ...filters }) {
+    return listPage(context, termSource(context.client, CATEGORY, filters, full ?? false), {
+      tool: 'get-cms-categories',
+      filters,
+      limit,
+      cursor,
+      defaultLimit: 100,
+      narrowWith: 'search or parent',
+    });
   },
 });

@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { listTerms, TAG } from './terms.js';
+import { listPage, pagingParams } from '../answers/page.js';
+import { text } from '../schema.js';
+import { TAG, termSource } from './terms.js';
 
 export const getCmsTags = defineTool({
   name: 'get-cms-tags',
   toolkit: 'taxonomy',
-  description: 'All tags as {total, items}.',
-  schema: z.strictObject({}),
+  description: 'Tags by id as {total, items, next_cursor}. More pages: pass next_cursor as cursor.',
+  schema: z.strictObject({
+    search: text().optional().describe('In name or slug'),
+    hide_empty: z.boolean().optional().describe('Skip tags without posts'),
+    full: z.boolean().optional().describe('Add description'),
+    ...pagingParams,
+  }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
-  async execute({ client }) {
-    const items = await listTerms(client, TAG);
-    return { total: items.length, items };
+  async execute(context, { limit, cursor, full, ...filters }) {
+    return listPage(context, termSource(context.client, TAG, filters, full ?? false), {
+      tool: 'get-cms-tags',
+      filters,
+      limit,
+      cursor,
+      defaultLimit: 100,
+      narrowWith: 'search',
+    });
   },
 });

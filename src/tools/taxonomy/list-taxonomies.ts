@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { decodeEntities } from '../../client/index.js';
+import { listPage, matches, memorySource, pagingParams } from '../answers/page.js';
+import { text } from '../schema.js';
 
 /**
  * REST does not expose `_builtin`. These are the taxonomies core registers in
@@ -29,21 +31,34 @@ interface RawTaxonomy {
 export const listTaxonomies = defineTool({
   name: 'list-taxonomies',
   toolkit: 'taxonomy',
-  description: 'All taxonomies, custom ones included, as {total, items}.',
-  schema: z.strictObject({}),
+  description:
+    'Taxonomies, custom ones included, by slug as {total, items, next_cursor}. More pages: pass next_cursor as cursor.',
+  schema: z.strictObject({
+    search: text().optional().describe('In slug or name'),
+    full: z.boolean().optional().describe('Add description, types'),
+    ...pagingParams,
+  }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
-  async execute({ client }) {
+  async execute(context, { limit, cursor, full, search }) {
     // An object keyed by slug, not a paginated list.
-    const raw = await client.get<Record<string, RawTaxonomy>>('/wp/v2/taxonomies', { context: 'edit' });
-    const items = Object.values(raw).map((tax) => ({
-      slug: tax.slug,
-      name: decodeEntities(tax.name),
-      description: decodeEntities(tax.description),
-      hierarchical: Boolean(tax.hierarchical),
-      rest_base: tax.rest_base ?? tax.slug,
-      types: tax.types ?? [],
-      builtin: CORE_TAXONOMIES.has(tax.slug),
-    }));
-    return { total: items.length, items };
+    const raw = await context.client.get<Record<string, RawTaxonomy>>('/wp/v2/taxonomies', { context: 'edit' });
+    const items = Object.values(raw)
+      .map((tax) => ({
+        slug: tax.slug,
+        name: decodeEntities(tax.name),
+        hierarchical: Boolean(tax.hierarchical),
+        rest_base: tax.rest_base ?? tax.slug,
+        builtin: CORE_TAXONOMIES.has(tax.slug),
+        ...(full ? { description: decodeEntities(tax.description), types: tax.types ?? [] } : {}),
+      }))
+      .filter((tax) => matches(search, tax.slug, tax.name));
+    return listPage(context, memorySource(items, (tax) => tax.slug), {
+      tool: 'list-taxonomies',
+      filters: { search },
+      limit,
+      cursor,
+      defaultLimit: 100,
+      narrowWith: 'search',
+    });
   },
 });

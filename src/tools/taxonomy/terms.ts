@@ -1,5 +1,6 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
+import type { ListSource } from '../answers/page.js';
 import { CATEGORY_FIELDS, type Category, TAG_FIELDS, type Tag, toCategory, toTag } from './records.js';
 
 /**
@@ -51,17 +52,64 @@ export const TAG: TermKind<Tag> = {
  */
 export const POST_STATUSES = ['publish', 'draft', 'pending', 'private', 'future'] as const;
 
-/** Every term of a kind, all pages, ordered by id. */
-export async function listTerms<R extends { id: number; name: string }>(
+export interface TermFilters {
+  search?: string;
+  parent?: number;
+  hide_empty?: boolean;
+}
+
+/**
+ * A kind's terms matching `filters`, ordered by id, a window at a time. WordPress's `search`
+ * matches name or slug by substring (WP_Term_Query:
+ * https://github.com/WordPress/wordpress-develop/blob/6.8/src/wp-includes/class-wp-term-query.php).
+ * Concise records leave out `description`; `full` keeps it.
+ */
+export function termSource<R extends { id: number; name: string }>(
   client: WordPressClient,
   kind: TermKind<R>,
-): Promise<R[]> {
-  const raw = await client.all<Record<string, unknown>>(kind.route, {
-    _fields: kind.fields,
+  filters: TermFilters,
+  full: boolean,
+): ListSource<R> {
+  const query = {
+    _fields: full ? kind.fields : kind.fields.replace(',description', ''),
     orderby: 'id',
-    hide_empty: false,
-  });
-  return raw.map((item) => kind.toRecord(item));
+    order: 'asc',
+    hide_empty: filters.hide_empty ?? false,
+    search: filters.search && storedForm(filters.search),
+    parent: filters.parent,
+  };
+  const toRecords = (items: Array<Record<string, unknown>>) => {
+    const records = items.map((raw) => kind.toRecord(raw));
+    if (!full) for (const record of records) delete (record as { description?: string }).description;
+    return records;
+  };
+  if (kind.hierarchical && filters.hide_empty) {
+    // WordPress keeps empty parents of used categories, filtering after its count: X-WP-Total
+    // then counts every category and pages are cut from the filtered list (WP_Term_Query::get_terms,
+    // "Make sure we show empty categories that have children"). Read them all and page here.
+    return {
+      key: (term) => term.id,
+      fetch: async ({ offset, count }) => {
+        const all = toRecords(await client.all<Record<string, unknown>>(kind.route, query));
+        return { items: all.slice(offset, offset + count), total: all.length };
+      },
+    };
+  }
+  return {
+    key: (term) => term.id,
+    fetch: async (window) => {
+      const { items, total } = await client.window<Record<string, unknown>>(kind.route, query, window);
+      return { items: toRecords(items), total };
+    },
+  };
+}
+
+/**
+ * WordPress stores term names HTML-escaped (`A &amp; B`, sanitize_term_field's `pre_term_name`
+ * filters) and `search` compares the stored text, so "A & B" must be searched as "A &amp; B".
+ */
+function storedForm(search: string): string {
+  return search.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function termNotFound(kind: TermKind, ids: readonly number[], what: string = kind.noun): ToolError {

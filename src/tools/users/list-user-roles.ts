@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { listPage, matches, memorySource, pagingParams } from '../answers/page.js';
+import { text } from '../schema.js';
 import { loadRoles } from './roles.js';
 
 export const listUserRoles = defineTool({
   name: 'list-user-roles',
   toolkit: 'users',
-  description: 'Roles and their granted capabilities as {source, total, items}.',
-  schema: z.strictObject({}),
+  description:
+    'Roles and their capabilities by slug as {source, total, items, next_cursor}. More pages: pass next_cursor as cursor.',
+  schema: z.strictObject({
+    search: text().optional().describe('Role slug or name'),
+    ...pagingParams,
+  }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
-  async execute({ client }) {
-    const { source, items, note } = await loadRoles(client);
-    return note ? { source, total: items.length, items, note } : { source, total: items.length, items };
+  async execute(context, { limit, cursor, search }) {
+    const { source, items, note } = await loadRoles(context.client);
+    const found = items.filter((role) => matches(search, role.role, role.name));
+    const page = await listPage(
+      context,
+      memorySource(found, (role) => role.role),
+      { tool: 'list-user-roles', filters: { search }, limit, cursor, defaultLimit: 100, narrowWith: 'search' },
+      { source },
+    );
+    return note ? { ...page, note } : page;
   },
 });

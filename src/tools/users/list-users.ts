@@ -2,70 +2,104 @@ import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
 import { hasCompanion, INSTALL_HINT } from '../companion.js';
+import { type ListSource, listPage, memorySource, pagingParams } from '../answers/page.js';
 import { parseIsoDate } from './dates.js';
-import { type RawUser, toUser, USER_QUERY, type UserRecord } from './records.js';
+import { type RawUser, toUser, USER_FIELDS, type UserRecord } from './records.js';
 import { resolveRole } from './roles.js';
 import { text } from '../schema.js';
 
 const USERS = '/wp/v2/users';
+/** The full record adds what the profile screen shows besides the concise fields. */
+const FULL_FIELDS = `${USER_FIELDS},description,url,first_name,last_name`;
+
+type Listed = UserRecord & { bio?: string; url?: string; first_name?: string; last_name?: string };
 
 export const listUsers = defineTool({
   name: 'list-users',
   toolkit: 'users',
-  description: 'List users (every page) as {total, items}.',
+  description: 'Users by id as {total, items, next_cursor}. More pages: pass next_cursor as cursor.',
   schema: z.strictObject({
     role: text().optional().describe('Role slug'),
     search: text().optional().describe('In username, name or email'),
     registered_after: z.string().optional().describe('ISO 8601 date (UTC unless given)'),
+    full: z.boolean().optional().describe('Add bio, url, first/last name'),
+    ...pagingParams,
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
-  async execute({ client }, params) {
+  async execute(context, { limit, cursor, full, ...filters }) {
+    const { client } = context;
     const cutoff =
-      params.registered_after === undefined ? undefined : parseIsoDate(params.registered_after, 'registered_after');
-    const role = params.role === undefined ? undefined : await resolveRole(client, params.role);
-    const companion = await hasCompanion(client);
-    // WordPress wraps `search` in `*…*` itself (a substring match); `roles` filters by role slug.
-    const query = { ...USER_QUERY, roles: role, search: params.search };
-
-    let items: UserRecord[];
-    if (cutoff === undefined) {
-      items = (await client.all<RawUser>(USERS, { ...query, orderby: 'id' })).map(toUser);
-    } else if (companion) {
-      items = await registeredSince(client, query, cutoff);
-    } else {
-      // Without the plugin's id tie-break, date-ordered pages may repeat or skip users; read all.
-      items = (await client.all<RawUser>(USERS, { ...query, orderby: 'id' }))
-        .filter((raw) => Date.parse(raw.registered_date ?? '') > cutoff)
-        .map(toUser);
+      filters.registered_after === undefined ? undefined : parseIsoDate(filters.registered_after, 'registered_after');
+    const role = filters.role === undefined ? undefined : await resolveRole(client, filters.role);
+    // WordPress wraps `search` in `*…*` itself (a substring match of login, email, URL, nicename
+    // and display name; email only when it holds "@"): WP_User_Query::prepare_query()
+    // https://github.com/WordPress/wordpress-develop/blob/6.8/src/wp-includes/class-wp-user-query.php
+    const query = { context: 'edit', _fields: full ? FULL_FIELDS : USER_FIELDS, roles: role, search: filters.search };
+    const toRecord = (raw: RawUser) => record(raw, full ?? false);
+    const source =
+      cutoff === undefined
+        ? windowSource(client, query, toRecord)
+        : memorySource((await registeredAfter(client, query, cutoff)).map(toRecord), (u) => u.id);
+    const page = await listPage(context, source, {
+      tool: 'list-users',
+      filters: { ...filters, role },
+      limit,
+      cursor,
+      defaultLimit: 100,
+      narrowWith: 'search, role or registered_after',
+    });
+    if ((page.items as Listed[]).some((u) => u.disabled === null)) {
+      page.note = `disabled is null: without the companion plugin the disabled state is unknown. ${INSTALL_HINT}`;
     }
-    const result: Record<string, unknown> = { total: items.length, items };
-    if (items.some((u) => u.disabled === null)) {
-      result.note = `disabled is null: without the companion plugin the disabled state is unknown. ${INSTALL_HINT}`;
-    }
-    return result;
+    return page;
   },
 });
 
+function record(raw: RawUser & Record<string, unknown>, full: boolean): Listed {
+  const user: Listed = toUser(raw);
+  if (!full) return user;
+  return {
+    ...user,
+    bio: String(raw.description ?? ''),
+    url: String(raw.url ?? ''),
+    first_name: String(raw.first_name ?? ''),
+    last_name: String(raw.last_name ?? ''),
+  };
+}
+
+function windowSource(
+  client: WordPressClient,
+  query: Record<string, string | undefined>,
+  toRecord: (raw: RawUser) => Listed,
+): ListSource<Listed> {
+  return {
+    key: (u) => u.id,
+    fetch: async (window) => {
+      const { items, total } = await client.window<RawUser>(USERS, { ...query, orderby: 'id', order: 'asc' }, window);
+      return { items: items.map(toRecord), total };
+    },
+  };
+}
+
 /**
- * The REST API has no date filter: read newest first and stop at the first user registered at
- * or before the cutoff, one page at a time so no page is fetched in vain. The companion plugin
- * adds the user id as a tie-break to this order (see plugin/…/rest-routes.php).
+ * The REST API has no date filter. With the companion plugin (which adds the id as a tie-break
+ * to the date order, see plugin/…/rest-routes.php), read newest first and stop at the first
+ * user registered at or before the cutoff; without it, date-ordered pages may repeat or skip
+ * users, so read all by id.
  */
-async function registeredSince(
+async function registeredAfter(
   client: WordPressClient,
   query: Record<string, string | undefined>,
   cutoff: number,
-): Promise<UserRecord[]> {
-  const items: UserRecord[] = [];
-  const pages = client.pages<RawUser>(
-    USERS,
-    { ...query, orderby: 'registered_date', order: 'desc' },
-    { concurrency: 1 },
-  );
+): Promise<RawUser[]> {
+  const after = (raw: RawUser) => Date.parse(raw.registered_date ?? '') > cutoff;
+  if (!(await hasCompanion(client))) return (await client.all<RawUser>(USERS, { ...query, orderby: 'id' })).filter(after);
+  const items: RawUser[] = [];
+  const pages = client.pages<RawUser>(USERS, { ...query, orderby: 'registered_date', order: 'desc' }, { concurrency: 1 });
   for await (const page of pages) {
     for (const raw of page) {
-      if (!(Date.parse(raw.registered_date ?? '') > cutoff)) return items;
-      items.push(toUser(raw));
+      if (!after(raw)) return items;
+      items.push(raw);
     }
   }
   return items;

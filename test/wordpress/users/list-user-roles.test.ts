@@ -41,6 +41,16 @@ describe('list-user-roles', () => {
     );
   });
 
+  it('finds a role by slug or name, and pages', async () => {
+    expect((await runOk<Roles>('list-user-roles', { search: 'reviewer' })).items.map((r) => r.role)).toEqual([CUSTOM]);
+    expect((await runOk<Roles>('list-user-roles', { search: 'Editor' })).items.map((r) => r.role)).toEqual(['editor']);
+    const all = await runOk<Roles>('list-user-roles');
+    const first = await runOk<Roles & { next_cursor: string }>('list-user-roles', { limit: 2 });
+    expect(first.items).toEqual(all.items.slice(0, 2));
+    const second = await runOk<Roles>('list-user-roles', { limit: 2, cursor: first.next_cursor });
+    expect(second.items).toEqual(all.items.slice(2, 4));
+  });
+
   it('matches the built-in fallback list for WordPress’s own roles on an unmodified site', async () => {
     const result = await runOk<Roles>('list-user-roles');
     for (const fallback of WORDPRESS_DEFAULT_ROLES) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../../src/tools/users/records.js';
 import { testContext, wp } from '../../helpers/site.js';
+import { ascending, expectCursorErrors, idsOnce, walk } from '../../helpers/listing.js';
 import { expectNoSecretsLeaked, makeUser, makeUsers, runError, runOk } from './helpers.js';
 
 interface Listed {
@@ -28,12 +29,16 @@ describe('list-users', () => {
   }, 120_000);
   afterAll(() => expectNoSecretsLeaked());
 
-  it('lists every user across pages as compact records', async () => {
-    const result = await runOk<Listed>('list-users');
+  it('following next_cursor lists every user once, in id order, as compact records', async () => {
+    const first = await runOk<Listed>('list-users');
+    expect(JSON.stringify(first).length).toBeLessThanOrEqual(16_000);
+    const { items, pages } = await walk<UserRecord>('list-users');
+    const result = { ...first, items };
     const independent = await allUsers();
     expect(independent.length).toBeGreaterThan(100);
+    expect(pages.length).toBeGreaterThan(1);
     expect(result.total).toBe(independent.length);
-    expect(ids(result.items)).toEqual(ids(independent));
+    expect(idsOnce(items)).toEqual(ascending(independent.map((u) => u.id)));
     for (const item of result.items) {
       expect(Object.keys(item).sort()).toEqual([
         'disabled',
@@ -49,8 +54,19 @@ describe('list-users', () => {
     expect(result.note).toBeUndefined();
   });
 
+  it('full adds bio, url and names under the same field names', async () => {
+    const user = await makeUser({ name: 'Full Record' });
+    await wp().post(`/wp/v2/users/${user.id}`, { description: 'Writes about owls', first_name: 'Fulla' });
+    const [item] = (await runOk<Listed>('list-users', { search: user.username, full: true })).items;
+    expect(item).toMatchObject({ id: user.id, username: user.username, bio: 'Writes about owls', first_name: 'Fulla' });
+  });
+
+  it('refuses malformed, foreign and other-filter cursors, and limits outside 1–500', async () => {
+    await expectCursorErrors('list-users', 'get-cms-tags', { role: 'editor' });
+  });
+
   it('filters by role', async () => {
-    const result = await runOk<Listed>('list-users', { role: 'editor' });
+    const result = await walk<UserRecord>('list-users', { role: 'editor' });
     const editors = (await allUsers()).filter((u) => u.roles.includes('editor'));
     expect(editors.length).toBeGreaterThan(0);
     expect(ids(result.items)).toEqual(ids(editors));
@@ -84,10 +100,11 @@ describe('list-users', () => {
     const expected = independent.filter((u) => Date.parse(u.registered_date) > Date.parse(cutoff));
     expect(expected.length).toBeGreaterThan(100);
 
-    const result = await runOk<Listed>('list-users', { registered_after: cutoff });
+    const first = await runOk<Listed>('list-users', { registered_after: cutoff });
+    const result = await walk<UserRecord>('list-users', { registered_after: cutoff });
 
-    expect(result.total).toBe(expected.length);
-    expect(ids(result.items)).toEqual(ids(expected));
+    expect(first.total).toBe(expected.length);
+    expect(idsOnce(result.items)).toEqual(ascending(expected.map((u) => u.id)));
     // Strictly after: the user registered at the cutoff itself is not included.
     expect(result.items.some((u) => u.registered_date === cutoff)).toBe(false);
   });
@@ -97,9 +114,9 @@ describe('list-users', () => {
     const expected = independent.filter(
       (u) => u.roles.includes('author') && Date.parse(u.registered_date) > Date.parse('2025-01-01T00:00:00Z'),
     );
-    const result = await runOk<Listed>('list-users', { registered_after: '2025-01-01', role: 'author' });
+    const result = await walk<UserRecord>('list-users', { registered_after: '2025-01-01', role: 'author' });
     expect(ids(result.items)).toEqual(ids(expected));
-    const shifted = await runOk<Listed>('list-users', {
+    const shifted = await walk<UserRecord>('list-users', {
       registered_after: '2025-01-01T02:00:00+02:00',
       role: 'author',
     });
