@@ -5,6 +5,7 @@ import { selectTools, type ToolContext, type ToolFilter, tools as registry } fro
 import type { Approver } from './approvals.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
 import { addUsage, messageText, type TokenUsage, trimDanglingToolCalls } from './messages.js';
+import { type HistoryBudget, historyMiddleware } from './history.js';
 import { loadSystemPrompt } from './prompt.js';
 import { toolCallMiddleware } from './tool-calls.js';
 
@@ -17,6 +18,8 @@ export interface AdminAgentOptions {
   systemPrompt?: string;
   /** Model calls allowed in one turn before the turn stops. */
   maxSteps?: number;
+  /** Bounds what each model request carries of the history; the session keeps it all. */
+  history?: HistoryBudget;
 }
 
 export type TurnEvent =
@@ -60,7 +63,10 @@ export class ChatSession {
       model: options.model,
       tools: selected.map((tool) => toLangChainTool(tool, options.context)),
       systemPrompt: options.systemPrompt ?? loadSystemPrompt(),
-      middleware: [toolCallMiddleware(selected, options.context, options.approver)],
+      middleware: [
+        toolCallMiddleware(selected, options.context, options.approver),
+        historyMiddleware(options.history),
+      ],
     });
   }
 

@@ -1,5 +1,6 @@
 import { approveAll, type Approver, refuseAll, serializeApprover } from '../agent/approvals.js';
 import { createChatModel, MODEL_HELP, modelConfigFromEnv } from '../agent/model.js';
+import { DEFAULT_HISTORY_TOKENS } from '../agent/history.js';
 import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
 import { createContext } from '../config.js';
 import { maskResetKeys, maskSecretParams } from '../redact.js';
@@ -15,6 +16,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const filter = filterFromOptions(options);
   const maxSteps = Number(options.maxSteps ?? DEFAULT_MAX_STEPS);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error('--max-steps takes a whole number ≥ 1.');
+  const historyTokens = Number(options.historyTokens ?? process.env.CMS_HISTORY_TOKENS ?? DEFAULT_HISTORY_TOKENS);
+  if (!Number.isInteger(historyTokens) || historyTokens < 1000)
+    throw new Error('--history-tokens (or CMS_HISTORY_TOKENS) takes a whole number ≥ 1000.');
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
   const context = createContext(site, {
     ...contextOptions(options),
@@ -37,6 +41,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       context,
       filter,
       maxSteps,
+      history: { maxTokens: historyTokens },
       approver: serializeApprover(approver),
     });
 

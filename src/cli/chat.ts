@@ -8,6 +8,7 @@ export interface ChatOptions extends FilterOptions {
   yes?: boolean;
   maxSteps?: string;
   resetLinkFile?: string;
+  historyTokens?: string;
 }
 
 export function registerChatCommand(program: Command): void {
@@ -24,6 +25,10 @@ export function registerChatCommand(program: Command): void {
     .option('--reset-link-file <file>', 'write reset links here (mode 0600) instead of on the terminal')
     .option(...ANSWER_BUDGET_FLAG)
     .option('--max-steps <n>', 'model calls allowed per turn', String(DEFAULT_MAX_STEPS))
+    .option(
+      '--history-tokens <n>',
+      'approximate tokens of conversation per model request; older tool results become one-line stubs (default: env CMS_HISTORY_TOKENS, else 24000)',
+    )
     .addHelpText(
       'after',
       `

@@ -37,7 +37,7 @@ describe.each([true, false])('agent conversation (streaming=%s)', (streaming) =>
     expect(await wp().get(`/wp/v2/categories/${createdId}`)).toMatchObject({ name });
     expect(approvals).toHaveLength(0);
 
-    server.script({ toolCalls: [{ name: 'get-cms-categories', args: {} }] }, (request) => {
+    server.script({ toolCalls: [{ name: 'get-cms-categories', args: { search: name } }] }, (request) => {
       const listed = lastToolResult(request).items.find((c: { id: number }) => c.id === createdId);
       return { content: listed ? `Yes, ${listed.name} is there.` : 'Not found.' };
     });

@@ -1,5 +1,6 @@
 import { ChatOpenAI } from '@langchain/openai';
 import type { ApprovalRequest, Approver } from '../../src/agent/approvals.js';
+import type { HistoryBudget } from '../../src/agent/history.js';
 import { ChatSession } from '../../src/agent/runner.js';
 import type { ToolContext, ToolFilter } from '../../src/tools/index.js';
 import type { ChatRequest, ScriptedOpenAI } from './scripted-openai.js';
@@ -14,6 +15,7 @@ export function scriptedSession(
     filter?: ToolFilter;
     maxSteps?: number;
     context?: ToolContext;
+    history?: HistoryBudget;
   } = {},
 ) {
   const approvals: ApprovalRequest[] = [];
@@ -31,6 +33,7 @@ export function scriptedSession(
     context: options.context ?? testContext(),
     filter: options.filter,
     maxSteps: options.maxSteps,
+    history: options.history,
     approver: async (request) => {
       approvals.push(request);
       return approver(request);

@@ -8,8 +8,8 @@ export const MAX_LIMIT = 500;
 
 /** The paging parameters every list tool adds to the spec's (kept short: sent on every request). */
 export const pagingParams = {
-  limit: z.number().int().min(1).max(MAX_LIMIT).meta(typeOnly).optional().describe(`Max items, 1-${MAX_LIMIT}`),
-  cursor: text(2000).optional().describe('next_cursor of the previous answer'),
+  limit: z.number().int().min(1).max(MAX_LIMIT).meta(typeOnly).optional().describe(`1-${MAX_LIMIT}`),
+  cursor: text(2000).optional().describe('A next_cursor'),
 };
 
 /** One listing's items in a stable order, a window at a time. */

@@ -8,11 +8,11 @@ export const getCmsCategories = defineTool({
   name: 'get-cms-categories',
   toolkit: 'taxonomy',
   description:
-    'Categories by id as {total, items, next_cursor}; parent 0 = top level; count = published posts. More pages: pass next_cursor as cursor.',
+    'Categories by id: {total, items, next_cursor}; parent 0 = top level; count = published posts; more via cursor=next_cursor.',
   schema: z.strictObject({
     search: text().optional().describe('In name or slug'),
-    parent: parentId().optional().describe('Only children of this id (0 = top level)'),
-    hide_empty: z.boolean().optional().describe('Skip categories without posts'),
+    parent: parentId().optional().describe('Children of (0 = top level)'),
+    hide_empty: z.boolean().optional().describe('Skip unused'),
     full: z.boolean().optional().describe('Add description'),
     ...pagingParams,
   }),

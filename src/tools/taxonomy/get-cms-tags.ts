@@ -7,10 +7,10 @@ import { TAG, termSource } from './terms.js';
 export const getCmsTags = defineTool({
   name: 'get-cms-tags',
   toolkit: 'taxonomy',
-  description: 'Tags by id as {total, items, next_cursor}. More pages: pass next_cursor as cursor.',
+  description: 'Tags by id: {total, items, next_cursor}; more via cursor=next_cursor.',
   schema: z.strictObject({
     search: text().optional().describe('In name or slug'),
-    hide_empty: z.boolean().optional().describe('Skip tags without posts'),
+    hide_empty: z.boolean().optional().describe('Skip unused'),
     full: z.boolean().optional().describe('Add description'),
     ...pagingParams,
   }),

@@ -32,7 +32,7 @@ export const listTaxonomies = defineTool({
   name: 'list-taxonomies',
   toolkit: 'taxonomy',
   description:
-    'Taxonomies, custom ones included, by slug as {total, items, next_cursor}. More pages: pass next_cursor as cursor.',
+    'Taxonomies incl. custom, by slug: {total, items, next_cursor}; more via cursor=next_cursor.',
   schema: z.strictObject({
     search: text().optional().describe('In slug or name'),
     full: z.boolean().optional().describe('Add description, types'),

@@ -8,7 +8,7 @@ export const listUserRoles = defineTool({
   name: 'list-user-roles',
   toolkit: 'users',
   description:
-    'Roles and their capabilities by slug as {source, total, items, next_cursor}. More pages: pass next_cursor as cursor.',
+    'Roles with capabilities, by slug: {source, total, items, next_cursor}; more via cursor=next_cursor.',
   schema: z.strictObject({
     search: text().optional().describe('Role slug or name'),
     ...pagingParams,

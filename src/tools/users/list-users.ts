@@ -17,12 +17,12 @@ type Listed = UserRecord & { bio?: string; url?: string; first_name?: string; la
 export const listUsers = defineTool({
   name: 'list-users',
   toolkit: 'users',
-  description: 'Users by id as {total, items, next_cursor}. More pages: pass next_cursor as cursor.',
+  description: 'Users by id: {total, items, next_cursor}; more via cursor=next_cursor.',
   schema: z.strictObject({
     role: text().optional().describe('Role slug'),
     search: text().optional().describe('In username, name or email'),
     registered_after: z.string().optional().describe('ISO 8601 date (UTC unless given)'),
-    full: z.boolean().optional().describe('Add bio, url, first/last name'),
+    full: z.boolean().optional().describe('Add bio, url, names'),
     ...pagingParams,
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true },
