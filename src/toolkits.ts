@@ -13,7 +13,7 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
   /** The site to administer; or pass `context` to share one client between toolkits. */
   site?: SiteCredentials;
   context?: ToolContext;
-  /** With `site`: characters of JSON one tool answer may take (default 80,000; a list tool's first page takes a fifth). */
+  /** With `site`: characters of JSON one tool answer may take (default 80,000; a list tool's page without `limit` takes 15%). */
   answerBudget?: number;
 }
 

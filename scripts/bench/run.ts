@@ -3,10 +3,13 @@
  * measures every tool, the bulk tools against the floor and the per-post pattern, listing,
  * output size, CLI start-up and the tool schemas' size, and writes BENCHMARKS.md.
  *
+ * Then the large-site benchmark (20,000 tags, 2,000 categories, 5,000 users; large-site.ts).
+ *
  *   npm run bench [-- --runs 5]
+ *   npm run bench -- --large-only     only the large-site section of BENCHMARKS.md
  */
 import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createContext } from '../../src/config.js';
 import { packageRoot, readCredentials, restoreSnapshot, saveSnapshot, siteSeed, siteUp } from '../../src/sandbox/index.js';
@@ -16,6 +19,8 @@ import { allPostIds, benchAssign, benchMerge } from './bulk.js';
 import { benchCliStart, benchListing, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
 import { renderReport } from './report.js';
 import { benchTools } from './tool-cases.js';
+import { LARGE_END, LARGE_START, renderLargeSite } from './large-report.js';
+import { benchLargeSite } from './large-site.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
@@ -38,7 +43,50 @@ async function largeSite() {
   return site;
 }
 
+const HUGE = 'bench_huge';
+
+/** The large-site section: its own snapshot of the bench sandbox, seeded once with SQL. */
+async function largeSiteSection(): Promise<string> {
+  await siteUp(BENCH);
+  let seedSeconds = 0;
+  try {
+    await restoreSnapshot(BENCH, HUGE);
+  } catch {
+    await siteSeed(BENCH);
+    const grown = await runWpScript<{ seconds: number }>(resolveInstance(BENCH), BENCH.port, '../bench/huge-site.php');
+    BENCH.log(`huge site: ${JSON.stringify(grown)}`);
+    seedSeconds = grown.seconds;
+    await saveSnapshot(BENCH, HUGE);
+  }
+  const site = await readCredentials(BENCH);
+  if (!site) throw new Error('bench sandbox has no credentials');
+  const client = createContext(site).client;
+  const counts = {
+    tags: await client.count('/wp/v2/tags', { hide_empty: false }),
+    categories: await client.count('/wp/v2/categories', { hide_empty: false }),
+    users: await client.count('/wp/v2/users', { context: 'edit' }),
+  };
+  const result = await benchLargeSite(site, BENCH.log);
+  await restoreSnapshot({ ...BENCH, log: () => {} }, HUGE);
+  return renderLargeSite(result, counts, seedSeconds);
+}
+
+async function largeOnly() {
+  const section = await largeSiteSection();
+  const path = join(packageRoot(), 'BENCHMARKS.md');
+  const current = await readFile(path, 'utf8').catch(() => '# Benchmarks\n');
+  const start = current.indexOf(LARGE_START);
+  const end = current.indexOf(LARGE_END);
+  const next =
+    start >= 0 && end > start
+      ? `${current.slice(0, start)}${section.trimEnd()}${current.slice(end + LARGE_END.length)}`
+      : `${current.trimEnd()}\n\n${section}`;
+  await writeFile(path, next);
+  console.log(section);
+}
+
 async function main() {
+  if (process.argv.includes('--large-only')) return largeOnly();
   const started = Date.now();
   BENCH.log('building dist/ for the CLI start-up measurement');
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: packageRoot(), stdio: 'inherit' });
@@ -72,8 +120,10 @@ async function main() {
   const cli = benchCliStart(RUNS);
   const schemas = await benchToolSchemas(site);
 
+  BENCH.log('large site (20,000 tags, 2,000 categories, 5,000 users)');
+  const large = await largeSiteSection();
   const report = renderReport({ runs: RUNS, counts, assign, merge, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), report);
+  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}`);
   console.log(report);
 }
 

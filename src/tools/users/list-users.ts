@@ -45,7 +45,8 @@ export const listUsers = defineTool({
       filters: { ...filters, role },
       limit,
       cursor,
-      defaultLimit: 100,
+      // ~160 characters a user: 50 fit the default page budget in one request of 50.
+      defaultLimit: 50,
       narrowWith: 'search, role or registered_after',
     });
     if ((page.items as Listed[]).some((u) => u.disabled === null)) {
