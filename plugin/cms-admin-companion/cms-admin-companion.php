@@ -26,5 +26,6 @@ define('CMS_ADMIN_COMPANION_VERSION', '0.1.0');
 define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
+require_once __DIR__ . '/includes/account-guards.php';
 require_once __DIR__ . '/includes/rest-routes.php';
 require_once __DIR__ . '/includes/post-terms.php';

@@ -37,11 +37,29 @@ function cms_admin_register_post_terms_route(): void
     ]);
 }
 
-function cms_admin_rest_post_terms(WP_REST_Request $request): array
+function cms_admin_rest_post_terms(WP_REST_Request $request): array|WP_Error
 {
     $taxonomy = (string) $request['taxonomy'];
     $add = array_map('intval', (array) $request['add']);
     $remove = array_map('intval', (array) $request['remove']);
+    // Per term, as the REST posts controller checks (check_assign_terms_permission): a site may
+    // restrict single terms through map_meta_cap. https://developer.wordpress.org/reference/functions/map_meta_cap/
+    $refused = array_values(array_filter(
+        array_unique(array_merge($add, $remove)),
+        // A missing term is not a permission problem: it fails per post below, as in core.
+        static fn (int $term_id) => get_term($term_id) && !current_user_can('assign_term', $term_id)
+    ));
+    if ($refused) {
+        return new WP_Error(
+            'cms_admin_cannot_assign_term',
+            sprintf(
+                /* translators: %s: term ids */
+                __('You are not allowed to assign or remove the term(s) %s; no post was changed.', 'cms-admin-companion'),
+                implode(', ', $refused)
+            ),
+            ['status' => 403, 'term_ids' => $refused]
+        );
+    }
     $report = ['updated' => [], 'unchanged' => [], 'failed' => []];
 
     wp_defer_term_counting(true);

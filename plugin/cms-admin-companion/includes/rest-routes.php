@@ -6,6 +6,10 @@
  *   POST cms-admin/v1/users/{id}/enable                               edit_user
  *   POST cms-admin/v1/users/{id}/password-reset  {delivery: email|link} edit_user
  *   GET  cms-admin/v1/roles                                           list_users
+ *
+ * Core's edit_user lets anyone with edit_users act on administrators too (single site), so
+ * disable and password-reset also refuse accounts that hold a capability the caller lacks, and
+ * disable refuses the last enabled administrator (see account-guards.php).
  */
 
 if (!defined('ABSPATH')) {
@@ -100,6 +104,10 @@ function cms_admin_rest_disable(WP_REST_Request $request)
             ['status' => 400]
         );
     }
+    $refused = cms_admin_refuse_last_administrator($user) ?? cms_admin_refuse_stronger_account($user, 'disable');
+    if ($refused) {
+        return $refused;
+    }
     $was_disabled = cms_admin_is_disabled($user->ID);
     $state = cms_admin_disable_user($user, sanitize_textarea_field($request['reason']), get_current_user_id());
     return [
@@ -134,6 +142,11 @@ function cms_admin_rest_password_reset(WP_REST_Request $request)
     $user = cms_admin_rest_user($request);
     if (is_wp_error($user)) {
         return $user;
+    }
+    // A reset link or email for a stronger account would hand that account to the caller.
+    $refused = cms_admin_refuse_stronger_account($user, 'reset the password of');
+    if ($refused) {
+        return $refused;
     }
     $result = ['id' => $user->ID, 'username' => $user->user_login, 'delivery' => $request['delivery']];
     /** Same filter wp-login.php and check_password_reset_key() use; default one day. */

@@ -4,6 +4,7 @@ import { ToolError } from '../tool-error.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser, getUser } from './records.js';
 import { required } from './risk.js';
+import { explainGuardError } from './write-errors.js';
 import { wpId } from '../schema.js';
 
 interface DisableResponse {
@@ -43,7 +44,9 @@ export const disableUser = defineTool({
       client.post<DisableResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/disable`, {
         reason: params.reason ?? '',
       }),
-    );
+    ).catch((err) => {
+      throw explainGuardError(err);
+    });
     const result: Record<string, unknown> = {
       id: state.id,
       username: state.username,

@@ -4,6 +4,7 @@ import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
 import { forUser, getUser, maskEmail } from './records.js';
 import { required } from './risk.js';
+import { explainGuardError } from './write-errors.js';
 import { wpId } from '../schema.js';
 
 interface ResetResponse {
@@ -38,7 +39,9 @@ export const resetUserPassword = defineTool({
     if (delivery === 'link' && !secretsTo) throw noOneToReceive();
     const reset = await forUser(params.id, () =>
       client.post<ResetResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/password-reset`, { delivery }),
-    );
+    ).catch((err) => {
+      throw explainGuardError(err);
+    });
     const expires_in_hours = Math.round((reset.expires_in_seconds / 3600) * 10) / 10;
     const base = { id: reset.id, username: reset.username, delivery };
     if (delivery === 'email') {

@@ -72,3 +72,22 @@ async function findUserId(
     throw lookupError;
   }
 }
+
+/**
+ * The companion plugin's account guards (plugin/…/account-guards.php) as errors that say why
+ * and who can do it instead; anything else unchanged.
+ */
+export function explainGuardError(err: unknown): unknown {
+  if (!(err instanceof WordPressError)) return err;
+  if (err.code === 'cms_admin_account_stronger_than_caller') {
+    return new ToolError('account_stronger_than_caller', `${err.message} Nothing was changed.`, {
+      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
+    });
+  }
+  if (err.code === 'cms_admin_last_administrator') {
+    return new ToolError('last_administrator', `${err.message} Nothing was changed.`, {
+      hint: 'Make another administrator first, or leave this account enabled.',
+    });
+  }
+  return err;
+}
