@@ -8,7 +8,10 @@ import { answerBudget, enforceBudget } from './answers/budget.js';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };
 
-/** Validates params against the tool's schema, runs it, and turns user-fixable errors into data. */
+/**
+ * Validates params against the tool's schema, runs it, and turns every error into data:
+ * user-fixable ones as they are, bugs as `internal_error`.
+ */
 export async function runTool(tool: AnyToolDefinition, context: ToolContext, rawParams: unknown): Promise<ToolOutcome> {
   const secrets = [...(context.secrets ?? []), ...secretValues(rawParams)];
   const parsed = tool.schema.safeParse(rawParams ?? {});
@@ -22,8 +25,7 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     const result = enforceBudget(await tool.execute(context, parsed.data), answerBudget(context));
     outcome = redactSecrets({ ok: true, result }, secrets);
   } catch (err) {
-    const error = toErrorPayload(err);
-    if (!error) throw err;
+    const error = toErrorPayload(err) ?? internalError(tool, err, secrets);
     outcome = redactSecrets({ ok: false, error }, secrets);
   }
   if (context.audit && !tool.annotations.readOnly) {
@@ -53,6 +55,25 @@ export function invalidParams(tool: AnyToolDefinition, error: z.ZodError): ToolE
     code: 'invalid_params',
     message: `Invalid params for ${tool.name}: ${problems.join('; ')}`,
     hint: known.length ? `${tool.name} takes: ${known.join(', ')}.` : `${tool.name} takes no params.`,
+  };
+}
+
+/**
+ * A bug in our code, not a problem of the site or the input: its own code, so no adapter
+ * dresses it up as a tool error the model should work around, and tests fail on it
+ * (test/helpers/site.ts). The stack goes to stderr with CMS_DEBUG only, secrets masked.
+ */
+export function internalError(tool: AnyToolDefinition, err: unknown, secrets: readonly string[]): ToolErrorPayload {
+  if (process.env.CMS_DEBUG) {
+    process.stderr.write(
+      `cms-admin: internal error in ${tool.name}: ${redactSecrets(String((err as Error)?.stack ?? err), secrets)}\n`,
+    );
+  }
+  const reason = err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
+  return {
+    code: 'internal_error',
+    message: `${tool.name} failed because of a bug in cms-admin-toolkit, not the site or the request (${reason}). The site may be partly changed if the tool writes; check it before retrying.`,
+    hint: 'Report it with the output of the same call run with CMS_DEBUG=1.',
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A problem the user or the model can act on: a missing term, a duplicate name, a refused
  * operation. Tools throw it; every adapter turns it into `{ error: { code, message, hint } }`.
- * Anything else thrown is a bug and propagates.
+ * Anything else thrown is a bug: runTool reports it as `internal_error`, never as this.
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError';

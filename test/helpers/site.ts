@@ -32,6 +32,8 @@ function recorded(params: unknown, outcome: ToolOutcome): ToolOutcome {
   // on purpose (tests of "must not be the username"). Error paths have their own secrets test.
   if (outcome.ok) recordSecretsOf(params);
   recordOutput(JSON.stringify(outcome));
+  // A bug in our code fails the test that triggers it, even one expecting an error.
+  if (!outcome.ok && outcome.error.code === 'internal_error') throw new Error(`Bug: ${outcome.error.message}`);
   return outcome;
 }
 

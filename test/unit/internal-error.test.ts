@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { WordPressError } from '../../src/client/index.js';
+import { defineTool, runTool, type ToolContext, ToolError } from '../../src/tools/index.js';
+
+const context = { client: { connect: async () => ({}) }, secrets: ['s3cret-app-pw'] } as unknown as ToolContext;
+
+function toolThrowing(error: unknown) {
+  return defineTool({
+    name: 'test-tool',
+    toolkit: 'taxonomy',
+    description: 'test',
+    schema: z.strictObject({}),
+    annotations: { readOnly: true, destructive: false, idempotent: true },
+    execute: async () => {
+      throw error;
+    },
+  });
+}
+
+describe('errors a tool throws', () => {
+  it('a bug is internal_error, never a tool error the model should work around; secrets masked', async () => {
+    const outcome = await runTool(
+      toolThrowing(new TypeError("Cannot read properties of undefined (reading 's3cret-app-pw')")),
+      context,
+      {},
+    );
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    if (outcome.ok) return;
+    expect(outcome.error.message).toContain('bug in cms-admin-toolkit');
+    expect(outcome.error.message).toContain('TypeError');
+    expect(JSON.stringify(outcome)).not.toContain('s3cret-app-pw');
+    expect(JSON.stringify(outcome)).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('site and input problems keep their own codes', async () => {
+    const site = await runTool(
+      toolThrowing(new WordPressError({ status: 404, code: 'rest_no_route', message: 'No route' })),
+      context,
+      {},
+    );
+    expect(site).toMatchObject({ ok: false, error: { code: 'rest_no_route' } });
+    const input = await runTool(
+      toolThrowing(new ToolError('category_not_found', 'No category with id 9.')),
+      context,
+      {},
+    );
+    expect(input).toMatchObject({ ok: false, error: { code: 'category_not_found' } });
+  });
+});
