@@ -6,8 +6,9 @@ import { text } from '../schema.js';
 
 /**
  * REST does not expose `_builtin`. These are the taxonomies core registers in
- * create_initial_taxonomies() (WordPress 6.1):
- * https://github.com/WordPress/wordpress-develop/blob/6.1/src/wp-includes/taxonomy.php
+ * create_initial_taxonomies() from WordPress 6.1 (the first seven) and 6.4 on
+ * (`wp_pattern_category`, for synced patterns; the Gutenberg plugin registers it as built-in
+ * on older versions too): https://github.com/WordPress/wordpress-develop/blob/trunk/src/wp-includes/taxonomy.php
  */
 const CORE_TAXONOMIES = new Set([
   'category',
@@ -17,6 +18,7 @@ const CORE_TAXONOMIES = new Set([
   'post_format',
   'wp_theme',
   'wp_template_part_area',
+  'wp_pattern_category',
 ]);
 
 interface RawTaxonomy {
