@@ -1,5 +1,6 @@
 import { fileAuditSink } from './audit.js';
 import { WordPressClient } from './client/index.js';
+import { COMPANION_INDEX_FIELD } from './tools/companion.js';
 import { readCredentials } from './sandbox/index.js';
 import type { ToolContext } from './tools/index.js';
 
@@ -59,6 +60,7 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     username: site.username,
     appPassword: site.appPassword,
     timeoutMs: options.timeoutMs ?? numberFromEnv('CMS_TIMEOUT_MS'),
+    indexFields: [COMPANION_INDEX_FIELD],
   });
   const auditLog = options.auditLog ?? process.env.CMS_AUDIT_LOG;
   return {

@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       CMS Admin Companion
  * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint and a roles endpoint (namespace cms-admin/v1).
- * Version:           0.1.0
+ * Version:           0.2.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
  * License:           MIT
@@ -22,10 +22,22 @@ if (defined('CMS_ADMIN_COMPANION_VERSION')) {
     return;
 }
 
-define('CMS_ADMIN_COMPANION_VERSION', '0.1.0');
+define('CMS_ADMIN_COMPANION_VERSION', '0.2.0');
 define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
 require_once __DIR__ . '/includes/account-guards.php';
 require_once __DIR__ . '/includes/rest-routes.php';
 require_once __DIR__ . '/includes/post-terms.php';
+
+/**
+ * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit
+ * can tell which routes behave as it needs (0.1.0 did not report it).
+ * https://developer.wordpress.org/reference/hooks/rest_index/
+ */
+add_filter('rest_index', static function (WP_REST_Response $response): WP_REST_Response {
+    $data = $response->get_data();
+    $data['cms_admin_companion'] = ['version' => CMS_ADMIN_COMPANION_VERSION];
+    $response->set_data($data);
+    return $response;
+});

@@ -7,6 +7,7 @@ export {
   type CollectionWindow,
   type CurrentUser,
   type Query,
+  type RestIndex,
   WordPressClient,
   type WordPressClientOptions,
   type WpRequest,

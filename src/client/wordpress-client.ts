@@ -28,6 +28,8 @@ export interface WordPressClientOptions {
   /** Concurrent requests for extra pages and batch chunks. */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
+  /** Top-level fields of the REST index to cache with `namespaces` (e.g. a plugin's own); see `index()`. */
+  indexFields?: readonly string[];
   /** Where notes about the site's setup go, once each (redirects, PHP notices, stripped headers). Default: stderr. */
   onWarning?: (message: string) => void;
 }
@@ -49,6 +51,11 @@ export interface WpResponse<T> {
   total: number | undefined;
   /** `X-WP-TotalPages`; `undefined` when not sent. `pages()`/`all()`/`count()` cope without it. */
   totalPages: number | undefined;
+}
+
+export interface RestIndex {
+  namespaces: string[];
+  [field: string]: unknown;
 }
 
 export interface ClientStats {
@@ -73,13 +80,15 @@ export class WordPressClient {
   readonly #onWarning: (message: string) => void;
   readonly #warned = new Set<string>();
   #me: Promise<CurrentUser> | undefined;
-  #index: Promise<{ namespaces: string[] }> | undefined;
+  #index: Promise<RestIndex> | undefined;
+  readonly #indexFields: string;
 
   constructor(options: WordPressClientOptions) {
     this.siteUrl = options.url.replace(/\/+$/, '');
     this.username = options.username;
     this.concurrency = options.concurrency ?? 4;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#indexFields = ['namespaces', ...(options.indexFields ?? [])].join(',');
     this.#onWarning = options.onWarning ?? ((message) => process.stderr.write(`cms-admin: warning: ${message}\n`));
     this.#transport = new Transport({
       siteUrl: this.siteUrl,
@@ -125,6 +134,7 @@ export class WordPressClient {
         await this.#backoff(attempt, retryAfterMs(raw.headers['retry-after'] as string | undefined));
         continue;
       }
+      if (error.code === 'rest_no_route') this.forgetNamespaces();
       throw error;
     }
   }
@@ -208,13 +218,21 @@ export class WordPressClient {
     return this.#me;
   }
 
-  /** REST namespaces the site offers (e.g. to detect the companion plugin). Cached until `forgetNamespaces()`. */
-  async namespaces(): Promise<string[]> {
-    this.#index ??= this.get<{ namespaces: string[] }>('/', { _fields: 'namespaces' });
+  /**
+   * The REST index (`namespaces` and the `indexFields`), cached: a long-lived process (chat,
+   * MCP) re-reads it after a 404 `rest_no_route`, when a plugin's routes may have gone or come.
+   */
+  index(): Promise<RestIndex> {
+    this.#index ??= this.get<RestIndex>('/', { _fields: this.#indexFields });
     this.#index.catch(() => {
       this.#index = undefined;
     });
-    return (await this.#index).namespaces ?? [];
+    return this.#index;
+  }
+
+  /** REST namespaces the site offers (e.g. to detect the companion plugin). */
+  async namespaces(): Promise<string[]> {
+    return (await this.index()).namespaces ?? [];
   }
 
   /** Drops the cached namespaces, e.g. after a plugin route answered 404 `rest_no_route`. */

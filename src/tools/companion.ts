@@ -4,20 +4,80 @@ import { ToolError } from './tool-error.js';
 /** REST namespace of the companion plugin (plugin/cms-admin-companion). */
 export const COMPANION_NAMESPACE = 'cms-admin/v1';
 
+/** The REST index field where the plugin (0.2.0 on) reports its version; createContext asks for it. */
+export const COMPANION_INDEX_FIELD = 'cms_admin_companion';
+
+/**
+ * The plugin version each route the toolkit uses needs. 0.2.0: post-terms takes every post
+ * type the taxonomy is registered for, and trashed posts. Bump a route's entry when the
+ * toolkit starts relying on a newer behaviour of it.
+ */
+export const COMPANION_ROUTES = {
+  'post-terms': '0.2.0',
+  'users/disable': '0.1.0',
+  'users/enable': '0.1.0',
+  'users/password-reset': '0.1.0',
+  roles: '0.1.0',
+  'users/registered-order': '0.1.0',
+} as const;
+export type CompanionRoute = keyof typeof COMPANION_ROUTES;
+
 export const INSTALL_HINT =
   'Install the cms-admin-companion plugin: `cms-admin plugin install --wp-content <wp-content dir>` on the server, or upload the zip from `cms-admin plugin zip` under Plugins → Add New → Upload Plugin, then activate it.';
 
-/** Whether the site runs the companion plugin, from the REST index's namespaces (cached by the client). */
-export async function hasCompanion(client: WordPressClient): Promise<boolean> {
-  return (await client.namespaces()).includes(COMPANION_NAMESPACE);
+const UPDATE_HINT =
+  'Update the cms-admin-companion plugin: upload the zip from `cms-admin plugin zip` (Plugins → Add New → Upload Plugin replaces it), or `cms-admin plugin install --wp-content <dir>` on the server.';
+
+/** The plugin's version, or undefined without the plugin. 0.1.0 did not report one. */
+export async function companionVersion(client: WordPressClient): Promise<string | undefined> {
+  const [namespaces, index] = await Promise.all([client.namespaces(), client.index()]);
+  if (!namespaces.includes(COMPANION_NAMESPACE)) return undefined;
+  const reported = (index[COMPANION_INDEX_FIELD] as { version?: unknown } | undefined)?.version;
+  return typeof reported === 'string' ? reported : '0.1.0';
+}
+
+/** -1, 0 or 1 as semver-like `a` is older, equal or newer than `b`. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((n) => Number.parseInt(n, 10) || 0);
+  const pb = b.split(/[.-]/).map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return Math.sign(d);
+  }
+  return 0;
+}
+
+/**
+ * Whether the site's companion plugin serves `route` as the toolkit needs it. An older plugin
+ * gives a warning (once) and false, so the caller falls back to the core API.
+ */
+export async function hasCompanion(client: WordPressClient, route: CompanionRoute = 'roles'): Promise<boolean> {
+  const version = await companionVersion(client);
+  if (version === undefined) return false;
+  const need = COMPANION_ROUTES[route];
+  if (compareVersions(version, need) >= 0) return true;
+  client.warnOnce(
+    `companion-${route}`,
+    `Update the companion plugin (have ${version}, need ${need} for ${route}); the toolkit uses WordPress's core API instead meanwhile.`,
+  );
+  return false;
 }
 
 /**
  * WordPress has no disabled state, no password-reset endpoint and no roles endpoint; the
  * tools that need them say so rather than improvising (random passwords, role edits).
  */
-export async function requireCompanion(client: WordPressClient, what: string): Promise<void> {
-  if (await hasCompanion(client)) return;
+export async function requireCompanion(client: WordPressClient, what: string, route: CompanionRoute): Promise<void> {
+  const version = await companionVersion(client);
+  const need = COMPANION_ROUTES[route];
+  if (version !== undefined && compareVersions(version, need) >= 0) return;
+  if (version !== undefined) {
+    throw new ToolError(
+      'companion_plugin_outdated',
+      `${what} needs a newer cms-admin-companion plugin: update the companion plugin (have ${version}, need ${need}).`,
+      { hint: UPDATE_HINT },
+    );
+  }
   throw new ToolError(
     'companion_plugin_missing',
     `${what} needs the cms-admin-companion WordPress plugin, which this site does not have (no ${COMPANION_NAMESPACE} in its REST API). WordPress itself offers no way to do this over REST.`,

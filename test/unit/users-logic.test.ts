@@ -7,9 +7,11 @@ import { maskEmail, toUser } from '../../src/tools/users/records.js';
 import { loadRoles, resolveRole } from '../../src/tools/users/roles.js';
 
 /** Just enough of a client for the companion detection: a REST index and the roles route. */
-function fakeClient(namespaces: string[]): WordPressClient {
+function fakeClient(namespaces: string[], version?: string): WordPressClient {
   return {
     namespaces: async () => namespaces,
+    index: async () => ({ namespaces, ...(version && { cms_admin_companion: { version } }) }),
+    warnOnce: () => undefined,
     get: async (path: string) => {
       if (path === '/cms-admin/v1/roles')
         return { roles: [{ role: 'shop_manager', name: 'Shop manager', capabilities: ['read'] }] };
@@ -28,12 +30,24 @@ describe('companion plugin detection', () => {
   });
 
   it('fails with companion_plugin_missing and how to install it', async () => {
-    await expect(requireCompanion(bare, 'Disabling a user')).rejects.toMatchObject({
+    await expect(requireCompanion(bare, 'Disabling a user', 'users/disable')).rejects.toMatchObject({
       code: 'companion_plugin_missing',
       message: expect.stringContaining('Disabling a user needs the cms-admin-companion'),
       hint: expect.stringMatching(/cms-admin plugin install --wp-content .*cms-admin plugin zip/),
     });
-    await expect(requireCompanion(equipped, 'x')).resolves.toBeUndefined();
+    await expect(requireCompanion(equipped, 'x', 'users/disable')).resolves.toBeUndefined();
+  });
+
+  it('by version: an older plugin says what to update, and is not used for routes it lacks', async () => {
+    const old = fakeClient(['cms-admin/v1', 'wp/v2'], '0.0.9');
+    await expect(requireCompanion(old, 'Disabling a user', 'users/disable')).rejects.toMatchObject({
+      code: 'companion_plugin_outdated',
+      message: expect.stringContaining('update the companion plugin (have 0.0.9, need 0.1.0)'),
+    });
+    // 0.1.0 reported no version; its post-terms route handles posts only.
+    expect(await hasCompanion(equipped, 'post-terms')).toBe(false);
+    expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.2.0'), 'post-terms')).toBe(true);
+    expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.10.0'), 'post-terms')).toBe(true);
   });
 
   it('falls back to WordPress’s default roles, labelled, never silently', async () => {

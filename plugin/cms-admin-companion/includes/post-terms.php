@@ -3,6 +3,7 @@
  * Bulk change of posts' categories or tags in one request:
  *
  *   POST cms-admin/v1/post-terms {taxonomy: category|post_tag, post_ids: [..≤500], add: [ids], remove: [ids]}
+ *   (posts of every type the taxonomy is registered for, any status but auto-draft)
  *   → {updated: [ids], unchanged: [ids], failed: [{post_id, code, message}]}
  *
  * Through /wp/v2/posts every post costs a full wp_update_post() (hooks, a response object)
@@ -65,8 +66,10 @@ function cms_admin_rest_post_terms(WP_REST_Request $request): array|WP_Error
     wp_defer_term_counting(true);
     foreach (array_unique(array_map('intval', (array) $request['post_ids'])) as $post_id) {
         $post = get_post($post_id);
-        if (!$post || $post->post_type !== 'post' || $post->post_status === 'trash' || $post->post_status === 'auto-draft') {
-            $report['failed'][] = ['post_id' => $post_id, 'code' => 'post_not_found', 'message' => "No post with id $post_id."];
+        // Any post type the taxonomy is registered for (pages, custom types), and trashed posts,
+        // which keep their terms (since 0.2.0).
+        if (!$post || !is_object_in_taxonomy($post->post_type, $taxonomy) || $post->post_status === 'auto-draft') {
+            $report['failed'][] = ['post_id' => $post_id, 'code' => 'post_not_found', 'message' => "No post with id $post_id of a type in $taxonomy."];
             continue;
         }
         if (!current_user_can('edit_post', $post_id)) {

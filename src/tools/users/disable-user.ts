@@ -29,7 +29,7 @@ export const disableUser = defineTool({
     return required(`disable ${user.username}'s account (roles: ${user.roles.join(', ') || 'none'})`);
   },
   async execute({ client }, params) {
-    await requireCompanion(client, 'Disabling a user');
+    await requireCompanion(client, 'Disabling a user', 'users/disable');
     const me = await client.connect();
     if (params.id === me.id) {
       throw new ToolError(

@@ -20,7 +20,7 @@ export const enableUser = defineTool({
     return user.disabled === false ? none(`${summary}; it is not disabled`) : required(summary);
   },
   async execute({ client }, params) {
-    await requireCompanion(client, 'Enabling a user');
+    await requireCompanion(client, 'Enabling a user', 'users/enable');
     const state = await forUser(params.id, () =>
       client.post<{ id: number; username: string; was_disabled: boolean }>(
         `/${COMPANION_NAMESPACE}/users/${params.id}/enable`,

@@ -94,7 +94,7 @@ async function registeredAfter(
   cutoff: number,
 ): Promise<RawUser[]> {
   const after = (raw: RawUser) => Date.parse(raw.registered_date ?? '') > cutoff;
-  if (!(await hasCompanion(client))) return (await client.all<RawUser>(USERS, { ...query, orderby: 'id' })).filter(after);
+  if (!(await hasCompanion(client, 'users/registered-order'))) return (await client.all<RawUser>(USERS, { ...query, orderby: 'id' })).filter(after);
   const items: RawUser[] = [];
   const pages = client.pages<RawUser>(USERS, { ...query, orderby: 'registered_date', order: 'desc' }, { concurrency: 1 });
   for await (const page of pages) {

@@ -33,7 +33,7 @@ export const resetUserPassword = defineTool({
     );
   },
   async execute({ client, secretsTo }, params) {
-    await requireCompanion(client, 'Starting a password reset');
+    await requireCompanion(client, 'Starting a password reset', 'users/password-reset');
     const delivery = params.delivery ?? 'email';
     // Refuse before a link exists: one made for no one would still replace the user's last one.
     if (delivery === 'link' && !secretsTo) throw noOneToReceive();
