@@ -27,6 +27,34 @@ add_action('init', static function (): void {
 });
 
 /**
+ * (c) A custom post type `book`, and — only while the option `cms_sandbox_shared_terms` is on —
+ * categories and tags on pages and books too, as sites do with
+ * register_taxonomy_for_object_type(). Tests switch it through /wp/v2/settings, so every other
+ * test sees the usual site (categories and tags on posts only).
+ * https://developer.wordpress.org/reference/functions/register_taxonomy_for_object_type/
+ */
+add_action('init', static function (): void {
+    register_post_type('book', [
+        'label' => 'Books',
+        'public' => true,
+        'show_in_rest' => true,
+        'rest_base' => 'books',
+        'supports' => ['title', 'editor', 'author'],
+    ]);
+    register_setting('general', 'cms_sandbox_shared_terms', [
+        'type' => 'boolean',
+        'default' => false,
+        'show_in_rest' => true,
+    ]);
+    if (get_option('cms_sandbox_shared_terms')) {
+        foreach (['page', 'book'] as $type) {
+            register_taxonomy_for_object_type('category', $type);
+            register_taxonomy_for_object_type('post_tag', $type);
+        }
+    }
+});
+
+/**
  * (b) Capture mail instead of sending it. wp_mail() is pluggable: core only
  * defines it if it does not exist, and mu-plugins load before pluggable.php.
  * https://developer.wordpress.org/reference/functions/wp_mail/

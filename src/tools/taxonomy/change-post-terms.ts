@@ -29,7 +29,7 @@ export async function changePostTerms(
 ): Promise<AssignReport> {
   const ids = [...new Set(postIds)];
   if (!ids.length) return { updated: [], unchanged: [], failed: [] };
-  if (await hasCompanion(client)) return viaCompanion(client, kind, ids, change);
+  if (await hasCompanion(client, 'post-terms')) return viaCompanion(client, kind, ids, change);
   return viaBatch(client, kind, ids, change, known ?? (await readPostTerms(client, kind, ids)));
 }
 
@@ -81,29 +81,30 @@ async function viaBatch(
   change: TermChange,
   known: readonly PostTerms[],
 ): Promise<AssignReport> {
-  const current = new Map(known.map((post) => [post.id, post.terms]));
+  const current = new Map(known.map((post) => [post.id, post]));
   const remove = new Set(change.remove);
   const report: AssignReport = { updated: [], unchanged: [], failed: [] };
   const writes: PostTerms[] = [];
   for (const id of ids) {
-    const terms = current.get(id);
-    if (!terms) {
+    const post = current.get(id);
+    if (!post) {
       report.failed.push(
         failure(id, {
           code: 'post_not_found',
-          message: `No post with id ${id} (pages and trashed posts do not count).`,
+          message: `No post with id ${id} of a type the ${kind.noun} is registered for.`,
         }),
       );
       continue;
     }
+    const terms = post.terms;
     const wanted = [...new Set([...terms.filter((t) => !remove.has(t)), ...change.add])];
     const same = wanted.length === terms.length && wanted.every((t) => terms.includes(t));
     if (same) report.unchanged.push(id);
-    else writes.push({ id, terms: wanted });
+    else writes.push({ ...post, terms: wanted });
   }
   // `_fields=id`: WordPress then skips building the full post for each response.
   const results = await client.batch(
-    writes.map((post) => ({ path: `/wp/v2/posts/${post.id}?_fields=id`, body: { [kind.postsParam]: post.terms } })),
+    writes.map((post) => ({ path: `${post.route}/${post.id}?_fields=id`, body: { [kind.postsParam]: post.terms } })),
   );
   results.forEach((result, index) => {
     const id = (writes[index] as PostTerms).id;

@@ -105,8 +105,8 @@ export interface MergeReport {
 
 /**
  * Writes the plan: every post once (target added, sources removed) and the children; then
- * deletes the sources only if every write succeeded, so no post is left with a category about
- * to vanish.
+ * deletes the sources only if every write succeeded and a fresh read finds no post (of any
+ * type or status) left in them, so no post is left with a category about to vanish.
  */
 export async function applyMerge(client: WordPressClient, plan: MergePlan): Promise<MergeReport> {
   const [posts, children] = await Promise.all([
@@ -138,6 +138,14 @@ export async function applyMerge(client: WordPressClient, plan: MergePlan): Prom
   if (!plan.deleteSources) return report;
   if (report.posts_failed.length || childFailures.length) {
     report.sources_kept_reason = `Sources were not deleted: ${report.posts_failed.length} post(s) and ${childFailures.length} child categor(ies) could not be moved. Fix them and run the merge again.`;
+    return report;
+  }
+  // Verify on the site before deleting: a post the reads missed (added meanwhile, of a type or
+  // status not listed, or a list cut short by a proxy) would otherwise lose its category.
+  const remaining = await postsWithAnyTerm(client, CATEGORY, plan.sourceIds);
+  if (remaining.length) {
+    const ids = remaining.map((post) => post.id);
+    report.sources_kept_reason = `Sources were not deleted: ${ids.length} post(s) still have a source category after the merge (ids ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}). Run the merge again.`;
     return report;
   }
   const deletions = await client.batch(

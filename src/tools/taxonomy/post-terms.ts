@@ -1,10 +1,13 @@
 import { chunk, mapLimit, type WordPressClient, type WordPressError } from '../../client/index.js';
-import { POST_STATUSES, type TermKind } from './terms.js';
+import { type PostTypeRoute, postTypeRoutes } from './post-types.js';
+import type { TermKind } from './terms.js';
 
-/** A post and its term ids in one taxonomy. */
+/** A post (of any type the taxonomy is on) and its term ids in one taxonomy. */
 export interface PostTerms {
   id: number;
   terms: number[];
+  /** Its REST collection, e.g. `/wp/v2/pages`; writes go to `${route}/${id}`. */
+  route: string;
 }
 
 export interface PostFailure {
@@ -12,48 +15,68 @@ export interface PostFailure {
   error: { code: string; message: string };
 }
 
-/** The posts among `ids`, any of the five statuses, with their current terms (100 ids a request). */
+function toPostTerms(kind: TermKind, route: PostTypeRoute, raw: Record<string, unknown>): PostTerms {
+  return { id: Number(raw.id), terms: (raw[kind.postsParam] as number[] | undefined) ?? [], route: route.route };
+}
+
+/**
+ * The posts among `ids`, of every type the taxonomy is registered for and every status, with
+ * their current terms (100 ids a request per type). Post ids are unique across types.
+ */
 export async function readPostTerms(
   client: WordPressClient,
   kind: TermKind,
   ids: readonly number[],
 ): Promise<PostTerms[]> {
-  const pages = await mapLimit(chunk(ids, 100), client.concurrency, (include) =>
-    client.get<Array<Record<string, unknown>>>('/wp/v2/posts', {
-      include,
-      status: POST_STATUSES,
-      context: 'edit',
-      _fields: `id,${kind.postsParam}`,
-      per_page: 100,
-    }),
+  const routes = await postTypeRoutes(client, kind.taxonomy);
+  const jobs = routes.flatMap((route) => chunk(ids, 100).map((include) => ({ route, include })));
+  const pages = await mapLimit(jobs, client.concurrency, async ({ route, include }) =>
+    (
+      await client.get<Array<Record<string, unknown>>>(route.route, {
+        include,
+        status: route.statuses,
+        context: 'edit',
+        _fields: `id,${kind.postsParam}`,
+        per_page: 100,
+      })
+    ).map((raw) => toPostTerms(kind, route, raw)),
   );
-  return pages
-    .flat()
-    .map((raw) => ({ id: Number(raw.id), terms: (raw[kind.postsParam] as number[] | undefined) ?? [] }));
+  return pages.flat();
 }
 
 /**
- * Every post of the five statuses having any of `termIds`, all pages. Ordered by id: offset
- * pages ordered by date skip or repeat posts that share a date (e.g. created by one batch).
+ * Every post of every type and status having any of `termIds`, all pages. Ordered by id:
+ * offset pages ordered by date skip or repeat posts that share a date (e.g. created by one batch).
  */
-export function postsWithAnyTerm(
+export async function postsWithAnyTerm(
   client: WordPressClient,
   kind: TermKind,
   termIds: readonly number[],
 ): Promise<PostTerms[]> {
-  return client
-    .all<Record<string, unknown>>('/wp/v2/posts', {
-      [kind.postsParam]: termIds,
-      status: POST_STATUSES,
-      context: 'edit',
-      _fields: `id,${kind.postsParam}`,
-      orderby: 'id',
-      order: 'asc',
-      per_page: 100,
-    })
-    .then((raw) =>
-      raw.map((post) => ({ id: Number(post.id), terms: (post[kind.postsParam] as number[] | undefined) ?? [] })),
-    );
+  const routes = await postTypeRoutes(client, kind.taxonomy);
+  const lists = await mapLimit(routes, client.concurrency, async (route) =>
+    (
+      await client.all<Record<string, unknown>>(route.route, {
+        [kind.postsParam]: termIds,
+        status: route.statuses,
+        context: 'edit',
+        _fields: `id,${kind.postsParam}`,
+        orderby: 'id',
+        order: 'asc',
+        per_page: 100,
+      })
+    ).map((raw) => toPostTerms(kind, route, raw)),
+  );
+  return lists.flat();
+}
+
+/** Posts of every type and status holding the term (a term's own `count` is published posts only). */
+export async function countPostsUsing(client: WordPressClient, kind: TermKind, id: number): Promise<number> {
+  const routes = await postTypeRoutes(client, kind.taxonomy);
+  const counts = await mapLimit(routes, client.concurrency, (route) =>
+    client.count(route.route, { [kind.postsParam]: id, status: route.statuses, context: 'edit' }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 export function failure(postId: number, error: Pick<WordPressError, 'code' | 'message'>): PostFailure {

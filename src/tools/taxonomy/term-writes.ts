@@ -1,6 +1,7 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { CATEGORY, countPostsUsing, findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
+import { countPostsUsing } from './post-terms.js';
+import { CATEGORY, findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
 
 type Term = { id: number; name: string; parent?: number };
 

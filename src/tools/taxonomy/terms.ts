@@ -45,13 +45,6 @@ export const TAG: TermKind<Tag> = {
   toRecord: toTag,
 };
 
-/**
- * The post statuses an admin means by "every post". `status=any` would also do (it excludes
- * only trash and auto-draft, https://developer.wordpress.org/reference/classes/wp_query/#status-parameters),
- * but the explicit list says what is counted.
- */
-export const POST_STATUSES = ['publish', 'draft', 'pending', 'private', 'future'] as const;
-
 export interface TermFilters {
   search?: string;
   parent?: number;
@@ -149,15 +142,6 @@ export async function missingTermIds(
   });
   const existing = new Set(found.map((term) => term.id));
   return ids.filter((id) => !existing.has(id));
-}
-
-/**
- * Posts of every status using a term. The term's own `count` is published posts only
- * (https://developer.wordpress.org/reference/functions/_update_post_term_count/), so a term
- * used only by drafts says 0.
- */
-export function countPostsUsing(client: WordPressClient, kind: TermKind, id: number): Promise<number> {
-  return client.count('/wp/v2/posts', { [kind.postsParam]: id, status: POST_STATUSES, context: 'edit' });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { postTypeRoutes } from '../../../src/tools/taxonomy/post-types.js';
 import type { ToolContext } from '../../../src/tools/index.js';
 import { WordPressError } from '../../../src/client/index.js';
 import { testContext, unique, wp } from '../../helpers/site.js';
@@ -94,6 +95,8 @@ export async function countRequests<T>(
   const { stats } = context.client;
   await context.client.connect(); // counted once per client, not per call
   await context.client.namespaces(); // cached per client too
+  // The post types categories and tags are on: cached per client as well.
+  await Promise.all(['category', 'post_tag'].map((taxonomy) => postTypeRoutes(context.client, taxonomy)));
   const before = stats.requests;
   const result = await run();
   return { result, requests: stats.requests - before };

@@ -100,9 +100,10 @@ describe('merge-categories', () => {
       children_reparented: [child.id],
     });
     // 1 id check + 1 default category + 2 pages of posts + 2 children lists
-    // + 1 bulk request (121 posts, companion plugin) + 1 batch (the child) + 1 batch of deletes
+    // + 1 bulk request (121 posts, companion plugin) + 1 batch (the child)
+    // + 1 read of the sources' remaining posts (none) before + 1 batch of deletes
     console.info(`merge-categories: ${requests} HTTP requests for 121 posts, 2 sources, 1 child`);
-    expect(requests).toBe(1 + 1 + 2 + 2 + 1 + 1 + 1);
+    expect(requests).toBe(1 + 1 + 2 + 2 + 1 + 1 + 1 + 1);
 
     const posts = await readPosts(postIds);
     expect(posts.size).toBe(121);
@@ -175,8 +176,8 @@ describe('merge-categories', () => {
         children: [],
         deleteSources: true,
         posts: [
-          { id, terms: [s.id] },
-          { id: 999_999, terms: [s.id] },
+          { id, terms: [s.id], route: '/wp/v2/posts' },
+          { id: 999_999, terms: [s.id], route: '/wp/v2/posts' },
         ],
       };
       const report = await applyMerge(context().client, plan);
@@ -201,8 +202,9 @@ describe('merge-categories', () => {
       context,
     );
     expect(result).toMatchObject({ posts_moved: 30, posts_failed: [], sources_deleted: [a.id, b.id] });
-    // 1 id check + 1 default category + 1 page of posts + 2 children lists + 2 batches (30 posts) + 1 batch of deletes
-    expect(requests).toBe(1 + 1 + 1 + 2 + 2 + 1);
+    // 1 id check + 1 default category + 1 page of posts + 2 children lists + 2 batches (30 posts)
+    // + 1 read of the sources' remaining posts + 1 batch of deletes
+    expect(requests).toBe(1 + 1 + 1 + 2 + 2 + 1 + 1);
     const posts = await readPosts(ids);
     for (const id of ids) expect(posts.get(id)?.categories).toEqual([t.id]);
     expect(await readTerm('categories', a.id)).toBeUndefined();
