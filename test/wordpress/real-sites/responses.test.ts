@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FaultProxy } from '../../helpers/fault-proxy.js';
+import { walk } from '../../helpers/listing.js';
 import { callIn, callOkIn, testSite, unique, wp } from '../../helpers/site.js';
 import { categoriesNamed, siteAt, useQuirksProxy } from './quirks-setup.js';
 
@@ -14,8 +15,8 @@ describe('a site that redirects', () => {
       const name = unique('Redirected');
       const created = await callOkIn(site, 'create-category', { name });
       expect(await categoriesNamed(name)).toEqual([{ id: created.id, name }]);
-      const listed = await callOkIn(site, 'get-cms-categories');
-      expect(listed.items.map((c: { id: number }) => c.id)).toContain(created.id);
+      const listed = await walk('get-cms-categories', {}, site);
+      expect(listed.items.map((c) => c.id)).toContain(created.id);
       expect(site.client.warnings.filter((w) => w.includes('redirects'))).toHaveLength(1);
       expect(site.client.warnings[0]).toContain(`CMS_URL=${canonical.url}`);
       // After the first redirect the client goes to the canonical address directly.
@@ -70,13 +71,13 @@ describe('PHP output before the JSON (display_errors on)', () => {
   it('notices, a deprecation and a BOM: lists and writes are right; one warning names the cause', async () => {
     proxy().quirk({ phpOutput: { notice: true, bom: true } });
     const site = siteAt(proxy().url);
-    const listed = await callOkIn(site, 'get-cms-categories');
+    const listed = await walk('get-cms-categories', {}, site);
     const direct = await wp().all<{ id: number; name: string }>('/wp/v2/categories', {
       hide_empty: false,
       _fields: 'id',
     });
-    expect(listed.items.map((c: { id: number }) => c.id).sort()).toEqual(direct.map((c) => c.id).sort());
-    expect(listed.items.every((c: { id: unknown; name: unknown }) => typeof c.id === 'number' && c.name)).toBe(true);
+    expect(listed.items.map((c) => c.id).sort()).toEqual(direct.map((c) => c.id).sort());
+    expect(listed.items.every((c) => typeof c.id === 'number' && c.name)).toBe(true);
     const name = unique('Noticed');
     const created = await callOkIn(site, 'create-category', { name });
     expect(await categoriesNamed(name)).toEqual([{ id: created.id, name }]);
