@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { mailLogPath, packageRoot, type SandboxOptions, siteDown, siteUp } from '../src/sandbox/index.js';
+import {
+  DEFAULT_WP,
+  mailLogPath,
+  packageRoot,
+  parseWpVersion,
+  type SandboxOptions,
+  siteDown,
+  siteStatus,
+  siteUp,
+} from '../src/sandbox/index.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** What test files can `inject('sandbox')` (the same values are also in process.env). */
@@ -20,11 +29,16 @@ declare module 'vitest' {
   }
 }
 
-/** The test instance: separate from the developer's `site` instance, on its own port. */
-export function testSandboxOptions(): SandboxOptions & { home: string; name: string; port: number } {
+/**
+ * The test instance: separate from the developer's `site` instance, on its own port, one per
+ * WordPress version (CMS_SANDBOX_WP, default the newest) since an instance keeps its version.
+ */
+export function testSandboxOptions(): SandboxOptions & { home: string; name: string; port: number; wp: string } {
+  const wp = parseWpVersion(process.env.CMS_SANDBOX_WP || DEFAULT_WP, 'CMS_SANDBOX_WP');
   return {
     home: process.env.CMS_SANDBOX_HOME || join(packageRoot(), '.cms-sandbox'),
-    name: process.env.CMS_TEST_SANDBOX || 'test',
+    name: process.env.CMS_TEST_SANDBOX || `test-${wp.replace('.', '')}`,
+    wp,
     port: Number(process.env.CMS_TEST_PORT || 8899),
     log: (line) => process.stderr.write(`[sandbox:test] ${line}\n`),
   };
@@ -40,6 +54,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const opts = testSandboxOptions();
   const creds = await siteUp({ ...opts, seed: true });
   resetOutputLog(opts.home, opts.name);
+  // CI legs run per WordPress version: say which one this run tests.
+  opts.log?.(`tests run against WordPress ${(await siteStatus(opts)).wordpress} at ${creds.url}`);
   const mailLog = mailLogPath(opts);
   Object.assign(process.env, {
     CMS_URL: creds.url,

@@ -9,6 +9,7 @@ import {
   siteStatus,
   siteUp,
 } from '../sandbox/index.js';
+import { DEFAULT_WP, parseWpVersion, SUPPORTED_WP } from '../sandbox/versions.js';
 
 interface NameOpts {
   name?: string;
@@ -34,7 +35,19 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...arg
   };
 }
 
-const sandbox = (o: NameOpts & { port?: number }): SandboxOptions => ({ name: o.name, port: o.port });
+const sandbox = (o: NameOpts & { port?: number; wp?: string }): SandboxOptions => ({
+  name: o.name,
+  port: o.port,
+  wp: o.wp,
+});
+
+function parseWp(value: string): string {
+  try {
+    return parseWpVersion(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/ \(from --wp\)/, ''));
+  }
+}
 
 const NAME_HELP = 'sandbox instance name (default: site); each lives in $CMS_SANDBOX_HOME/<name>/';
 
@@ -46,7 +59,8 @@ export function registerSiteCommands(program: Command): void {
       'after',
       `
 Instances live in $CMS_SANDBOX_HOME (default ./.cms-sandbox). The first \`site up\` installs
-PHP, MariaDB and WordPress core from Debian packages when run as root.
+PHP, MariaDB and WordPress core from Debian packages when run as root. WordPress ${SUPPORTED_WP.join(', ')}
+come from Debian's archive (bookworm, trixie, sid), each cached once in $CMS_SANDBOX_HOME/core/<version>.
 Progress goes to stderr; only \`site env\` prints the application password.`,
     );
 
@@ -59,9 +73,14 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
       'HTTP port on 127.0.0.1 (default: $CMS_SANDBOX_PORT, the last port used, or 8888)',
       parsePort,
     )
+    .option(
+      '--wp <version>',
+      `WordPress version of a new instance: ${SUPPORTED_WP.join(', ')} (default: $CMS_SANDBOX_WP or ${DEFAULT_WP}); an existing instance keeps its own`,
+      parseWp,
+    )
     .option('--name <name>', NAME_HELP)
     .action(
-      action(async (o: NameOpts & { port?: number; seed?: boolean }) => {
+      action(async (o: NameOpts & { port?: number; seed?: boolean; wp?: string }) => {
         await siteUp({ ...sandbox(o), seed: o.seed });
       }),
     );
@@ -85,7 +104,8 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
           return;
         }
         const flags = [s.installed ? 'installed' : 'not installed', s.seeded ? 'seeded' : 'not seeded'].join(', ');
-        process.stdout.write(`${s.running ? `running at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\n`);
+        const wp = s.wordpress ? `WordPress ${s.wordpress} ` : '';
+        process.stdout.write(`${wp}${s.running ? `running at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\n`);
       }),
     );
 

@@ -1,43 +1,31 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { aptEnv, aptUpdate, isRoot } from './apt.js';
-import { run, runChecked } from './exec.js';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { downloadWordPressDeb } from './debian-archive.js';
+import { runChecked } from './exec.js';
+import { readJson, writeJson } from './files.js';
 import type { SandboxLogger } from './types.js';
+import { branchOf, type WpVersion } from './versions.js';
 
 /** Written last, so a half-unpacked cache is never mistaken for a good one. */
 const MARKER = 'READY.json';
 
+interface CoreMarker {
+  version: string;
+  deb: string;
+  files: number;
+  /** sha256 over every path, type and size: a missing, added or truncated file changes it. */
+  digest: string;
+}
+
+/** `<home>/core/<branch>`: one cache per WordPress version, never shared between versions. */
+export function versionCoreDir(coreRoot: string, wp: WpVersion): string {
+  return join(coreRoot, wp);
+}
+
 export function coreWordPressDir(coreDir: string): string {
   return join(coreDir, 'wordpress');
-}
-
-export function coreReady(coreDir: string): boolean {
-  return existsSync(join(coreDir, MARKER)) && existsSync(join(coreWordPressDir(coreDir), 'wp-settings.php'));
-}
-
-async function downloadDeb(tmp: string, log: SandboxLogger): Promise<string> {
-  // `apt-get download` fetches the .deb without installing it: Debian's
-  // `wordpress` package would otherwise pull in apache2 and friends.
-  const args = ['download', 'wordpress'];
-  // As root, apt drops privileges to _apt, which cannot write into our temp
-  // dir; downloading as root avoids the noisy "unsandboxed" warning.
-  if (isRoot()) args.unshift('-o', 'APT::Sandbox::User=root');
-  log('downloading WordPress core (apt-get download wordpress) ...');
-  let res = await run('apt-get', args, { cwd: tmp, env: aptEnv() });
-  if (res.code !== 0 && isRoot()) {
-    await aptUpdate(log);
-    res = await run('apt-get', args, { cwd: tmp, env: aptEnv() });
-  }
-  if (res.code !== 0) {
-    throw new Error(
-      `apt-get download wordpress failed (${res.stderr.trim().split('\n').pop() ?? 'unknown error'}); ` +
-        'run `sudo apt-get update` and retry',
-    );
-  }
-  const deb = (await readdir(tmp)).find((f) => f.startsWith('wordpress_') && f.endsWith('.deb'));
-  if (!deb) throw new Error('apt-get download wordpress produced no .deb file');
-  return join(tmp, deb);
 }
 
 /** WordPress version from wp-includes/version.php (`$wp_version = '6.1.9';`). */
@@ -46,16 +34,60 @@ export async function wordPressVersion(wpDir: string): Promise<string> {
   return /\$wp_version\s*=\s*'([^']+)'/.exec(src)?.[1] ?? 'unknown';
 }
 
+async function treeDigest(dir: string): Promise<{ files: number; digest: string }> {
+  const hash = createHash('sha256');
+  let files = 0;
+  const walk = async (d: string): Promise<void> => {
+    const entries = (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        await walk(p);
+        continue;
+      }
+      const st = await lstat(p);
+      hash.update(`${relative(dir, p)}\0${e.isSymbolicLink() ? 'l' : 'f'}\0${st.size}\n`);
+      files += 1;
+    }
+  };
+  await walk(dir);
+  return { files, digest: hash.digest('hex') };
+}
+
+/** Why the cache of `wp` in `coreDir` cannot be used, or undefined when it is complete. */
+export async function coreProblem(coreDir: string, wp: WpVersion): Promise<string | undefined> {
+  const marker = await readJson<CoreMarker>(join(coreDir, MARKER)).catch(() => undefined);
+  if (!marker?.digest) return existsSync(coreDir) ? 'incomplete (no READY.json)' : 'not downloaded yet';
+  const target = coreWordPressDir(coreDir);
+  if (!existsSync(join(target, 'wp-settings.php'))) return 'wp-settings.php missing';
+  const version = await wordPressVersion(target).catch(() => 'unreadable');
+  if (branchOf(version) !== wp) return `holds WordPress ${version}, not ${wp}`;
+  const now = await treeDigest(target);
+  if (now.digest !== marker.digest) return `files changed since it was unpacked (${now.files} files, ${marker.files} expected)`;
+  return undefined;
+}
+
+const verified = new Set<string>();
+
 /**
- * Cache WordPress core once per sandbox home, unpacked from Debian's
- * `wordpress` .deb (`dpkg-deb -x`, no maintainer scripts, no dependencies).
+ * Cache WordPress `wp` once per sandbox home, unpacked from Debian's
+ * `wordpress` .deb (`dpkg-deb -x`: no maintainer scripts, no dependencies).
+ * A partial or altered cache is detected and rebuilt, never used.
  */
-export async function ensureCore(coreDir: string, log: SandboxLogger): Promise<void> {
-  if (coreReady(coreDir)) return;
+export async function ensureCore(coreDir: string, wp: WpVersion, log: SandboxLogger): Promise<string> {
+  const target = coreWordPressDir(coreDir);
+  if (verified.has(coreDir) && existsSync(join(coreDir, MARKER))) return wordPressVersion(target);
+  const problem = await coreProblem(coreDir, wp);
+  if (!problem) {
+    verified.add(coreDir);
+    return wordPressVersion(target);
+  }
+  if (problem !== 'not downloaded yet') log(`WordPress ${wp} cache in ${coreDir} is unusable (${problem}); rebuilding`);
+  await rm(join(coreDir, MARKER), { force: true });
   await mkdir(coreDir, { recursive: true });
   const tmp = await mkdtemp(join(coreDir, 'tmp-'));
   try {
-    const deb = await downloadDeb(tmp, log);
+    const deb = await downloadWordPressDeb(wp, tmp, log);
     const root = join(tmp, 'root');
     await runChecked('dpkg-deb', ['-x', deb, root]);
     const unpacked = join(root, 'usr', 'share', 'wordpress');
@@ -64,12 +96,19 @@ export async function ensureCore(coreDir: string, log: SandboxLogger): Promise<v
     // instance writes its own config, and php -S ignores .htaccess anyway.
     await rm(join(unpacked, 'wp-config.php'), { force: true });
     await rm(join(unpacked, '.htaccess'), { force: true });
-    const target = coreWordPressDir(coreDir);
+    const version = await wordPressVersion(unpacked);
+    if (branchOf(version) !== wp) {
+      throw new Error(
+        `Debian's package for WordPress ${wp} now holds WordPress ${version}; update this toolkit for a sandbox of that version`,
+      );
+    }
     await rm(target, { recursive: true, force: true });
     await rename(unpacked, target);
-    const version = await wordPressVersion(target);
-    await writeFile(join(coreDir, MARKER), `${JSON.stringify({ version, deb: deb.split('/').pop() })}\n`);
+    const tree = await treeDigest(target);
+    await writeJson(join(coreDir, MARKER), { version, deb: deb.split('/').pop() ?? '', ...tree } satisfies CoreMarker);
+    verified.add(coreDir);
     log(`WordPress ${version} cached in ${target}`);
+    return version;
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
@@ -79,10 +118,14 @@ export async function ensureCore(coreDir: string, log: SandboxLogger): Promise<v
  * Give an instance its own WordPress tree in a few milliseconds: directories
  * are real, files are hard links into the core cache. Files we customise
  * (wp-config.php, mu-plugins) are always replaced via rename, never written
- * in place, so the shared inodes are never modified.
+ * in place, so the shared inodes are never modified. The copy is made next to
+ * its place and renamed, so an interrupted copy is never taken for a tree.
  */
 export async function createWordPressDir(coreDir: string, wpDir: string): Promise<void> {
   if (existsSync(join(wpDir, 'wp-settings.php'))) return;
+  const tmp = `${wpDir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await runChecked('cp', ['-al', coreWordPressDir(coreDir), tmp]);
   await rm(wpDir, { recursive: true, force: true });
-  await runChecked('cp', ['-al', coreWordPressDir(coreDir), wpDir]);
+  await rename(tmp, wpDir);
 }

@@ -9,4 +9,5 @@ export { clearMailLog, mailLogPath, readMailLog } from './mail.js';
 export { packageRoot, resolveInstance } from './paths.js';
 export { ensurePrerequisites } from './prerequisites.js';
 export { siteDown, siteStatus, siteUp, type UpOptions } from './site.js';
+export { DEFAULT_WP, parseWpVersion, SUPPORTED_WP, type WpVersion } from './versions.js';
 export type { CapturedMail, SandboxCredentials, SandboxLogger, SandboxOptions, SandboxStatus } from './types.js';

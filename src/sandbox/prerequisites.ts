@@ -1,8 +1,9 @@
 import { APT_COMMAND, aptInstall, isRoot } from './apt.js';
-import { ensureCore } from './core.js';
+import { ensureCore, versionCoreDir } from './core.js';
 import { findBinary, run } from './exec.js';
 import { resolveInstance } from './paths.js';
 import type { SandboxOptions } from './types.js';
+import { DEFAULT_WP, type WpVersion } from './versions.js';
 
 const BINARIES = ['php', 'mariadbd', 'mariadb-install-db', 'mariadb'] as const;
 const PHP_EXTENSIONS = ['mysqli', 'mbstring', 'dom', 'xml'] as const;
@@ -22,10 +23,11 @@ async function missingTools(): Promise<string[]> {
 
 /**
  * Make sure PHP (with mysqli/mbstring/xml), MariaDB and the cached WordPress
- * core are available. As root, installs what is missing with apt; otherwise
- * throws an error with the exact command to run.
+ * core of version `wp` are available. As root, installs what is missing with
+ * apt; otherwise throws an error with the exact command to run. Returns the
+ * full WordPress version ("7.1.4").
  */
-export async function ensurePrerequisites(opts: SandboxOptions = {}): Promise<void> {
+export async function ensurePrerequisites(opts: SandboxOptions = {}, wp: WpVersion = DEFAULT_WP): Promise<string> {
   const inst = resolveInstance(opts);
   if (!toolsVerified) {
     const missing = await missingTools();
@@ -38,5 +40,5 @@ export async function ensurePrerequisites(opts: SandboxOptions = {}): Promise<vo
     }
     toolsVerified = true;
   }
-  await ensureCore(inst.coreDir, inst.log);
+  return ensureCore(versionCoreDir(inst.coreDir, wp), wp, inst.log);
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
-import { createWordPressDir } from './core.js';
+import { join } from 'node:path';
+import { createWordPressDir, versionCoreDir, wordPressVersion } from './core.js';
 import { readCredentials, writeCredentials } from './credentials.js';
 import {
   bootstrapDatabase,
@@ -17,6 +18,7 @@ import { ensurePrerequisites } from './prerequisites.js';
 import { installInstance, seedInstance } from './seeding.js';
 import { ensureSecrets, readState, updateState } from './state.js';
 import type { SandboxCredentials, SandboxOptions, SandboxStatus } from './types.js';
+import { branchOf, DEFAULT_WP, parseWpVersion, requestedWp, type WpVersion } from './versions.js';
 import { installMuPlugins, siteUrl, writeWpConfig } from './wp-files.js';
 
 export interface UpOptions extends SandboxOptions {
@@ -36,6 +38,30 @@ async function runningPort(inst: InstancePaths): Promise<number | undefined> {
   return (await readState(inst)).port;
 }
 
+/** WordPress version of the instance's own files ("7.1.4"), if it has them. */
+async function installedVersion(inst: InstancePaths): Promise<string | undefined> {
+  if (!existsSync(join(inst.wpDir, 'wp-settings.php'))) return undefined;
+  return wordPressVersion(inst.wpDir).catch(() => undefined);
+}
+
+/**
+ * An instance keeps the version it was created with (its files and database
+ * belong to it); --wp / CMS_SANDBOX_WP choose the version of a new instance.
+ */
+async function instanceWp(inst: InstancePaths, option: string | undefined): Promise<WpVersion> {
+  const requested = requestedWp(option);
+  const have = await installedVersion(inst);
+  if (!have) return requested ?? DEFAULT_WP;
+  const branch = branchOf(have);
+  if (requested && requested !== branch) {
+    throw new Error(
+      `sandbox "${inst.name}" runs WordPress ${have} and cannot switch to ${requested}; ` +
+        `use another name (e.g. --name ${inst.name}-${requested.replace('.', '')}) or delete ${inst.dir}`,
+    );
+  }
+  return parseWpVersion(branch, inst.wpDir);
+}
+
 async function tail(file: string, lines = 8): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim().split('\n').slice(-lines).join('\n');
@@ -44,11 +70,11 @@ async function tail(file: string, lines = 8): Promise<string> {
   }
 }
 
-async function startServers(inst: InstancePaths, port: number): Promise<SandboxCredentials> {
+async function startServers(inst: InstancePaths, port: number, wp: WpVersion): Promise<SandboxCredentials> {
   await mkdir(inst.runDir, { recursive: true, mode: 0o700 });
   await mkdir(inst.logsDir, { recursive: true });
   const secrets = await ensureSecrets(inst);
-  await createWordPressDir(inst.coreDir, inst.wpDir);
+  await createWordPressDir(versionCoreDir(inst.coreDir, wp), inst.wpDir);
   const freshDb = !dataDirReady(inst);
   if (freshDb) {
     inst.log('initialising MariaDB data directory ...');
@@ -75,7 +101,7 @@ async function startServers(inst: InstancePaths, port: number): Promise<SandboxC
     await stopPhpServer(inst);
     throw new Error(`${(err as Error).message}; php log (${phpLog(inst)}):\n${await tail(phpLog(inst))}`);
   }
-  await updateState(inst, { port });
+  await updateState(inst, { port, wordpress: await installedVersion(inst) });
   return creds;
 }
 
@@ -86,6 +112,7 @@ async function startServers(inst: InstancePaths, port: number): Promise<SandboxC
  */
 export async function siteUp(opts: UpOptions = {}): Promise<SandboxCredentials> {
   const inst = resolveInstance(opts);
+  const wp = await instanceWp(inst, opts.wp);
   const running = await runningPort(inst);
   let creds: SandboxCredentials | null;
   let port: number;
@@ -101,16 +128,17 @@ export async function siteUp(opts: UpOptions = {}): Promise<SandboxCredentials> 
         `sandbox "${inst.name}" is running but ${inst.credentialsFile} is missing; run \`site down\` and \`site up\``,
       );
     port = running;
+    inst.log(`WordPress ${(await installedVersion(inst)) ?? wp} already running at ${creds.url}`);
   } else {
-    await ensurePrerequisites(opts);
+    await ensurePrerequisites(opts, wp);
     // Half-running (one server crashed, or a stale php worker): start clean.
     await stopServers(inst);
     port = await effectivePort(inst);
     if (await portInUse(port)) {
       throw new Error(`port ${port} is already in use on 127.0.0.1; pick another with --port or CMS_SANDBOX_PORT`);
     }
-    creds = await startServers(inst, port);
-    inst.log(`WordPress ready at ${creds.url} (user ${creds.username}; \`site env\` prints the credentials)`);
+    creds = await startServers(inst, port, wp);
+    inst.log(`WordPress ${(await installedVersion(inst)) ?? wp} ready at ${creds.url} (user ${creds.username}; \`site env\` prints the credentials)`);
   }
   if (opts.seed) await seedInstance(inst, port, true);
   return creds;
@@ -141,6 +169,7 @@ export async function siteStatus(opts: SandboxOptions = {}): Promise<SandboxStat
     dir: inst.dir,
     installed: Boolean(state.installed),
     seeded: Boolean(state.seeded),
+    wordpress: (await installedVersion(inst)) ?? state.wordpress,
   };
 }
 

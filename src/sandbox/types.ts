@@ -10,6 +10,8 @@ export interface SandboxOptions {
   port?: number;
   /** Progress lines (default: prefixed lines on stderr). */
   log?: SandboxLogger;
+  /** WordPress branch for a new instance: 6.1, 6.8 or 7.1. Default: env CMS_SANDBOX_WP, else the newest. */
+  wp?: string;
 }
 
 export interface SandboxCredentials {
@@ -26,6 +28,8 @@ export interface SandboxStatus {
   dir: string;
   installed: boolean;
   seeded: boolean;
+  /** WordPress version of the instance ("7.1.4"), once its files exist. */
+  wordpress?: string;
 }
 
 /** Persisted in `<instance>/state.json` (no secrets). */
@@ -33,6 +37,8 @@ export interface SandboxState {
   port?: number;
   installed?: boolean;
   seeded?: boolean;
+  /** WordPress version the instance runs ("7.1.4"). */
+  wordpress?: string;
 }
 
 /** One captured `wp_mail()` call, as written by the sandbox mu-plugin. */

@@ -1,7 +1,19 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { readMailLog, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { coreProblem, versionCoreDir } from '../../src/sandbox/core.js';
+import {
+  DEFAULT_WP,
+  parseWpVersion,
+  readMailLog,
+  SUPPORTED_WP,
+  siteDown,
+  siteStatus,
+  siteUp,
+} from '../../src/sandbox/index.js';
 
 /** Checks the real test sandbox started by test/global-setup.ts (no mocks). */
 const sandbox = inject('sandbox');
@@ -43,9 +55,63 @@ describe('test sandbox', () => {
     expect(bad.status).toBe(401);
   });
 
-  it('reports itself running, installed and seeded', async () => {
+  it('reports itself running, installed and seeded, on the WordPress version asked for', async () => {
     const status = await siteStatus({ home: sandbox.home, name: sandbox.name });
     expect(status).toMatchObject({ running: true, installed: true, seeded: true, url: sandbox.url });
+    const wanted = process.env.CMS_SANDBOX_WP || DEFAULT_WP;
+    expect(status.wordpress?.startsWith(`${wanted}.`), `${status.wordpress} is ${wanted}`).toBe(true);
+    // The site itself says the same (the generator tag of its feed names the running version).
+    const feed = await (await fetch(`${sandbox.url}/?feed=rss2`)).text();
+    expect(feed).toContain(`<generator>https://wordpress.org/?v=${status.wordpress}</generator>`);
+  });
+
+  it('refuses to switch an existing instance to another WordPress version, naming the way out', async () => {
+    const other = SUPPORTED_WP.find((v) => v !== (process.env.CMS_SANDBOX_WP || DEFAULT_WP));
+    await expect(siteUp({ home: sandbox.home, name: sandbox.name, wp: other, log: quiet })).rejects.toThrow(
+      new RegExp(`runs WordPress .* cannot switch to ${other}; use another name`),
+    );
+    await expect(siteUp({ home: sandbox.home, name: sandbox.name, wp: '5.9', log: quiet })).rejects.toThrow(
+      /unsupported WordPress version "5.9".*supported: 6.1, 6.8, 7.1/,
+    );
+    expect((await siteStatus({ home: sandbox.home, name: sandbox.name })).running).toBe(true);
+  });
+});
+
+describe('WordPress core cache', () => {
+  const wp = parseWpVersion(process.env.CMS_SANDBOX_WP || DEFAULT_WP);
+  const real = versionCoreDir(join(sandbox.home, 'core'), wp);
+
+  /** A hard-linked copy of the real cache that a test may break without touching the original. */
+  async function copyOfCache(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'core-copy-'));
+    await promisify(execFile)('cp', ['-al', `${real}/.`, dir]);
+    return dir;
+  }
+
+  it('accepts the complete cache the test site was made from', async () => {
+    expect(await coreProblem(real, wp)).toBeUndefined();
+  });
+
+  it('detects a truncated or a missing file, a missing marker and another version', async () => {
+    const dir = await copyOfCache();
+    try {
+      expect(await coreProblem(dir, wp)).toBeUndefined();
+      const file = join(dir, 'wordpress', 'wp-includes', 'class-wp-query.php');
+      const content = await readFile(file, 'utf8');
+      await rm(file); // unlink first: the copy's inode is shared with the real cache
+      await writeFile(file, content.slice(0, 100));
+      expect(await coreProblem(dir, wp)).toMatch(/files changed/);
+      await rm(file);
+      expect(await coreProblem(dir, wp)).toMatch(/files changed/);
+      await writeFile(file, content);
+      expect(await coreProblem(dir, wp)).toBeUndefined();
+      const other = SUPPORTED_WP.find((v) => v !== wp)!;
+      expect(await coreProblem(dir, other)).toMatch(new RegExp(`not ${other}`));
+      await rm(join(dir, 'READY.json'));
+      expect(await coreProblem(dir, wp)).toMatch(/incomplete/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
