@@ -55,7 +55,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const creds = await siteUp({ ...opts, seed: true });
   resetOutputLog(opts.home, opts.name);
   // CI legs run per WordPress version: say which one this run tests.
-  opts.log?.(`tests run against WordPress ${(await siteStatus(opts)).wordpress} at ${creds.url}`);
+  const wordpress = (await siteStatus(opts)).wordpress ?? 'unknown';
+  opts.log?.(`tests run against WordPress ${wordpress} at ${creds.url}`);
   const mailLog = mailLogPath(opts);
   Object.assign(process.env, {
     CMS_URL: creds.url,
@@ -63,6 +64,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     CMS_APP_PASSWORD: creds.appPassword,
     CMS_SANDBOX_HOME: opts.home,
     CMS_TEST_SANDBOX: opts.name,
+    CMS_TEST_WORDPRESS: wordpress,
   });
   const { url, username, appPassword } = creds;
   project.provide('sandbox', {

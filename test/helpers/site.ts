@@ -13,6 +13,18 @@ export function testSite() {
   return { url: CMS_URL, username: CMS_USERNAME, appPassword: CMS_APP_PASSWORD };
 }
 
+/** True when the test site runs WordPress `version` (e.g. "6.6") or newer. */
+export function wordPressAtLeast(version: string): boolean {
+  const have = (process.env.CMS_TEST_WORDPRESS ?? '').split('.').map(Number);
+  const want = version.split('.').map(Number);
+  for (let i = 0; i < want.length; i++) {
+    const a = have[i] ?? 0;
+    const b = want[i] ?? 0;
+    if (a !== b) return a > b;
+  }
+  return true;
+}
+
 let shared: ToolContext | undefined;
 
 /** One tool context (one client) for a test file. */
