@@ -12,13 +12,21 @@ let server: ScriptedOpenAI;
 const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
 const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', SESSION);
 
-async function waitFor(text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+async function waitFor(text: string | RegExp, timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const shown = screen();
     if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${text}. Screen:\n${shown}`);
     await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Screen:\n${screen()}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -83,14 +91,21 @@ it('streams the answer, asks before a destructive call, and y / n decide', async
 });
 
 it('Ctrl-C cancels the current turn, not the session', async () => {
+  // The model answers only after the cancel (never on a timer), so the turn is surely in flight.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const before = server.requests.length;
   server.script(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await held;
     return { content: 'too late' };
   });
   tmux('send-keys', '-t', SESSION, 'take your time', 'Enter');
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  await until(() => server.requests.length > before, 'the model request of the turn');
   tmux('send-keys', '-t', SESSION, 'C-c');
   await waitFor('Turn cancelled.');
+  release();
   server.script({ content: 'Still here.' });
   tmux('send-keys', '-t', SESSION, 'are you there?', 'Enter');
   const shown = await waitFor('agent> Still here.');

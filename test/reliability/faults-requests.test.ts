@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY } from '../../src/client/retry.js';
 import type { Fault } from '../helpers/fault-proxy.js';
 import { unique, wp } from '../helpers/site.js';
 import { makeCategory, makePosts } from '../wordpress/taxonomy/fixtures.js';
@@ -104,25 +103,18 @@ describe('reads are retried, writes never', () => {
 
 describe('timeouts are bounded', () => {
   const timeoutMs = 400;
-  // Per request timeoutMs, and a timeout is never retried (reads or writes); backoff only
-  // applies to fast failures, bounded by baseDelay·2^n plus baseDelay of jitter each.
-  const backoffBound = Array.from(
-    { length: DEFAULT_RETRY.maxRetries },
-    (_, n) => DEFAULT_RETRY.baseDelayMs * (2 ** n + 1),
-  ).reduce((a, b) => a + b, 0);
-  const slack = 1_500;
+  // Per request timeoutMs, and a timeout is never retried (reads or writes). The proxy holds
+  // these requests forever, so an answer at all proves the timeout fired; the request counts
+  // prove nothing was retried. (How long it takes is the benchmark's business, not a test's.)
 
   it('a read held forever fails after one timeout: timeouts are not retried', async () => {
     const context = proxied(timeoutMs);
     const since = proxy.events.length;
     proxy.clear().inject({ method: 'GET', fault: { kind: 'delay', ms: Number.POSITIVE_INFINITY } });
-    const started = Date.now();
     const outcome = await run(context, 'get-cms-tags');
-    const elapsed = Date.now() - started;
     proxy.clear();
     expect(expectClearError(outcome).message).toContain('timed out');
     expect(proxy.count('GET', undefined, since)).toBe(1);
-    expect(elapsed).toBeLessThan(timeoutMs + slack);
   });
 
   it('a write held forever fails after one timeout and is not repeated', async () => {
@@ -131,12 +123,9 @@ describe('timeouts are bounded', () => {
     const name = unique('Held cat');
     const since = proxy.events.length;
     proxy.clear().inject({ method: 'POST', fault: { kind: 'delay', ms: Number.POSITIVE_INFINITY } });
-    const started = Date.now();
     const outcome = await run(context, 'create-category', { name });
-    const elapsed = Date.now() - started;
     proxy.clear();
     expect(expectClearError(outcome).message).toContain('timed out');
-    expect(elapsed).toBeLessThan(timeoutMs + slack + backoffBound);
     expect(proxy.count('POST', undefined, since)).toBe(1);
     expect(await categoriesNamed(name)).toEqual([]);
   });
@@ -145,13 +134,12 @@ describe('timeouts are bounded', () => {
     const category = await makeCategory('Held bulk');
     const posts = await makePosts(Array.from({ length: 60 }, () => ({})));
     const context = proxied(timeoutMs);
+    const since = proxy.events.length;
     proxy.clear().inject({ method: 'POST', path: BATCH, fault: { kind: 'delay', ms: Number.POSITIVE_INFINITY } });
-    const started = Date.now();
     const outcome = await run(context, 'assign-categories-to-posts', { post_ids: posts, category_ids: [category.id] });
-    const elapsed = Date.now() - started;
     proxy.clear();
-    // 3 chunks, 4 at a time: one round of timeouts (plus the reads before it).
-    expect(elapsed).toBeLessThan(2 * timeoutMs + slack + backoffBound);
+    // 3 chunks of 25: each batch sent once, none retried after its timeout.
+    expect(proxy.count('POST', BATCH, since)).toBe(3);
     const report = assignReport(outcome);
     expect(report.failed.map((f) => f.post_id).sort()).toEqual([...posts].sort());
     await checkAssign(outcome, posts, category.id);

@@ -47,8 +47,12 @@ afterAll(async () => {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });
 
-/** Runs one envelope with a time bound; a throw or a hang fails the property. */
-async function attempt(envelope: unknown, filter: ToolFilter = {}, limitMs = 2_000): Promise<ToolOutcome> {
+/**
+ * Runs one envelope; a throw or a hang fails the property. The bound only tells a hang from an
+ * answer: it is far above any real answer even on a machine busy with other work, since how fast
+ * a call is belongs to the benchmark, not to a test.
+ */
+async function attempt(envelope: unknown, filter: ToolFilter = {}, limitMs = 20_000): Promise<ToolOutcome> {
   tally.envelopes++;
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
