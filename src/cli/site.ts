@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import {
   envLines,
   readCredentials,
@@ -35,10 +35,11 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...arg
   };
 }
 
-const sandbox = (o: NameOpts & { port?: number; wp?: string }): SandboxOptions => ({
+const sandbox = (o: NameOpts & { port?: number; wp?: string; backend?: string }): SandboxOptions => ({
   name: o.name,
   port: o.port,
   wp: o.wp,
+  backend: o.backend,
 });
 
 function parseWp(value: string): string {
@@ -78,9 +79,15 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
       `WordPress version of a new instance: ${SUPPORTED_WP.join(', ')} (default: $CMS_SANDBOX_WP or ${DEFAULT_WP}); an existing instance keeps its own`,
       parseWp,
     )
+    .addOption(
+      new Option(
+        '--backend <backend>',
+        'native (PHP + MariaDB), playground (WordPress Playground, installed on demand) or auto: native where possible (default: $CMS_SANDBOX_BACKEND or auto)',
+      ).choices(['auto', 'native', 'playground']),
+    )
     .option('--name <name>', NAME_HELP)
     .action(
-      action(async (o: NameOpts & { port?: number; seed?: boolean; wp?: string }) => {
+      action(async (o: NameOpts & { port?: number; seed?: boolean; wp?: string; backend?: string }) => {
         await siteUp({ ...sandbox(o), seed: o.seed });
       }),
     );
@@ -105,7 +112,8 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
         }
         const flags = [s.installed ? 'installed' : 'not installed', s.seeded ? 'seeded' : 'not seeded'].join(', ');
         const wp = s.wordpress ? `WordPress ${s.wordpress} ` : '';
-        process.stdout.write(`${wp}${s.running ? `running at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\n`);
+        const on = s.backend === 'playground' ? ' on Playground' : '';
+        process.stdout.write(`${wp}${s.running ? `running${on} at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\n`);
       }),
     );
 

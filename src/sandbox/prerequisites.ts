@@ -21,6 +21,15 @@ async function missingTools(): Promise<string[]> {
   return missing;
 }
 
+/** Why the native backend cannot run here (tools missing and not installable), or undefined. */
+export async function nativeUnavailable(): Promise<string | undefined> {
+  if (toolsVerified) return undefined;
+  const missing = await missingTools();
+  if (missing.length === 0) return undefined;
+  if (isRoot() && findBinary('apt-get')) return undefined;
+  return `${missing.join(', ')} missing and ${findBinary('apt-get') ? 'not running as root' : 'no apt-get'} to install them`;
+}
+
 /**
  * Make sure PHP (with mysqli/mbstring/xml), MariaDB and the cached WordPress
  * core of version `wp` are available. As root, installs what is missing with

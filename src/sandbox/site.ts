@@ -14,6 +14,8 @@ import {
 } from './mariadb.js';
 import { type InstancePaths, resolveInstance } from './paths.js';
 import { phpLog, phpPid, portInUse, startPhpServer, stopPhpServer, waitForRest } from './php-server.js';
+import { chooseBackend, existingBackend } from './backend.js';
+import { playgroundDown, playgroundPid, playgroundSiteUp } from './playground.js';
 import { ensurePrerequisites } from './prerequisites.js';
 import { installInstance, seedInstance } from './seeding.js';
 import { ensureSecrets, readState, updateState } from './state.js';
@@ -113,6 +115,7 @@ async function startServers(inst: InstancePaths, port: number, wp: WpVersion): P
 export async function siteUp(opts: UpOptions = {}): Promise<SandboxCredentials> {
   const inst = resolveInstance(opts);
   const wp = await instanceWp(inst, opts.wp);
+  if ((await chooseBackend(inst, opts.backend)) === 'playground') return playgroundSiteUp(inst, wp, Boolean(opts.seed));
   const running = await runningPort(inst);
   let creds: SandboxCredentials | null;
   let port: number;
@@ -153,13 +156,15 @@ async function stopServers(inst: InstancePaths): Promise<void> {
 /** Stop the instance's php -S process group and MariaDB, and wait until they are gone. */
 export async function siteDown(opts: SandboxOptions = {}): Promise<void> {
   const inst = resolveInstance(opts);
-  await stopServers(inst);
+  if ((await existingBackend(inst)) === 'playground') await playgroundDown(inst);
+  else await stopServers(inst);
   inst.log(`sandbox "${inst.name}" stopped`);
 }
 
 export async function siteStatus(opts: SandboxOptions = {}): Promise<SandboxStatus> {
   const inst = resolveInstance(opts);
-  const running = await runningPort(inst);
+  const backend = (await existingBackend(inst)) ?? 'native';
+  const running = backend === 'playground' ? (await playgroundPid(inst)) && (await readState(inst)).port : await runningPort(inst);
   const state = await readState(inst);
   const port = running ?? (await effectivePort(inst));
   return {
@@ -170,12 +175,16 @@ export async function siteStatus(opts: SandboxOptions = {}): Promise<SandboxStat
     installed: Boolean(state.installed),
     seeded: Boolean(state.seeded),
     wordpress: (await installedVersion(inst)) ?? state.wordpress,
+    backend,
   };
 }
 
 /** Bring the instance up if needed; returns its paths and port. For the data operations. */
 export async function ensureRunning(opts: SandboxOptions): Promise<{ inst: InstancePaths; port: number }> {
   const inst = resolveInstance(opts);
+  if ((await existingBackend(inst)) === 'playground') {
+    throw new Error(`sandbox "${inst.name}" runs on Playground: reset, seed and snapshots need the native backend`);
+  }
   let port = await runningPort(inst);
   if (port === undefined) {
     await siteUp(opts);

@@ -12,6 +12,8 @@ export interface SandboxOptions {
   log?: SandboxLogger;
   /** WordPress branch for a new instance: 6.1, 6.8 or 7.1. Default: env CMS_SANDBOX_WP, else the newest. */
   wp?: string;
+  /** native (PHP + MariaDB), playground (WordPress Playground's CLI) or auto. Default: env CMS_SANDBOX_BACKEND, else auto. */
+  backend?: string;
 }
 
 export interface SandboxCredentials {
@@ -30,6 +32,7 @@ export interface SandboxStatus {
   seeded: boolean;
   /** WordPress version of the instance ("7.1.4"), once its files exist. */
   wordpress?: string;
+  backend: 'native' | 'playground';
 }
 
 /** Persisted in `<instance>/state.json` (no secrets). */
@@ -39,6 +42,7 @@ export interface SandboxState {
   seeded?: boolean;
   /** WordPress version the instance runs ("7.1.4"). */
   wordpress?: string;
+  backend?: 'native' | 'playground';
 }
 
 /** One captured `wp_mail()` call, as written by the sandbox mu-plugin. */
