@@ -13,7 +13,7 @@ export type WpVersion = keyof typeof WP_VERSIONS;
 export const SUPPORTED_WP = Object.keys(WP_VERSIONS) as WpVersion[];
 
 /** The version a new instance gets when neither --wp nor CMS_SANDBOX_WP says otherwise. */
-export const DEFAULT_WP: WpVersion = '6.1';
+export const DEFAULT_WP: WpVersion = '7.1';
 
 function isSupported(v: string): v is WpVersion {
   return Object.hasOwn(WP_VERSIONS, v);
