@@ -17,6 +17,7 @@ import { runWpScript } from '../../src/sandbox/wp-scripts.js';
 import { resolveInstance } from '../../src/sandbox/paths.js';
 import { allPostIds, benchAssign, benchMerge } from './bulk.js';
 import { benchCliStart, benchListing, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
+import { backendSection } from './backends.js';
 import { renderReport } from './report.js';
 import { benchTools } from './tool-cases.js';
 import { LARGE_END, LARGE_START, renderLargeSite } from './large-report.js';
@@ -123,7 +124,7 @@ async function main() {
   BENCH.log('large site (20,000 tags, 2,000 categories, 5,000 users)');
   const large = await largeSiteSection();
   const report = renderReport({ runs: RUNS, counts, assign, merge, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}`);
+  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}`);
   console.log(report);
 }
 

@@ -52,7 +52,13 @@ export async function ensurePlaygroundCli(log: SandboxLogger): Promise<string> {
     { cwd: dir },
   );
   if (res.code !== 0 || !existsSync(entry)) {
-    const line = res.stderr.trim().split('\n').filter((l) => /ERR!/.test(l)).slice(0, 2).join(' ') || 'no entry script';
+    const line =
+      res.stderr
+        .split('\n')
+        .filter((l) => /^npm (ERR!|error) (code|errno|network|request|\d{3})/.test(l) || /FetchError/.test(l))
+        .slice(0, 2)
+        .map((l) => l.replace(/^npm (ERR!|error) /, '').trim())
+        .join('; ') || `npm exited ${res.code}`;
     throw new Error(
       `cannot install ${PLAYGROUND_CLI}@${PLAYGROUND_CLI_VERSION} (${line}); it needs the npm registry once (check network/proxy and retry), ${NATIVE_ROUTE}`,
     );

@@ -27,9 +27,19 @@ const pidFile = (inst: InstancePaths) => join(inst.runDir, 'playground.pid');
 const tokenFile = (inst: InstancePaths) => join(inst.dir, 'token');
 export const playgroundLog = (inst: InstancePaths) => join(inst.logsDir, 'playground.log');
 
+/** isAlive() reads /proc (Linux, and it sees zombies); elsewhere, whether the pid exists. */
+function alive(pid: number | undefined): boolean {
+  if (existsSync('/proc/self/stat')) return isAlive(pid);
+  try {
+    return pid !== undefined && process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+}
+
 export async function playgroundPid(inst: InstancePaths): Promise<number | undefined> {
   const pid = await readPidFile(pidFile(inst));
-  return isAlive(pid) ? pid : undefined;
+  return alive(pid) ? pid : undefined;
 }
 
 /**
@@ -142,11 +152,11 @@ export async function playgroundUp(inst: InstancePaths, port: number, wp: WpVers
 
 export async function playgroundDown(inst: InstancePaths): Promise<void> {
   const pid = await readPidFile(pidFile(inst));
-  if (pid && isAlive(pid)) {
+  if (pid && alive(pid)) {
     signal(-pid, 'SIGTERM');
-    if (!(await waitFor(() => !isAlive(pid), 10_000))) {
+    if (!(await waitFor(() => !alive(pid), 10_000))) {
       signal(-pid, 'SIGKILL');
-      await waitFor(() => !isAlive(pid), 5_000);
+      await waitFor(() => !alive(pid), 5_000);
     }
   }
   await rm(pidFile(inst), { force: true });

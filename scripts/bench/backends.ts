@@ -1,0 +1,89 @@
+/**
+ * `npm run bench:backends`: per sandbox backend, the time of `site up` cold (a new instance:
+ * database, WordPress install, application password; the WordPress core and the Playground CLI
+ * already cached) and warm (down, then up again), and of a typical read tool call
+ * (get-cms-categories on a fresh install, median of 5). Writes the "Sandbox backends" section of
+ * BENCHMARKS.md, which `npm run bench` keeps.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { createContext } from '../../src/config.js';
+import { invoke } from '../../src/envelope.js';
+import { packageRoot, resolveInstance, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
+
+export const BEGIN = '<!-- sandbox-backends:begin -->';
+export const END = '<!-- sandbox-backends:end -->';
+const file = join(packageRoot(), 'BENCHMARKS.md');
+
+/** The section as it is in BENCHMARKS.md now, for `npm run bench` to keep. */
+export async function backendSection(): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  return start >= 0 && end > start ? `\n${text.slice(start, end + END.length)}\n` : '';
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const time = async (fn: () => Promise<unknown>) => {
+  const t = performance.now();
+  await fn();
+  return Math.round(performance.now() - t);
+};
+
+async function measure(backend: 'native' | 'playground', port: number) {
+  const opts = { name: `bench-${backend}`, port, backend, log: (l: string) => console.error(`[${backend}] ${l}`) };
+  await siteDown(opts).catch(() => undefined);
+  await rm(resolveInstance(opts).dir, { recursive: true, force: true });
+  // A first start fills the caches (WordPress core, Playground CLI) that "cold" excludes.
+  let creds = await siteUp(opts);
+  await siteDown(opts);
+  await rm(resolveInstance(opts).dir, { recursive: true, force: true });
+  const coldMs = await time(async () => {
+    creds = await siteUp(opts);
+  });
+  await siteDown(opts);
+  const warmMs = await time(async () => {
+    creds = await siteUp(opts);
+  });
+  const context = createContext({ url: creds.url, username: creds.username, appPassword: creds.appPassword });
+  await context.client.connect();
+  const calls: number[] = [];
+  for (let i = 0; i < 5; i++) calls.push(await time(() => invoke({ tool: 'get-cms-categories' }, context)));
+  const { wordpress } = await siteStatus(opts);
+  await siteDown(opts);
+  await rm(resolveInstance(opts).dir, { recursive: true, force: true });
+  return { backend, wordpress, coldMs, warmMs, callMs: median(calls) };
+}
+
+async function main() {
+  const port = Number(process.env.CMS_BENCH_PORT ?? 8930);
+  const rows = [await measure('native', port), await measure('playground', port)];
+  const load = loadavg()[0]?.toFixed(1);
+  const section = [
+    BEGIN,
+    '## Sandbox backends',
+    '',
+    `Produced by \`npm run bench:backends\` on ${new Date().toISOString().slice(0, 10)} (load average ${load} on 2 cores while measuring:`,
+    'the machine was shared, so absolute times are high; the ratio is the point). Cold: a new instance',
+    '(WordPress core and Playground CLI already cached); warm: `site down`, then `site up`.',
+    '',
+    '| backend | WordPress | `site up` cold | `site up` warm | get-cms-categories (median of 5) |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.backend} | ${r.wordpress} | ${(r.coldMs / 1000).toFixed(1)} s | ${(r.warmMs / 1000).toFixed(1)} s | ${r.callMs} ms |`),
+    END,
+  ].join('\n');
+  const text = await readFile(file, 'utf8');
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  const next = start >= 0 && end > start ? text.slice(0, start) + section + text.slice(end + END.length) : `${text.trimEnd()}\n\n${section}\n`;
+  await writeFile(file, next);
+  console.log(section);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
