@@ -75,6 +75,14 @@ describe('test sandbox', () => {
     );
     expect((await siteStatus({ home: sandbox.home, name: sandbox.name })).running).toBe(true);
   });
+
+  it('keeps its backend: another one, or an unknown one, is refused with the choices', async () => {
+    const at = { home: sandbox.home, name: sandbox.name, log: quiet };
+    expect((await siteStatus(at)).backend).toBe('native');
+    await expect(siteUp({ ...at, backend: 'playground' })).rejects.toThrow(/uses the native backend; use another --name/);
+    await expect(siteUp({ ...at, backend: 'docker' })).rejects.toThrow(/unknown sandbox backend "docker".*auto, native, playground/);
+    expect((await siteStatus(at)).running).toBe(true);
+  });
 });
 
 describe('WordPress core cache', () => {
