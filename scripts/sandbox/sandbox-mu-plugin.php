@@ -55,6 +55,26 @@ add_action('init', static function (): void {
 });
 
 /**
+ * (d) Test-only: move a scheduled post's time into the past without publishing it, i.e. a
+ * "missed schedule" (WP-Cron did not run), which no REST call can create: wp_insert_post()
+ * publishes a past-dated `future` post. POST cms-sandbox/v1/posts/<id>/miss-schedule.
+ */
+add_action('rest_api_init', static function (): void {
+    register_rest_route('cms-sandbox/v1', '/posts/(?P<id>\d+)/miss-schedule', [
+        'methods' => 'POST',
+        'permission_callback' => static fn () => current_user_can('manage_options'),
+        'callback' => static function (WP_REST_Request $request) {
+            global $wpdb;
+            $id = (int) $request['id'];
+            $gmt = gmdate('Y-m-d H:i:s', time() - HOUR_IN_SECONDS);
+            $wpdb->update($wpdb->posts, ['post_date' => get_date_from_gmt($gmt), 'post_date_gmt' => $gmt], ['ID' => $id]);
+            clean_post_cache($id);
+            return ['id' => $id, 'status' => get_post_status($id), 'date_gmt' => $gmt];
+        },
+    ]);
+});
+
+/**
  * (b) Capture mail instead of sending it. wp_mail() is pluggable: core only
  * defines it if it does not exist, and mu-plugins load before pluggable.php.
  * https://developer.wordpress.org/reference/functions/wp_mail/

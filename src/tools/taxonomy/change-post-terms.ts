@@ -96,6 +96,15 @@ async function viaBatch(
       );
       continue;
     }
+    if (missedSchedule(post)) {
+      report.failed.push(
+        failure(id, {
+          code: 'scheduled_time_passed',
+          message: `Post ${id} is scheduled for ${post.dateGmt} UTC, which has passed: WordPress publishes such a post on any update, so it was left unchanged. Publish or reschedule it first, or install the companion plugin (it sets terms without updating the post).`,
+        }),
+      );
+      continue;
+    }
     const terms = post.terms;
     const wanted = [...new Set([...terms.filter((t) => !remove.has(t)), ...change.add])];
     const same = wanted.length === terms.length && wanted.every((t) => terms.includes(t));
@@ -112,4 +121,14 @@ async function viaBatch(
     else report.failed.push(failure(id, result.error));
   });
   return report;
+}
+
+/**
+ * A `future` post whose time has passed (missed schedule: WP-Cron did not run). wp_insert_post()
+ * turns any update of it into `publish` (https://developer.wordpress.org/reference/functions/wp_insert_post/),
+ * so writing its terms through /wp/v2 would publish it. Other statuses, dates, slugs, authors,
+ * content and stickiness are kept by an update that sends only the terms.
+ */
+function missedSchedule(post: PostTerms): boolean {
+  return post.status === 'future' && post.dateGmt !== undefined && Date.parse(`${post.dateGmt}Z`) - Date.now() < 60_000;
 }

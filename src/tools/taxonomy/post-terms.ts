@@ -8,6 +8,9 @@ export interface PostTerms {
   terms: number[];
   /** Its REST collection, e.g. `/wp/v2/pages`; writes go to `${route}/${id}`. */
   route: string;
+  status?: string;
+  /** `date_gmt` as REST gives it (UTC, no zone). */
+  dateGmt?: string;
 }
 
 export interface PostFailure {
@@ -16,7 +19,13 @@ export interface PostFailure {
 }
 
 function toPostTerms(kind: TermKind, route: PostTypeRoute, raw: Record<string, unknown>): PostTerms {
-  return { id: Number(raw.id), terms: (raw[kind.postsParam] as number[] | undefined) ?? [], route: route.route };
+  return {
+    id: Number(raw.id),
+    terms: (raw[kind.postsParam] as number[] | undefined) ?? [],
+    route: route.route,
+    status: raw.status as string | undefined,
+    dateGmt: raw.date_gmt as string | undefined,
+  };
 }
 
 /**
@@ -36,7 +45,7 @@ export async function readPostTerms(
         include,
         status: route.statuses,
         context: 'edit',
-        _fields: `id,${kind.postsParam}`,
+        _fields: `id,status,date_gmt,${kind.postsParam}`,
         per_page: 100,
       })
     ).map((raw) => toPostTerms(kind, route, raw)),
@@ -60,7 +69,7 @@ export async function postsWithAnyTerm(
         [kind.postsParam]: termIds,
         status: route.statuses,
         context: 'edit',
-        _fields: `id,${kind.postsParam}`,
+        _fields: `id,status,date_gmt,${kind.postsParam}`,
         orderby: 'id',
         order: 'asc',
         per_page: 100,
