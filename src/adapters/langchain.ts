@@ -14,8 +14,10 @@ export function toLangChainTool(tool: AnyToolDefinition, context: ToolContext): 
     // request. runTool validates with the zod schema either way.
     schema: modelParameters(tool),
     metadata: { toolkit: tool.toolkit, annotations: tool.annotations },
-    func: async (input: unknown) => {
-      const outcome = await runTool(tool, context, input);
+    // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
+    func: async (input: unknown, _runManager, config) => {
+      const signal = config?.signal;
+      const outcome = await runTool(tool, signal ? { ...context, signal } : context, input);
       return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
     },
   });

@@ -17,6 +17,66 @@ export function trimDanglingToolCalls(messages: readonly BaseMessage[]): BaseMes
   return out;
 }
 
+/**
+ * Tool results of a turn, also those that finish after the turn was cancelled: a tool whose
+ * requests were aborted still returns (with what it did), and that belongs in the history.
+ */
+export class ToolResultLedger {
+  #results = new Map<string, ToolMessage>();
+  readonly #running = new Set<Promise<unknown>>();
+
+  track<T>(id: string, work: Promise<T>): Promise<T> {
+    const done = work.then((message) => {
+      if (ToolMessage.isInstance(message)) this.#results.set(id, message);
+      return message;
+    });
+    this.#running.add(done);
+    void done.finally(() => this.#running.delete(done)).catch(() => undefined);
+    return done;
+  }
+
+  /** The results so far, forgotten here (one turn's worth). */
+  take(): Map<string, ToolMessage> {
+    const results = this.#results;
+    this.#results = new Map();
+    return results;
+  }
+
+  /** Waits for the calls still running (their requests stop promptly once cancelled). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#running]);
+  }
+}
+
+/**
+ * The last AI message's calls without results, answered when any of them ran: with the
+ * recorded result, or as not run. The model then knows exactly what happened; every call keeps
+ * exactly one result (langchainjs#11125). When none ran, the message is dropped instead.
+ */
+export function answerDanglingToolCalls(
+  messages: readonly BaseMessage[],
+  results: ReadonlyMap<string, ToolMessage>,
+  why: string,
+): BaseMessage[] {
+  const index = messages.findLastIndex((m) => AIMessage.isInstance(m));
+  const last = messages[index];
+  if (!last || !AIMessage.isInstance(last) || !last.tool_calls?.length) return trimDanglingToolCalls(messages);
+  const answered = new Set(messages.slice(index).filter(ToolMessage.isInstance).map((m) => m.tool_call_id));
+  const missing = last.tool_calls.filter((call) => !answered.has(call.id ?? ''));
+  if (!missing.length || !missing.some((call) => results.has(call.id ?? ''))) return trimDanglingToolCalls(messages);
+  const added = missing.map(
+    (call) =>
+      results.get(call.id ?? '') ??
+      new ToolMessage({
+        content: JSON.stringify({ error: { code: 'not_run', message: `${why} This call did not run; nothing was changed by it.` } }),
+        tool_call_id: call.id ?? '',
+        name: call.name,
+        status: 'error',
+      }),
+  );
+  return [...messages, ...added];
+}
+
 export function messageText(message: BaseMessage): string {
   const { content } = message;
   if (typeof content === 'string') return content;

@@ -4,7 +4,7 @@ import { toLangChainTool } from '../adapters/langchain.js';
 import { selectTools, type ToolContext, type ToolFilter, tools as registry } from '../tools/index.js';
 import type { Approver } from './approvals.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
-import { addUsage, messageText, type TokenUsage, trimDanglingToolCalls } from './messages.js';
+import { addUsage, answerDanglingToolCalls, messageText, type TokenUsage, ToolResultLedger } from './messages.js';
 import { type HistoryBudget, historyMiddleware } from './history.js';
 import { loadSystemPrompt } from './prompt.js';
 import { toolCallMiddleware } from './tool-calls.js';
@@ -54,6 +54,7 @@ export class ChatSession {
   messages: BaseMessage[] = [];
   readonly #agent;
   readonly #maxSteps: number;
+  readonly #ledger = new ToolResultLedger();
 
   constructor(options: AdminAgentOptions) {
     const selected = selectTools(registry, options.filter);
@@ -64,7 +65,7 @@ export class ChatSession {
       tools: selected.map((tool) => toLangChainTool(tool, options.context)),
       systemPrompt: options.systemPrompt ?? loadSystemPrompt(),
       middleware: [
-        toolCallMiddleware(selected, options.context, options.approver),
+        toolCallMiddleware(selected, options.context, options.approver, this.#ledger),
         historyMiddleware(options.history),
       ],
     });
@@ -107,7 +108,13 @@ export class ChatSession {
     } catch (err) {
       stopped = this.#stopReason(err, options.signal);
     }
-    this.messages = trimDanglingToolCalls(latest);
+    // Calls that ran keep their (partial) results in the history, also after a Ctrl-C.
+    await this.#ledger.settled();
+    const results = this.#ledger.take();
+    latest = answerDanglingToolCalls(latest, results, stopped?.message ?? '');
+    for (const message of latest.slice(input.length))
+      if (ToolMessage.isInstance(message)) this.#noteToolResult(message, calls, emit);
+    this.messages = latest;
     const newMessages = latest.slice(input.length);
     const usage: TokenUsage = { input: 0, output: 0, total: 0 };
     for (const message of newMessages) addUsage(usage, message);

@@ -3,6 +3,7 @@ import { type AnyToolDefinition, reviewCall, type ToolContext, type ToolErrorPay
 import { maskResetKeys } from '../redact.js';
 import { invalidParams } from '../tools/run-tool.js';
 import { type Approver, approvalRequest } from './approvals.js';
+import type { ToolResultLedger } from './messages.js';
 
 function isErrorContent(content: unknown): boolean {
   if (typeof content !== 'string' || !content.startsWith('{"error":')) return false;
@@ -29,11 +30,28 @@ function errorMessage(toolCallId: string, name: string, error: ToolErrorPayload)
  * rejected (langchainjs#11125: there, the other calls were dropped and the next model request
  * was invalid).
  */
-export function toolCallMiddleware(tools: readonly AnyToolDefinition[], context: ToolContext, approver: Approver) {
+type WrapToolCall = NonNullable<Parameters<typeof createMiddleware>[0]['wrapToolCall']>;
+
+export function toolCallMiddleware(
+  tools: readonly AnyToolDefinition[],
+  context: ToolContext,
+  approver: Approver,
+  ledger?: ToolResultLedger,
+) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return createMiddleware({
     name: 'CmsAdminToolCalls',
-    wrapToolCall: async (request, handler) => {
+    // The ledger keeps results that arrive after a cancelled turn stopped listening (runner.ts).
+    wrapToolCall: (request, handler) => {
+      const call = oneCall(request, handler);
+      return ledger ? ledger.track(request.toolCall.id ?? '', call) : call;
+    },
+  });
+
+  async function oneCall(
+    request: Parameters<WrapToolCall>[0],
+    handler: Parameters<WrapToolCall>[1],
+  ): Promise<Awaited<ReturnType<WrapToolCall>>> {
       const { toolCall } = request;
       const id = toolCall.id ?? '';
       const tool = byName.get(toolCall.name);
@@ -72,6 +90,5 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], context:
           message: `${tool.name} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
         });
       }
-    },
-  });
+  }
 }

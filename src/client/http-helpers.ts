@@ -20,10 +20,20 @@ export function numberHeader(value: unknown): number | undefined {
 
 export function networkError(err: unknown, method: string, url: string): WordPressError {
   const code = axios.isAxiosError(err) ? (err.code ?? 'ERR_NETWORK') : 'ERR_UNKNOWN';
+  if (code === 'ERR_CANCELED') return cancelledError(method, url);
   const reason = code === 'ETIMEDOUT' || code === 'ECONNABORTED' ? 'timed out' : `failed (${code})`;
   return new WordPressError({
     code,
     message: `Request to WordPress ${reason}: ${method} ${redactUrl(url)}`,
+    request: { method, url: redactUrl(url) },
+  });
+}
+
+/** A request stopped (or never sent) because its work was cancelled; see abort.ts. */
+export function cancelledError(method: string, url: string): WordPressError {
+  return new WordPressError({
+    code: 'cancelled',
+    message: `Cancelled before WordPress answered: ${method} ${redactUrl(url)}`,
     request: { method, url: redactUrl(url) },
   });
 }

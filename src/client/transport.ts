@@ -3,7 +3,8 @@ import https from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
 import { redactUrl, WordPressError } from './errors.js';
 import { MAX_REDIRECTS, redirectRefusal } from './redirects.js';
-import { networkError, type Query } from './http-helpers.js';
+import { currentAbortSignal } from './abort.js';
+import { cancelledError, networkError, type Query } from './http-helpers.js';
 import { type ParsedBody, parseBody, type RawResponse } from './response.js';
 import { defaultRoot, linkedRoot, redirectedRoot, restRouteRoot, restUrl } from './rest-root.js';
 
@@ -95,8 +96,11 @@ export class Transport {
   async #exchange(method: string, url: string, body: unknown): Promise<RawResponse> {
     let current = url;
     for (let hop = 0; ; hop++) {
+      const signal = currentAbortSignal();
+      // Cancelled work sends nothing more (a bulk operation stops between its requests).
+      if (signal?.aborted) throw cancelledError(method, current);
       this.#options.onRequest();
-      const res = await this.#http.request({ method, url: current, data: body });
+      const res = await this.#http.request({ method, url: current, data: body, signal });
       const raw: RawResponse = {
         status: res.status,
         statusText: res.statusText,

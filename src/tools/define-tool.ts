@@ -28,6 +28,8 @@ export interface ToolContext {
    * it, and tools refuse to make one.
    */
   secretsTo?: 'result' | SecretHandOver;
+  /** Cancels the call: its HTTP requests stop, bulk work stops between chunks and reports. */
+  signal?: AbortSignal;
   /** Characters of JSON one answer may take; default 80,000 (see answers/budget.ts). */
   answerBudget?: number;
 }

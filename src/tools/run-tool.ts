@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { WordPressError } from '../client/index.js';
+import { WordPressError, withAbortSignal } from '../client/index.js';
 import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from './define-tool.js';
@@ -21,8 +21,11 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   let outcome: ToolOutcome;
   let user: string | undefined;
   try {
-    user = (await context.client.connect()).username;
-    const result = enforceBudget(await tool.execute(context, parsed.data), answerBudget(context));
+    // Every request of this call (tool code, paging, batches) stops when the call is cancelled.
+    const result = await withAbortSignal(context.signal, async () => {
+      user = (await context.client.connect()).username;
+      return enforceBudget(await tool.execute(context, parsed.data), answerBudget(context));
+    });
     outcome = redactSecrets({ ok: true, result }, secrets);
   } catch (err) {
     const error = toErrorPayload(err) ?? internalError(tool, err, secrets);
@@ -91,6 +94,8 @@ export function toErrorPayload(err: unknown): ToolErrorPayload | undefined {
 function hintFor(err: WordPressError): string | undefined {
   if (err.hint) return err.hint;
   if (err.code === 'authentication_failed') return 'Fix the credentials, then try again.';
+  if (err.code === 'cancelled')
+    return 'The person cancelled this call. What ran before the cancel stays done: read the site before retrying.';
   if (err.status === undefined) return 'Check that the site is reachable (CMS_URL) and try again.';
   if (err.status === 401 || err.status === 403)
     return 'The WordPress account lacks permission for this; use an administrator’s application password.';
