@@ -12,6 +12,8 @@ export interface AuditEntry {
   ok: boolean;
   /** One-line summary of the result, or the error's code and message. */
   summary: string;
+  /** The full result when the tool answered with a condensed one (every post of a bulk write). */
+  detail?: unknown;
 }
 
 export type AuditSink = (entry: AuditEntry) => Promise<void>;
@@ -40,7 +42,7 @@ type Outcome = { ok: true; result: unknown } | { ok: false; error: { code: strin
  */
 export async function recordWrite(
   sink: AuditSink,
-  write: { user?: string; tool: string; params: unknown; outcome: Outcome },
+  write: { user?: string; tool: string; params: unknown; outcome: Outcome; detail?: unknown },
   secrets: readonly string[],
 ): Promise<string | undefined> {
   const { outcome } = write;
@@ -52,6 +54,7 @@ export async function recordWrite(
     params: maskSecretParams(write.params),
     ok: outcome.ok,
     summary,
+    ...(write.detail === undefined ? {} : { detail: write.detail }),
   };
   try {
     await sink(redactSecrets(entry, secrets));

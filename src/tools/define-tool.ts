@@ -61,6 +61,11 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
    */
   review?: (context: ToolContext, params: z.output<Schema>) => Promise<CallReview>;
   execute(context: ToolContext, params: z.output<Schema>): Promise<unknown>;
+  /**
+   * The answer to send when it is a condensed form of what `execute` returns (a bulk report of
+   * thousands of posts); the audit log then keeps the full result as `detail`.
+   */
+  answer?: (result: never) => unknown;
 }
 
 export type AnyToolDefinition = ToolDefinition<z.ZodObject>;

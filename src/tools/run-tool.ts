@@ -20,11 +20,14 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   }
   let outcome: ToolOutcome;
   let user: string | undefined;
+  let detail: unknown;
   try {
     // Every request of this call (tool code, paging, batches) stops when the call is cancelled.
     const result = await withAbortSignal(context.signal, async () => {
       user = (await context.client.connect()).username;
-      return enforceBudget(await tool.execute(context, parsed.data), answerBudget(context));
+      const full = await tool.execute(context, parsed.data);
+      if (tool.answer) detail = full;
+      return enforceBudget(tool.answer ? tool.answer(full as never) : full, answerBudget(context));
     });
     outcome = redactSecrets({ ok: true, result }, secrets);
   } catch (err) {
@@ -32,7 +35,7 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     outcome = redactSecrets({ ok: false, error }, secrets);
   }
   if (context.audit && !tool.annotations.readOnly) {
-    const write = { user, tool: tool.name, params: parsed.data, outcome };
+    const write = { user, tool: tool.name, params: parsed.data, outcome, detail };
     const failed = await recordWrite(context.audit, write, secrets);
     if (failed) return withAuditFailure(outcome, failed);
   }

@@ -70,3 +70,33 @@ export async function expectCursorErrors(tool: string, otherTool: string, filter
     if (!outcome.ok) expect(outcome.error.message).toMatch(/limit.*(1|500)/);
   }
 }
+
+/** `"1-3, 7"` → `[1, 2, 3, 7]`: the id ranges of a bulk answer (see src/tools/answers/bulk.ts). */
+export function expandIds(ranges: string): number[] {
+  expect(ranges).not.toMatch(/more/);
+  if (!ranges.trim()) return [];
+  return ranges.split(',').flatMap((part) => {
+    const [from, to] = part.trim().split('-').map(Number) as [number, number | undefined];
+    return to === undefined ? [from] : Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
+export interface BulkAnswer {
+  updated: number;
+  unchanged: number;
+  failed: number;
+  updated_ids: string;
+  unchanged_ids: string;
+  failures: Array<{ post_ids: string; code: string; message: string }>;
+  failure_reasons_not_listed?: number;
+}
+
+/** A bulk answer as one entry per post, for checks against the site. */
+export function perPost(answer: BulkAnswer) {
+  const failed = answer.failures.flatMap((f) =>
+    expandIds(f.post_ids).map((post_id) => ({ post_id, error: { code: f.code, message: f.message } })),
+  );
+  expect(answer.failure_reasons_not_listed).toBeUndefined();
+  expect(failed).toHaveLength(answer.failed);
+  return { updated: expandIds(answer.updated_ids), unchanged: expandIds(answer.unchanged_ids), failed };
+}

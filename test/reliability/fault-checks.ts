@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { ToolOutcome } from '../../src/tools/index.js';
 import type { Fault } from '../helpers/fault-proxy.js';
+import { type BulkAnswer, perPost } from '../helpers/listing.js';
 import { makeCategory, makePosts, readPosts, readTerm, STATUSES } from '../wordpress/taxonomy/fixtures.js';
 
 /**
@@ -22,9 +23,10 @@ export interface AssignReport {
   failed: Array<{ post_id: number; error: { code: string; message: string } }>;
 }
 
+/** The bulk answer (counts, id ranges, failures by reason) as one entry per post. */
 export function assignReport(outcome: ToolOutcome): AssignReport {
   if (!outcome.ok) throw new Error(`assign failed as a whole: ${JSON.stringify(outcome.error)}`);
-  return outcome.result as AssignReport;
+  return perPost(outcome.result as BulkAnswer);
 }
 
 /**
@@ -47,7 +49,7 @@ export async function checkAssign(
         problems.push(`post ${id} changed by a call that reported failure as a whole`);
     }
   } else {
-    const report = outcome.result as AssignReport;
+    const report = assignReport(outcome);
     const lists: Array<[string, number[]]> = [
       ['updated', report.updated],
       ['unchanged', report.unchanged],
@@ -88,6 +90,7 @@ export function pickFault(faults: Fault[]) {
 export interface MergeReport {
   posts_moved: number;
   posts_failed: Array<{ post_id: number }>;
+  posts_failed_not_listed?: number;
   sources_deleted: number[];
   sources_kept_reason?: string;
   sources_delete_failed?: Array<{ id: number }>;
@@ -149,6 +152,7 @@ export async function checkMerge(
   let report: MergeReport | undefined;
   if (outcome.ok) {
     report = outcome.result as MergeReport;
+    expect(report.posts_failed_not_listed).toBeUndefined();
     const failed = new Set(report.posts_failed.map((f) => f.post_id));
     if (report.posts_moved + failed.size !== at.holding.length)
       problems.push(`moved ${report.posts_moved} + failed ${failed.size} ≠ ${at.holding.length}`);

@@ -3,17 +3,19 @@ import { defineTool } from '../define-tool.js';
 import { withPostTermsLock } from './post-lock.js';
 import { assignTerms } from './assign.js';
 import { wpIds } from '../schema.js';
+import { bulkAnswer } from '../answers/bulk.js';
 import { CATEGORY } from './terms.js';
 
 export const assignCategoriesToPosts = defineTool({
   name: 'assign-categories-to-posts',
   toolkit: 'taxonomy',
-  description: 'Add categories to posts, keeping existing ones. Returns {updated, unchanged, failed} post ids.',
+  description: 'Add categories to posts, keeping existing ones. Returns counts, id ranges and failures.',
   schema: z.strictObject({
     post_ids: wpIds().describe('Post ids'),
     category_ids: wpIds().describe('Category ids'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
+  answer: bulkAnswer,
   execute: ({ client }, params) =>
     withPostTermsLock(client, () => assignTerms(client, CATEGORY, params.post_ids, params.category_ids)),
 });

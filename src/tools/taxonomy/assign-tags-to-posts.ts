@@ -3,17 +3,19 @@ import { defineTool } from '../define-tool.js';
 import { withPostTermsLock } from './post-lock.js';
 import { assignTerms } from './assign.js';
 import { wpIds } from '../schema.js';
+import { bulkAnswer } from '../answers/bulk.js';
 import { TAG } from './terms.js';
 
 export const assignTagsToPosts = defineTool({
   name: 'assign-tags-to-posts',
   toolkit: 'taxonomy',
-  description: 'Add tags to posts, keeping existing ones. Returns {updated, unchanged, failed} post ids.',
+  description: 'Add tags to posts, keeping existing ones. Returns counts, id ranges and failures.',
   schema: z.strictObject({
     post_ids: wpIds().describe('Post ids'),
     tag_ids: wpIds().describe('Tag ids'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
+  answer: bulkAnswer,
   execute: ({ client }, params) =>
     withPostTermsLock(client, () => assignTerms(client, TAG, params.post_ids, params.tag_ids)),
 });

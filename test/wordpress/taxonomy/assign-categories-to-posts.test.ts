@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type BulkAnswer, perPost } from '../../helpers/listing.js';
 import { call, callOk, callOkIn, restOnlyContext } from '../../helpers/site.js';
 import { countRequests, makeCategory, makePosts, readPosts, STATUSES } from './fixtures.js';
 
@@ -10,10 +11,12 @@ describe('assign-categories-to-posts', () => {
     const ids = await makePosts(STATUSES.map((status) => ({ status, categories: [existing.id] })));
     const [already] = await makePosts([{ status: 'draft', categories: [added.id, second.id] }]);
 
-    const result = await callOk('assign-categories-to-posts', {
-      post_ids: [...ids, already, ids[0]],
-      category_ids: [added.id, second.id, added.id],
-    });
+    const result = perPost(
+      await callOk('assign-categories-to-posts', {
+        post_ids: [...ids, already, ids[0]],
+        category_ids: [added.id, second.id, added.id],
+      }),
+    );
 
     expect(result).toEqual({ updated: ids, unchanged: [already], failed: [] });
     const posts = await readPosts([...ids, already as number]);
@@ -41,10 +44,9 @@ describe('assign-categories-to-posts', () => {
   it('unknown post ids are reported as failed; the other posts are updated', async () => {
     const cat = await makeCategory('Partial');
     const ids = await makePosts([{ status: 'pending' }, { status: 'future' }]);
-    const result = await callOk('assign-categories-to-posts', {
-      post_ids: [ids[0], 999_999, ids[1]],
-      category_ids: [cat.id],
-    });
+    const result = perPost(
+      await callOk('assign-categories-to-posts', { post_ids: [ids[0], 999_999, ids[1]], category_ids: [cat.id] }),
+    );
     expect(result.updated).toEqual(ids);
     expect(result.unchanged).toEqual([]);
     expect(result.failed).toEqual([
@@ -72,7 +74,7 @@ describe('assign-categories-to-posts', () => {
       () => callOkIn(context, 'assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
       context,
     );
-    expect(result.updated).toHaveLength(130);
+    expect(perPost(result as BulkAnswer).updated).toHaveLength(130);
     // 1 term check + 2 reads (100 ids each) + 6 batches (25 posts each)
     expect(requests).toBe(1 + 2 + 6);
     console.info(`assign-categories-to-posts (REST only): ${requests} HTTP requests for 130 posts`);
@@ -80,7 +82,7 @@ describe('assign-categories-to-posts', () => {
       () => callOkIn(context, 'assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
       context,
     );
-    expect(again.result.unchanged).toHaveLength(130);
+    expect(perPost(again.result as BulkAnswer).unchanged).toHaveLength(130);
     expect(again.requests).toBe(3);
     const posts = await readPosts(ids);
     for (const id of ids) expect(posts.get(id)?.categories).toContain(cat.id);
@@ -92,7 +94,7 @@ describe('assign-categories-to-posts', () => {
     const { result, requests } = await countRequests(() =>
       callOk('assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
     );
-    expect(result.updated.sort()).toEqual([...ids].sort());
+    expect(perPost(result as BulkAnswer).updated).toEqual([...ids].sort((a, b) => a - b));
     expect(requests).toBe(1 + 1);
     console.info(`assign-categories-to-posts (plugin): ${requests} HTTP requests for 130 posts`);
     const posts = await readPosts(ids);
@@ -100,7 +102,7 @@ describe('assign-categories-to-posts', () => {
     const again = await countRequests(() =>
       callOk('assign-categories-to-posts', { post_ids: ids, category_ids: [cat.id] }),
     );
-    expect(again.result.unchanged).toHaveLength(130);
+    expect(perPost(again.result as BulkAnswer).unchanged).toHaveLength(130);
     expect(again.requests).toBe(2);
   });
 });

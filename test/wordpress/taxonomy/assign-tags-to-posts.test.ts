@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { perPost } from '../../helpers/listing.js';
 import { call, callOk } from '../../helpers/site.js';
 import { makePosts, makeTag, readPosts } from './fixtures.js';
 
@@ -12,7 +13,7 @@ describe('assign-tags-to-posts', () => {
       { status: 'private', tags: [t1.id] },
       { status: 'draft', tags: [t1.id, t2.id] },
     ]);
-    const result = await callOk('assign-tags-to-posts', { post_ids: ids, tag_ids: [t1.id, t2.id] });
+    const result = perPost(await callOk('assign-tags-to-posts', { post_ids: ids, tag_ids: [t1.id, t2.id] }));
     expect(result).toEqual({ updated: [ids[0], ids[1]], unchanged: [ids[2]], failed: [] });
     const posts = await readPosts(ids);
     expect(posts.get(ids[0] as number)?.tags.sort()).toEqual([old.id, t1.id, t2.id].sort());
@@ -28,7 +29,7 @@ describe('assign-tags-to-posts', () => {
     });
     expect((await readPosts(ids)).get(ids[0] as number)?.tags).toEqual([]);
 
-    const result = await callOk('assign-tags-to-posts', { post_ids: [999_999, ...ids], tag_ids: [tag.id] });
+    const result = perPost(await callOk('assign-tags-to-posts', { post_ids: [999_999, ...ids], tag_ids: [tag.id] }));
     expect(result.updated).toEqual(ids);
     expect(result.failed).toMatchObject([{ post_id: 999_999, error: { code: 'post_not_found' } }]);
   });
