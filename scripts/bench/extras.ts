@@ -7,9 +7,14 @@ import { packageRoot, type SandboxCredentials } from '../../src/sandbox/index.js
 import { ScriptedOpenAI } from '../../test/helpers/scripted-openai.js';
 import { callTool, freshContext, median, measure } from './measure.js';
 
-/** Listing 1,000+ categories: pages fetched concurrently vs one after another. */
+/** Listing 1,000+ categories: every page through next_cursor vs WordPress's pages read directly. */
 export async function benchListing(site: SandboxCredentials, runs: number) {
-  const concurrent = await measure(site, runs, async () => null, (c) => callTool(c, 'get-cms-categories', {}));
+  const concurrent = await measure(site, runs, async () => null, async (c) => {
+    let page = (await callTool(c, 'get-cms-categories', {})) as { total: number; next_cursor: string | null };
+    const total = page.total;
+    while (page.next_cursor) page = (await callTool(c, 'get-cms-categories', { cursor: page.next_cursor })) as typeof page;
+    return { total };
+  });
   const total = (concurrent.lastOutput as { total: number }).total;
   const sequential = await measure(site, runs, async () => null, async () => {
     const client = new WordPressClient({ ...site, concurrency: 1 });

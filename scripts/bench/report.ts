@@ -44,7 +44,7 @@ ${toolRows}
 
 ## Listing and filtering
 
-- \`get-cms-categories\` over ${r.listing.total} categories: ${r.listing.concurrent.requests} GETs (target ≤ ${Math.ceil(r.listing.total / 100)}), ${ms(r.listing.concurrent)} with pages fetched concurrently vs ${ms(r.listing.sequential)} one page after another.
+- \`get-cms-categories\` over ${r.listing.total} categories, every page through \`next_cursor\`: ${r.listing.concurrent.requests} GETs (target ≤ ${Math.ceil(r.listing.total / 100)}), ${ms(r.listing.concurrent)} vs ${ms(r.listing.sequential)} reading WordPress's pages directly one after another.
 - \`list-users\` with \`registered_after: ${r.cutoff}\`: ${r.users.recent.total} users in ${r.users.recent.requests} request(s), ${ms(r.users.recent)}; without the filter: ${r.users.all.total} users in ${r.users.all.requests} requests, ${ms(r.users.all)}.
 
 ## Output size
@@ -63,6 +63,6 @@ ${toolRows}
 ## Tool schemas sent to the model
 
 All ${r.schemas.tools} tools as ChatOpenAI sends them (captured at a scripted OpenAI-compatible server):
-${r.schemas.chars} characters, **${r.schemas.tokens} tokens** (o200k_base). Target ≤1,500 tokens.
+${r.schemas.chars} characters, **${r.schemas.tokens} tokens** (o200k_base). Target ≤1,850 tokens (1,500 before paging parameters on the five list tools).
 `;
 }
