@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { ToolOutcome } from '../../src/tools/index.js';
 import type { Fault } from '../helpers/fault-proxy.js';
-import { type BulkAnswer, perPost } from '../helpers/listing.js';
+import { type BulkAnswer, expandIds, perPost } from '../helpers/listing.js';
 import { makeCategory, makePosts, readPosts, readTerm, STATUSES } from '../wordpress/taxonomy/fixtures.js';
 
 /**
@@ -21,6 +21,18 @@ export interface AssignReport {
   updated: number[];
   unchanged: number[];
   failed: Array<{ post_id: number; error: { code: string; message: string } }>;
+}
+
+type MergeAnswer = Omit<MergeReport, 'posts_failed'> & {
+  posts_failed: BulkAnswer['failures'];
+  posts_failed_reasons_not_listed?: number;
+};
+
+/** A merge answer (failed posts by reason, as id ranges) with one entry per failed post. */
+function mergeReport(answer: MergeAnswer): MergeReport {
+  expect(answer.posts_failed_reasons_not_listed).toBeUndefined();
+  const posts_failed = answer.posts_failed.flatMap((f) => expandIds(f.post_ids).map((post_id) => ({ post_id })));
+  return { ...answer, posts_failed };
 }
 
 /** The bulk answer (counts, id ranges, failures by reason) as one entry per post. */
@@ -90,7 +102,7 @@ export function pickFault(faults: Fault[]) {
 export interface MergeReport {
   posts_moved: number;
   posts_failed: Array<{ post_id: number }>;
-  posts_failed_not_listed?: number;
+
   sources_deleted: number[];
   sources_kept_reason?: string;
   sources_delete_failed?: Array<{ id: number }>;
@@ -151,8 +163,7 @@ export async function checkMerge(
   }
   let report: MergeReport | undefined;
   if (outcome.ok) {
-    report = outcome.result as MergeReport;
-    expect(report.posts_failed_not_listed).toBeUndefined();
+    report = mergeReport(outcome.result as MergeAnswer);
     const failed = new Set(report.posts_failed.map((f) => f.post_id));
     if (report.posts_moved + failed.size !== at.holding.length)
       problems.push(`moved ${report.posts_moved} + failed ${failed.size} ≠ ${at.holding.length}`);

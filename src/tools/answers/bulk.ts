@@ -47,6 +47,11 @@ function byReason(failed: readonly PostFailure[]) {
   return [...groups.values()].map((g) => ({ post_ids: idRanges(g.ids), code: g.code, message: g.message }));
 }
 
+/** Failed posts by reason (ids as ranges), FAILURE_CAP reasons, and how many more reasons. */
+export function failuresByReason(failed: readonly PostFailure[]) {
+  return cappedFailures(byReason(failed));
+}
+
 /**
  * A bulk post-term report sized for a model, whatever the number of posts: counts, the id
  * ranges done, every failed post with its reason (posts failing for the same reason share a
@@ -54,7 +59,7 @@ function byReason(failed: readonly PostFailure[]) {
  * keeps the full per-post record.
  */
 export function bulkAnswer(report: PostReport) {
-  const { failures, more } = cappedFailures(byReason(report.failed));
+  const { failures, more } = failuresByReason(report.failed);
   return {
     updated: report.updated.length,
     unchanged: report.unchanged.length,

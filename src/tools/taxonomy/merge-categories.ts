@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { withPostTermsLock } from './post-lock.js';
 import { applyMerge, describePlan, type MergeReport, planMerge } from './merge.js';
-import { cappedFailures } from '../answers/bulk.js';
+import { failuresByReason } from '../answers/bulk.js';
 import { wpId, wpIds } from '../schema.js';
 import { reviewMerge } from './reviews.js';
 
@@ -30,11 +30,11 @@ export const mergeCategories = defineTool({
   // had which source is not recorded anywhere, so the change cannot be undone.
   annotations: { readOnly: false, destructive: true, idempotent: true },
   review: ({ client }, params) => reviewMerge(client, params),
-  // Thousands of posts: every failure up to a cap, then a count (the audit log keeps all).
+  // Thousands of posts: failed posts by reason, id ranges (the audit log keeps every post).
   answer: (result: MergeReport | ReturnType<typeof describePlan>) => {
     if (!('posts_failed' in result)) return result;
-    const { failures, more } = cappedFailures(result.posts_failed);
-    return { ...result, posts_failed: failures, ...(more ? { posts_failed_not_listed: more } : {}) };
+    const { failures, more } = failuresByReason(result.posts_failed);
+    return { ...result, posts_failed: failures, ...(more ? { posts_failed_reasons_not_listed: more } : {}) };
   },
   execute: ({ client }, params) =>
     withPostTermsLock(client, async () => {
