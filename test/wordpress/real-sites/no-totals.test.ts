@@ -3,7 +3,6 @@ import { mapLimit } from '../../../src/client/index.js';
 import { walk } from '../../helpers/listing.js';
 import { callOkIn, unique, wp } from '../../helpers/site.js';
 import { withoutCompanion } from '../../helpers/site.js';
-import { walk } from '../../helpers/listing.js';
 import { siteAt, useQuirksProxy } from './quirks-setup.js';
 
 const { proxy } = useQuirksProxy();
