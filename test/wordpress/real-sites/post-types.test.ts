@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { perPost } from '../../helpers/listing.js';
 import { createContext } from '../../../src/config.js';
 import type { ToolContext } from '../../../src/tools/index.js';
 import { callIn, callOkIn, testSite, unique, withoutCompanion, wp } from '../../helpers/site.js';
@@ -104,8 +105,10 @@ describe('categories and tags on pages, custom post types, every status', () => 
     const id = await category('AssignTypes');
     const page = await item('/wp/v2/pages', { status: 'draft' });
     const book = await item('/wp/v2/books', { status: 'publish' });
-    const report = await callOkIn(make(), 'assign-categories-to-posts', { post_ids: [page, book], category_ids: [id] });
-    expect(report.updated.sort()).toEqual([page, book].sort());
+    const report = perPost(
+      await callOkIn(make(), 'assign-categories-to-posts', { post_ids: [page, book], category_ids: [id] }),
+    );
+    expect(report.updated).toEqual([page, book].sort((a, b) => a - b));
     expect(await termsOf('/wp/v2/pages', page)).toContain(id);
     expect(await termsOf('/wp/v2/books', book)).toContain(id);
   });
@@ -122,7 +125,7 @@ describe('companion plugin by version', () => {
     };
     const id = await category('OldPlugin');
     const page = await item('/wp/v2/pages', { status: 'draft' });
-    const report = await callOkIn(context, 'assign-categories-to-posts', { post_ids: [page], category_ids: [id] });
+    const report = perPost(await callOkIn(context, 'assign-categories-to-posts', { post_ids: [page], category_ids: [id] }));
     expect(report.updated).toEqual([page]);
     expect(await termsOf('/wp/v2/pages', page)).toContain(id);
     expect(client.warnings.join(' ')).toContain('Update the companion plugin (have 0.1.0, need 0.2.0 for post-terms)');
