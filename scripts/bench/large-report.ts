@@ -20,7 +20,7 @@ export function renderLargeSite(r: Large, counts: Record<string, number>, seedSe
 ## Large site
 
 A news site on the bench sandbox: ${counts.tags} tags, ${counts.categories} categories (three levels),
-${counts.users} users, seeded with multi-row SQL in ${seedSeconds.toFixed(1)} s (\`scripts/bench/huge-site.php\`).
+${counts.users} users, ${seedSeconds ? `seeded with multi-row SQL in ${seedSeconds.toFixed(1)} s` : 'restored from its snapshot (seeded once with multi-row SQL, ~6 s on this machine)'} (\`scripts/bench/huge-site.php\`).
 Tokens: js-tiktoken o200k_base. Requests: HTTP requests to WordPress, the connect check excluded.
 
 ### First answer of every list tool (no parameters)
