@@ -1,7 +1,6 @@
 import { fileAuditSink } from './audit.js';
 import { WordPressClient } from './client/index.js';
 import { COMPANION_INDEX_FIELD } from './tools/companion.js';
-import { readCredentials } from './sandbox/index.js';
 import type { ToolContext } from './tools/index.js';
 
 export interface SiteConfig {
@@ -17,31 +16,35 @@ export class ConfigError extends Error {
 }
 
 /**
- * The site to administer: CMS_URL + CMS_USERNAME + CMS_APP_PASSWORD when CMS_URL is set,
- * otherwise the local sandbox's credentials (`cms-admin site up`).
+ * The site to administer from CMS_URL + CMS_USERNAME + CMS_APP_PASSWORD. The CLI falls back
+ * to the local sandbox when CMS_URL is unset (src/cli/site-config.ts); this module does not,
+ * so that importing the package never loads the sandbox.
  */
 export async function resolveSiteConfig(env: NodeJS.ProcessEnv = process.env): Promise<SiteConfig> {
-  if (env.CMS_URL) {
-    const missing = ['CMS_USERNAME', 'CMS_APP_PASSWORD'].filter((key) => !env[key]);
-    if (missing.length) {
-      throw new ConfigError(
-        `CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`,
-      );
-    }
-    return {
-      url: env.CMS_URL,
-      username: env.CMS_USERNAME as string,
-      appPassword: env.CMS_APP_PASSWORD as string,
-      sandbox: false,
-    };
-  }
-  const creds = await readCredentials({});
-  if (!creds) {
+  const site = siteConfigFromEnv(env);
+  if (!site) {
     throw new ConfigError(
-      'No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD, or start the local sandbox with `cms-admin site up --seed`.',
+      'No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD (or, from the CLI, start the local sandbox with `cms-admin site up --seed`).',
     );
   }
-  return { url: creds.url, username: creds.username, appPassword: creds.appPassword, sandbox: true };
+  return site;
+}
+
+/** The site from env; undefined when CMS_URL is unset, an error when it is set without credentials. */
+export function siteConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SiteConfig | undefined {
+  if (!env.CMS_URL) return undefined;
+  const missing = ['CMS_USERNAME', 'CMS_APP_PASSWORD'].filter((key) => !env[key]);
+  if (missing.length) {
+    throw new ConfigError(
+      `CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`,
+    );
+  }
+  return {
+    url: env.CMS_URL,
+    username: env.CMS_USERNAME as string,
+    appPassword: env.CMS_APP_PASSWORD as string,
+    sandbox: false,
+  };
 }
 
 export interface ContextOptions {

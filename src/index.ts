@@ -1,5 +1,5 @@
 export * from './client/index.js';
-export { ConfigError, createContext, resolveSiteConfig, type SiteConfig } from './config.js';
+export { ConfigError, type ContextOptions, createContext, resolveSiteConfig, type SiteConfig, siteConfigFromEnv } from './config.js';
 export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './envelope.js';
 export { toLangChainTool } from './adapters/langchain.js';
 export { allLangChainTools, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';

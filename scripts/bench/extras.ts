@@ -66,6 +66,10 @@ export function benchCliStart(runs: number) {
     invoke: time(['dist/cli/main.js', 'invoke', '{"tool":"no-such-tool"}']),
     help: time(['dist/cli/main.js', '--help']),
     langchain: time(['--input-type=module', '-e', "await import('langchain'); await import('@langchain/openai')"]),
+    // What an app pays to import the package: the main entry, and each subpath on its own.
+    mainEntry: time(['--input-type=module', '-e', "await import('./dist/index.js')"]),
+    agentEntry: time(['--input-type=module', '-e', "await import('./dist/agent/index.js')"]),
+    mcpEntry: time(['--input-type=module', '-e', "await import('./dist/mcp.js')"]),
   };
 }
 

@@ -59,6 +59,9 @@ ${toolRows}
 | \`cms-admin --help\` | ${r.cli.help.toFixed(0)} ms |
 | \`cms-admin invoke\` (rejected before any request) | ${r.cli.invoke.toFixed(0)} ms |
 | importing \`langchain\` + \`@langchain/openai\` (what \`invoke\` avoids) | ${r.cli.langchain.toFixed(0)} ms |
+| importing the package's main entry \`cms-admin-toolkit\` (toolkits, registry, client, envelope) | ${r.cli.mainEntry.toFixed(0)} ms |
+| importing \`cms-admin-toolkit/agent\` (chat runner: langchain, @langchain/openai) | ${r.cli.agentEntry.toFixed(0)} ms |
+| importing \`cms-admin-toolkit/mcp\` (MCP server, SDK) | ${r.cli.mcpEntry.toFixed(0)} ms |
 
 ## Tool schemas sent to the model
 

@@ -4,12 +4,20 @@ import { DEFAULT_HISTORY_TOKENS } from '../agent/history.js';
 import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
 import { createContext } from '../config.js';
 import { maskResetKeys, maskSecretParams } from '../redact.js';
-import type { ChatOptions } from './chat.js';
 import { ensureSite } from './ensure-site.js';
 import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
-import { contextOptions, filterFromOptions } from './shared.js';
+import { contextOptions, type FilterOptions, filterFromOptions } from './shared.js';
 import { runToolShell } from './tool-shell.js';
+
+export interface ChatOptions extends FilterOptions {
+  once?: string;
+  json?: boolean;
+  yes?: boolean;
+  maxSteps?: string;
+  resetLinkFile?: string;
+  historyTokens?: string;
+}
 
 /** Loaded only by `cms-admin chat`: it pulls in langchain. */
 export async function runChat(options: ChatOptions): Promise<number> {

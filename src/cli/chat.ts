@@ -1,15 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_MAX_STEPS } from '../agent/defaults.js';
-import { ANSWER_BUDGET_FLAG, type FilterOptions } from './shared.js';
-
-export interface ChatOptions extends FilterOptions {
-  once?: string;
-  json?: boolean;
-  yes?: boolean;
-  maxSteps?: string;
-  resetLinkFile?: string;
-  historyTokens?: string;
-}
+import { ANSWER_BUDGET_FLAG } from './shared.js';
+import type { ChatOptions } from './chat-run.js';
 
 export function registerChatCommand(program: Command): void {
   program

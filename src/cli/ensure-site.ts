@@ -1,4 +1,5 @@
-import { ConfigError, resolveSiteConfig, type SiteConfig } from '../config.js';
+import { ConfigError, type SiteConfig } from '../config.js';
+import { resolveCliSiteConfig } from './site-config.js';
 import { siteStatus, siteUp } from '../sandbox/index.js';
 
 /**
@@ -6,7 +7,7 @@ import { siteStatus, siteUp } from '../sandbox/index.js';
  * (and seeded on its very first start) when it is not running.
  */
 export async function ensureSite(log: (line: string) => void): Promise<SiteConfig> {
-  if (process.env.CMS_URL) return resolveSiteConfig();
+  if (process.env.CMS_URL) return resolveCliSiteConfig();
   const status = await siteStatus({});
   if (!status.running) {
     log(
@@ -17,7 +18,7 @@ export async function ensureSite(log: (line: string) => void): Promise<SiteConfi
     await siteUp({ seed: !status.seeded });
   }
   try {
-    return await resolveSiteConfig();
+    return await resolveCliSiteConfig();
   } catch (err) {
     if (err instanceof ConfigError) throw new Error(`The sandbox started but has no credentials: ${err.message}`);
     throw err;

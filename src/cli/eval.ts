@@ -1,13 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-
-export interface EvalOptions {
-  model?: string;
-  filter?: string;
-  json?: boolean;
-  port: number;
-  name: string;
-  cases?: string;
-}
+import type { EvalOptions } from '../evals/cli-run.js';
 
 function parsePort(value: string): number {
   const port = Number(value);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { ConfigError, createContext, resolveSiteConfig } from '../config.js';
+import { ConfigError, createContext } from '../config.js';
+import { resolveCliSiteConfig } from './site-config.js';
 import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
 import { runTool, type ToolOutcome } from '../tools/index.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
@@ -57,7 +58,7 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
   const call = resolveCall(parsed.value, filter);
   if (!call.ok) return call;
   try {
-    const site = await resolveSiteConfig();
+    const site = await resolveCliSiteConfig();
     return await runTool(call.tool, createContext(site, {
       ...siteOptions,
       // The envelope's output is the only place a link can go: only on an explicit flag.

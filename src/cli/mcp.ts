@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { createContext, resolveSiteConfig } from '../config.js';
+import { createContext } from '../config.js';
+import { resolveCliSiteConfig } from './site-config.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
 export function registerMcpCommand(program: Command): void {
@@ -22,7 +23,7 @@ Example client config:
     )
     .action(async (options: FilterOptions & { revealResetLinks?: boolean }) => {
       const filter = filterFromOptions(options);
-      const context = createContext(await resolveSiteConfig(), {
+      const context = createContext(await resolveCliSiteConfig(), {
         ...contextOptions(options),
         secretsTo: options.revealResetLinks ? 'result' : undefined,
       });

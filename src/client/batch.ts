@@ -1,7 +1,6 @@
 import { chunk, mapLimit } from './concurrency.js';
 import { WordPressError } from './errors.js';
 import { plainText } from './html-text.js';
-import type { WordPressClient } from './wordpress-client.js';
 
 /** One write inside a `/batch/v1` request (https://make.wordpress.org/core/2020/11/20/rest-api-batch-framework-in-wordpress-5-6/). */
 export interface BatchRequest {
@@ -15,6 +14,12 @@ export type BatchItemResult =
   | { ok: true; status: number; body: unknown }
   | { ok: false; status: number | undefined; error: WordPressError };
 
+/** What batching needs of the client (not the client's class: that would be an import cycle). */
+export interface BatchTransport {
+  readonly concurrency: number;
+  post<T>(path: string, body?: unknown): Promise<T>;
+}
+
 /** WordPress's default `rest_get_max_batch_size()`. */
 export const BATCH_SIZE = 25;
 
@@ -27,13 +32,13 @@ interface BatchResponse {
  * a chunk that fails as a whole (timeout, 500) marks each of its items failed rather than
  * losing them. Batches are never retried blindly: a timed-out batch may have been applied.
  */
-export async function sendBatches(client: WordPressClient, requests: readonly BatchRequest[]): Promise<BatchItemResult[]> {
+export async function sendBatches(client: BatchTransport, requests: readonly BatchRequest[]): Promise<BatchItemResult[]> {
   const chunks = chunk(requests, BATCH_SIZE);
   const results = await mapLimit(chunks, client.concurrency, (items) => sendChunk(client, items));
   return results.flat();
 }
 
-async function sendChunk(client: WordPressClient, items: BatchRequest[]): Promise<BatchItemResult[]> {
+async function sendChunk(client: BatchTransport, items: BatchRequest[]): Promise<BatchItemResult[]> {
   let response: BatchResponse;
   try {
     response = await client.post<BatchResponse>('/batch/v1', {

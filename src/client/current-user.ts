@@ -1,6 +1,6 @@
 import { redactUrl, WordPressError } from './errors.js';
+import type { Query } from './http-helpers.js';
 import { DROPPED_AUTH_HINT } from './response.js';
-import type { WordPressClient } from './wordpress-client.js';
 
 export interface CurrentUser {
   id: number;
@@ -10,11 +10,18 @@ export interface CurrentUser {
   capabilities: Record<string, boolean>;
 }
 
+/** What this needs of the client (not its class: that would be an import cycle). */
+interface UserSource {
+  readonly siteUrl: string;
+  readonly username: string;
+  get<T>(path: string, query?: Query): Promise<T>;
+}
+
 /**
  * The authenticated user, or a clear authentication error. WordPress 6.1 treats a wrong
  * application password as an anonymous visitor, so `users/me` is the first request that can tell.
  */
-export async function fetchCurrentUser(client: WordPressClient): Promise<CurrentUser> {
+export async function fetchCurrentUser(client: UserSource): Promise<CurrentUser> {
   try {
     const me = await client.get<{ id: number; slug: string; name: string; roles?: string[]; capabilities?: Record<string, boolean> }>(
       '/wp/v2/users/me',

@@ -1,9 +1,17 @@
 import { MODEL_HELP, modelConfigFromEnv } from '../agent/model.js';
-import type { EvalOptions } from '../cli/eval.js';
 import { DEFAULT_CASES_DIR, loadCases } from './loader.js';
 import { endpointSource, type ModelSource, SCRIPTED, scriptedSource } from './models.js';
 import { formatTable, progressLine } from './report.js';
 import { filterCases, runEvals } from './run-evals.js';
+
+export interface EvalOptions {
+  model?: string;
+  filter?: string;
+  json?: boolean;
+  port: number;
+  name: string;
+  cases?: string;
+}
 
 /** `cms-admin eval`, loaded only when it runs (it pulls in langchain). Returns the exit code. */
 export async function runEvalCommand(options: EvalOptions): Promise<number> {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -27,7 +27,14 @@ it('npm pack gives a package that installs into a new project and imports (ESM a
     path.join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
   );
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', path.join(dir, tarball!)], project);
+  // The app brings its own @langchain/core (a peer dependency): the package must use that copy.
+  const core = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/@langchain/core/package.json'), 'utf8'));
+  run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', `@langchain/core@${core.version}`, path.join(dir, tarball!)],
+    project,
+  );
+  expect(existsSync(path.join(project, 'node_modules/cms-admin-toolkit/node_modules/@langchain/core'))).toBe(false);
 
   // ESM import at run time: the toolkits build their tools without touching the network.
   writeFileSync(
@@ -44,6 +51,35 @@ console.log(JSON.stringify({ taxonomy: new TaxonomyToolkit({ site }).getTools().
     unknown: 'unknown_tool',
   });
 
+  // Subpaths: the agent runner and the MCP server, built against the app's @langchain/core.
+  writeFileSync(
+    path.join(project, 'subpaths.mjs'),
+    `import { BaseToolkit, DynamicStructuredTool } from '@langchain/core/tools';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { TaxonomyToolkit, WordPressClient } from 'cms-admin-toolkit';
+import { ChatSession, approveAll, createChatModel } from 'cms-admin-toolkit/agent';
+import { createMcpServer } from 'cms-admin-toolkit/mcp';
+const site = { url: 'http://127.0.0.1:9', username: 'a', appPassword: 'b' };
+const toolkit = new TaxonomyToolkit({ site });
+const model = createChatModel({ model: 'gpt-4.1-mini', apiKey: 'x', baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 1000 });
+const session = new ChatSession({ model, context: { client: new WordPressClient(site) }, approver: approveAll });
+const server = createMcpServer({ client: new WordPressClient(site) });
+console.log(JSON.stringify({
+  toolkit: toolkit instanceof BaseToolkit,
+  tools: toolkit.getTools().every((t) => t instanceof DynamicStructuredTool),
+  model: model instanceof BaseChatModel,
+  session: session.toolNames.length,
+  mcp: typeof server.connect,
+}));`,
+  );
+  expect(JSON.parse(run(process.execPath, ['subpaths.mjs'], project))).toEqual({
+    toolkit: true,
+    tools: true,
+    model: true,
+    session: 20,
+    mcp: 'function',
+  });
+
   // Types: a TypeScript consumer compiles against the package's declarations.
   writeFileSync(
     path.join(project, 'check.ts'),
@@ -52,8 +88,12 @@ const client: WordPressClient = new WordPressClient({ url: 'http://x', username:
 const toolkit = new TaxonomyToolkit({ context: { client } });
 const names: string[] = toolkit.getTools().map((t) => t.name);
 const outcome: Promise<ToolOutcome> = invoke({ tool: 'get-cms-tags' }, { client });
+import { ChatSession, type TurnResult } from 'cms-admin-toolkit/agent';
+import { createMcpServer } from 'cms-admin-toolkit/mcp';
+const server = createMcpServer({ client });
 export type T = ToolDefinition;
-export { names, outcome };`,
+export type R = TurnResult;
+export { names, outcome, server, ChatSession };`,
   );
   writeFileSync(
     path.join(project, 'tsconfig.json'),
