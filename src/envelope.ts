@@ -9,6 +9,7 @@ import {
   type ToolOutcome,
   tools,
 } from './tools/index.js';
+import { parseParams } from './tools/params.js';
 import { invalidParams } from './tools/run-tool.js';
 
 /** Errors in the call itself (exit code 2 in the CLI); everything else is a tool or site error. */
@@ -83,7 +84,7 @@ export function resolveCall(envelope: unknown, filter: ToolFilter = {}): Resolve
       message: `Tool "${name}" is not enabled in this session${filter.readOnly ? ' (read-only mode)' : ''}.`,
     });
   }
-  const parsed = tool.schema.safeParse(params ?? {});
+  const parsed = parseParams(tool, params);
   if (!parsed.success) return fail(invalidParams(tool, parsed.error));
   return { ok: true, tool, params: parsed.data as Record<string, unknown> };
 }

@@ -1,18 +1,23 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describeTool } from './adapters/json-schema.js';
+import { describeTool, modelParameters } from './adapters/json-schema.js';
 import { invoke } from './envelope.js';
 import { selectTools, type ToolContext, type ToolFilter, tools } from './tools/index.js';
 
 const VERSION = '0.1.0';
+
+export interface McpServerOptions {
+  /** List strict-ready input schemas (for clients that pass them to a strict provider). */
+  strict?: boolean;
+}
 
 /**
  * An MCP server over the same registry: every tool with its JSON schema and annotations
  * (readOnlyHint, destructiveHint, idempotentHint). Calls go through the envelope, so a bad
  * call gets the same message here as from `cms-admin invoke`, as an `isError` result.
  */
-export function createMcpServer(context: ToolContext, filter: ToolFilter = {}): Server {
+export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, options: McpServerOptions = {}): Server {
   const selected = selectTools(tools, filter);
   const server = new Server({ name: 'cms-admin-toolkit', version: VERSION }, { capabilities: { tools: {} } });
 
@@ -22,7 +27,10 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}): 
       return {
         name: described.name,
         description: described.description,
-        inputSchema: described.inputSchema as { type: 'object'; [key: string]: unknown },
+        inputSchema: (options.strict ? modelParameters(tool, { strict: true }) : described.inputSchema) as {
+          type: 'object';
+          [key: string]: unknown;
+        },
         annotations: {
           readOnlyHint: tool.annotations.readOnly,
           destructiveHint: tool.annotations.destructive,
@@ -42,7 +50,11 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}): 
   return server;
 }
 
-export async function serveStdio(context: ToolContext, filter: ToolFilter = {}): Promise<void> {
-  const server = createMcpServer(context, filter);
+export async function serveStdio(
+  context: ToolContext,
+  filter: ToolFilter = {},
+  options: McpServerOptions = {},
+): Promise<void> {
+  const server = createMcpServer(context, filter, options);
   await server.connect(new StdioServerTransport());
 }

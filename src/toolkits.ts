@@ -15,13 +15,20 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
   context?: ToolContext;
   /** With `site`: characters of JSON one tool answer may take (default 80,000; a list tool's page without `limit` takes 15%). */
   answerBudget?: number;
+  /**
+   * Tool schemas valid under OpenAI's strict function calling and Anthropic's strict tool use
+   * (all params required, optional ones nullable, `additionalProperties: false`). Turn it on
+   * when the provider goes strict: ChatOpenAI does for every tool once a request carries a
+   * json_schema response_format (createAgent's `responseFormat`). See docs/providers.md.
+   */
+  strict?: boolean;
 }
 
 function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
   const context = options.context ?? (options.site ? createContext(options.site, { answerBudget: options.answerBudget }) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
   return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow }).map((tool) =>
-    toLangChainTool(tool, context),
+    toLangChainTool(tool, context, { strict: options.strict }),
   );
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyToolDefinition } from '../tools/index.js';
+import { toStrictSchema } from './strict-schema.js';
 
 export interface ToolDescription {
   name: string;
@@ -14,9 +15,21 @@ export interface ToolDescription {
  * `additionalProperties` (about 20 tokens a tool, 400 for all; sent with every request).
  * Unknown keys are still rejected: every call is validated against the zod schema.
  */
-export function modelParameters(tool: AnyToolDefinition): Record<string, unknown> {
-  const { additionalProperties: _strict, ...parameters } = describeTool(tool).inputSchema;
+export function modelParameters(tool: AnyToolDefinition, options: SchemaOptions = {}): Record<string, unknown> {
+  const { inputSchema } = describeTool(tool);
+  if (options.strict) return toStrictSchema(inputSchema);
+  const { additionalProperties: _strict, ...parameters } = inputSchema;
   return parameters;
+}
+
+export interface SchemaOptions {
+  /**
+   * Schemas valid under OpenAI's strict function calling (and Anthropic's strict tool use):
+   * every param listed in `required`, optional ones nullable, `additionalProperties: false`.
+   * Needed when the provider turns strict on (ChatOpenAI does for every tool once a request
+   * carries a json_schema response_format, e.g. createAgent's `responseFormat`). Costs tokens.
+   */
+  strict?: boolean;
 }
 
 /** A tool as plain JSON: what `cms-admin tools --json` prints and what MCP lists. */

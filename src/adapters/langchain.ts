@@ -1,24 +1,77 @@
+import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { type AnyToolDefinition, runTool, type ToolContext } from '../tools/index.js';
-import { modelParameters } from './json-schema.js';
+import { isOptional, normalizeParams, parseParams } from '../tools/params.js';
+import { invalidParams } from '../tools/run-tool.js';
+import { modelParameters, type SchemaOptions } from './json-schema.js';
+
+export type LangChainToolOptions = SchemaOptions;
 
 /**
  * One registry tool as a LangChain tool. The result is compact JSON text; user-fixable
  * problems come back as `{"error":{code,message,hint}}` so the model can correct its call.
  */
-export function toLangChainTool(tool: AnyToolDefinition, context: ToolContext): DynamicStructuredTool {
-  return new DynamicStructuredTool({
-    name: tool.name,
-    description: tool.description,
-    // JSON schema rather than zod: zod's export carries `$schema`, paid in tokens on every
-    // request. runTool validates with the zod schema either way.
-    schema: modelParameters(tool),
-    metadata: { toolkit: tool.toolkit, annotations: tool.annotations },
-    // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
-    func: async (input: unknown, _runManager, config) => {
-      const signal = config?.signal;
-      const outcome = await runTool(tool, signal ? { ...context, signal } : context, input);
-      return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
-    },
-  });
+export function toLangChainTool(
+  tool: AnyToolDefinition,
+  context: ToolContext,
+  options: LangChainToolOptions = {},
+): DynamicStructuredTool {
+  return new RegistryTool(tool, context, options);
+}
+
+type ToolCallShape = { type: 'tool_call'; id?: string; name: string; args: unknown };
+const isToolCall = (arg: unknown): arg is ToolCallShape =>
+  typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'tool_call';
+
+class RegistryTool extends DynamicStructuredTool {
+  readonly #tool: AnyToolDefinition;
+  readonly #strict: boolean;
+
+  constructor(tool: AnyToolDefinition, context: ToolContext, options: LangChainToolOptions) {
+    super({
+      name: tool.name,
+      description: tool.description,
+      // JSON schema rather than zod: zod's export carries `$schema`, paid in tokens on every
+      // request. runTool validates with the zod schema either way.
+      schema: modelParameters(tool, options),
+      metadata: { toolkit: tool.toolkit, annotations: tool.annotations },
+      // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
+      func: async (input: unknown, _runManager, config) => {
+        const signal = config?.signal;
+        const outcome = await runTool(tool, signal ? { ...context, signal } : context, input);
+        return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
+      },
+    });
+    this.#tool = tool;
+    this.#strict = Boolean(options.strict);
+  }
+
+  /**
+   * LangChain checks the model's arguments against the JSON schema before `func` runs and
+   * answers a mismatch with a bare "did not match expected schema". Our own step goes first:
+   * nulls, "" enums and numbers-as-strings are read (params.ts), and a call our schema refuses
+   * gets our invalid_params error (what is wrong, what the tool takes) as its result.
+   */
+  override async call(arg: unknown, configArg?: unknown, tags?: string[]): Promise<never> {
+    const args = isToolCall(arg) ? arg.args : arg;
+    const parsed = parseParams(this.#tool, args);
+    if (!parsed.success) {
+      const content = JSON.stringify({ error: invalidParams(this.#tool, parsed.error) });
+      // invoke() passes a tool call's id in the config; call() may get the tool call itself.
+      const id = isToolCall(arg) ? arg.id : (configArg as { toolCall?: { id?: string } } | undefined)?.toolCall?.id;
+      return (id ? new ToolMessage({ content, tool_call_id: id, name: this.name }) : content) as never;
+    }
+    const fitted = this.#fit(normalizeParams(this.#tool.schema, args ?? {}) as Record<string, unknown>);
+    return super.call((isToolCall(arg) ? { ...arg, args: fitted } : fitted) as never, configArg as never, tags) as never;
+  }
+
+  /** The normalized args in the shape the JSON schema wants: strict lists every param (null = not given). */
+  #fit(args: Record<string, unknown>): Record<string, unknown> {
+    if (!this.#strict) return args;
+    const out = { ...args };
+    for (const [key, field] of Object.entries(this.#tool.schema.shape)) {
+      if (!(key in out) && isOptional(field as never)) out[key] = null;
+    }
+    return out;
+  }
 }

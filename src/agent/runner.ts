@@ -20,6 +20,8 @@ export interface AdminAgentOptions {
   maxSteps?: number;
   /** Bounds what each model request carries of the history; the session keeps it all. */
   history?: HistoryBudget;
+  /** Strict-ready tool schemas (see ToolkitOptions.strict). */
+  strict?: boolean;
 }
 
 export type TurnEvent =
@@ -62,7 +64,7 @@ export class ChatSession {
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.#agent = createAgent({
       model: options.model,
-      tools: selected.map((tool) => toLangChainTool(tool, options.context)),
+      tools: selected.map((tool) => toLangChainTool(tool, options.context, { strict: options.strict })),
       systemPrompt: options.systemPrompt ?? loadSystemPrompt(),
       middleware: [
         toolCallMiddleware(selected, options.context, options.approver, this.#ledger),

@@ -1,6 +1,7 @@
 import { createMiddleware, ToolMessage } from 'langchain';
 import { type AnyToolDefinition, reviewCall, type ToolContext, type ToolErrorPayload } from '../tools/index.js';
 import { maskResetKeys } from '../redact.js';
+import { parseParams } from '../tools/params.js';
 import { invalidParams } from '../tools/run-tool.js';
 import { type Approver, approvalRequest } from './approvals.js';
 import type { ToolResultLedger } from './messages.js';
@@ -62,7 +63,7 @@ export function toolCallMiddleware(
           hint: `Available: ${[...byName.keys()].join(', ')}.`,
         });
       }
-      const parsed = tool.schema.safeParse(toolCall.args ?? {});
+      const parsed = parseParams(tool, toolCall.args);
       if (!parsed.success) return errorMessage(id, tool.name, invalidParams(tool, parsed.error));
       // Risk is decided per call, from its params and the site's state (define-tool.ts).
       const review = await reviewCall(tool, context, parsed.data);

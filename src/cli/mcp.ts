@@ -11,6 +11,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--reveal-reset-links', 'return reset links in results (they reach the MCP client and its model)')
+    .option('--strict', 'list strict-ready input schemas (all params required, optional ones nullable)')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option(...ANSWER_BUDGET_FLAG)
     .addHelpText(
@@ -21,7 +22,7 @@ Example client config:
   {"mcpServers": {"wordpress": {"command": "npx", "args": ["cms-admin", "mcp"],
     "env": {"CMS_URL": "https://example.com", "CMS_USERNAME": "admin", "CMS_APP_PASSWORD": "…"}}}}`,
     )
-    .action(async (options: FilterOptions & { revealResetLinks?: boolean }) => {
+    .action(async (options: FilterOptions & { revealResetLinks?: boolean; strict?: boolean }) => {
       const filter = filterFromOptions(options);
       const context = createContext(await resolveCliSiteConfig(), {
         ...contextOptions(options),
@@ -30,6 +31,6 @@ Example client config:
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
       await context.client.connect();
       const { serveStdio } = await import('../mcp.js');
-      await serveStdio(context, filter);
+      await serveStdio(context, filter, { strict: Boolean(options.strict) });
     });
 }

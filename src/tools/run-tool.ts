@@ -3,6 +3,7 @@ import { WordPressError, withAbortSignal } from '../client/index.js';
 import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from './define-tool.js';
+import { parseParams } from './params.js';
 import { ToolError, type ToolErrorPayload } from './tool-error.js';
 import { answerBudget, enforceBudget } from './answers/budget.js';
 
@@ -14,7 +15,7 @@ export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: To
  */
 export async function runTool(tool: AnyToolDefinition, context: ToolContext, rawParams: unknown): Promise<ToolOutcome> {
   const secrets = [...(context.secrets ?? []), ...secretValues(rawParams)];
-  const parsed = tool.schema.safeParse(rawParams ?? {});
+  const parsed = parseParams(tool, rawParams);
   if (!parsed.success) {
     return { ok: false, error: invalidParams(tool, parsed.error) };
   }
@@ -54,6 +55,10 @@ export function invalidParams(tool: AnyToolDefinition, error: z.ZodError): ToolE
   const problems = error.issues.map((issue) => {
     const where = issue.path.length ? issue.path.join('.') : 'params';
     const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    // null reaches the schema only for a required param (params.ts drops it for optional ones).
+    if (issue.code === 'invalid_type' && /received null$/.test(issue.message)) {
+      return `${where}: is required (null means "not given")`;
+    }
     return `${where}: ${issue.message}${keys}`;
   });
   const known = Object.keys(tool.schema.shape);
