@@ -163,15 +163,20 @@ export class ChatSession {
   }
 }
 
-/** A model endpoint failure in one line: status and cause, never the key. */
+/** A model endpoint failure in one line: status and cause, never the key; what to change. */
 export function describeModelError(error: Error & { status?: number; code?: string }): string {
   const status = error?.status ? `HTTP ${error.status}: ` : '';
   const first = String(error?.message ?? error).split('\n')[0]?.replace(/sk-[A-Za-z0-9_-]{6,}/g, 'sk-…') ?? '';
-  const hint =
-    error?.status === 401
-      ? ' Check OPENAI_API_KEY.'
-      : error?.status === 404
-        ? ' Check CMS_AGENT_MODEL and OPENAI_BASE_URL.'
-        : ' Check OPENAI_BASE_URL and that the model server is running.';
-  return `The model endpoint failed (${status}${first}).${hint}`;
+  return `The model endpoint failed (${status}${first}).${hintFor(error?.status, first)}`;
+}
+
+function hintFor(status: number | undefined, message: string): string {
+  if (status === 401) return ' Check OPENAI_API_KEY.';
+  if (status === 404) return ' Check CMS_AGENT_MODEL and OPENAI_BASE_URL.';
+  // The provider refused the tool schemas: it runs strict tool calling (OpenAI with a
+  // json_schema response_format or the Responses API, Anthropic strict tools).
+  if (status === 400 && /schema|strict|additionalProperties|'required'/i.test(message)) {
+    return ' The provider wants strict tool schemas: enable `strict: true` on the toolkits (or ChatSession), or run `cms-admin chat --strict`; see docs/providers.md.';
+  }
+  return ' Check OPENAI_BASE_URL and that the model server is running.';
 }

@@ -17,6 +17,7 @@ export interface ChatOptions extends FilterOptions {
   maxSteps?: string;
   resetLinkFile?: string;
   historyTokens?: string;
+  strict?: boolean;
 }
 
 /** Loaded only by `cms-admin chat`: it pulls in langchain. */
@@ -50,6 +51,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       filter,
       maxSteps,
       history: { maxTokens: historyTokens },
+      strict: Boolean(options.strict),
       approver: serializeApprover(approver),
     });
 

@@ -16,6 +16,7 @@ export function registerChatCommand(program: Command): void {
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option('--reset-link-file <file>', 'write reset links here (mode 0600) instead of on the terminal')
     .option(...ANSWER_BUDGET_FLAG)
+    .option('--strict', 'strict-ready tool schemas (for strict-mode providers; see docs/providers.md)')
     .option('--max-steps <n>', 'model calls allowed per turn', String(DEFAULT_MAX_STEPS))
     .option(
       '--history-tokens <n>',

@@ -34,14 +34,26 @@ export interface ChatRequest {
   [key: string]: unknown;
 }
 
+export interface ScriptedOpenAIOptions {
+  /** The service's rules: a request they object to gets OpenAI's 400 with the first objection. */
+  rules?: (request: ChatRequest) => string[];
+}
+
 export class ScriptedOpenAI {
   readonly requests: ChatRequest[] = [];
+  /** Requests the rules refused, with the message sent back. */
+  readonly refused: string[] = [];
+  readonly #rules: ScriptedOpenAIOptions['rules'];
   readonly rawBodies: string[] = [];
   #script: ScriptStep[] = [];
   #server: http.Server | undefined;
   #callCounter = 0;
   #completionId = '';
   url = '';
+
+  constructor(options: ScriptedOpenAIOptions = {}) {
+    this.#rules = options.rules;
+  }
 
   /** Replies for the next model requests, in order. */
   script(...steps: ScriptStep[]): this {
@@ -81,6 +93,13 @@ export class ScriptedOpenAI {
       const request = JSON.parse(body) as ChatRequest;
       this.requests.push(request);
       this.rawBodies.push(body);
+      const problem = this.#rules?.(request)[0];
+      if (problem) {
+        this.refused.push(problem);
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: problem, type: 'invalid_request_error', param: 'tools', code: null } }));
+        return;
+      }
       this.#reply(request)
         // 400, not 5xx: the client would retry a 5xx and be served the next step.
         .catch((err: unknown) => ({

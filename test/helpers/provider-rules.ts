@@ -51,6 +51,8 @@ export function openAiStrictProblems(parameters: Schema, name = 'parameters'): s
   const walk = (node: Schema, path: string, depth: number) => {
     if (depth > 5) problems.push(`${path}: more than 5 levels of nesting`);
     for (const key of Object.keys(node)) {
+      // `$schema` is tolerated at the root (zod's export carries it; createAgent sends it).
+      if (key === '$schema' && depth === 1) continue;
       if (!OPENAI_STRICT_KEYWORDS.has(key)) problems.push(`${path}: '${key}' is not permitted`);
     }
     const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
@@ -163,5 +165,32 @@ export function geminiProblems(parameters: Schema | undefined, name = 'parameter
       });
   };
   walk(parameters, name);
+  return problems;
+}
+
+type ChatTool = { type: string; function: { name: string; parameters?: Record<string, unknown>; strict?: boolean } };
+
+/** OpenAI chat completions: tool names, strict tools' schemas, a strict json_schema response_format. */
+export function openAiChatProblems(request: { tools?: unknown; response_format?: unknown }): string[] {
+  const problems: string[] = [];
+  ((request.tools ?? []) as ChatTool[]).forEach((tool, i) => {
+    const { name, parameters, strict } = tool.function;
+    if (!TOOL_NAME.test(name)) {
+      problems.push(
+        `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+      );
+    }
+    if (strict) {
+      for (const problem of openAiStrictProblems(parameters ?? {}, name)) {
+        problems.push(`Invalid schema for function '${name}': ${problem}`);
+      }
+    }
+  });
+  const format = request.response_format as { type?: string; json_schema?: { strict?: boolean; schema?: Record<string, unknown> } };
+  if (format?.type === 'json_schema' && format.json_schema?.strict) {
+    for (const problem of openAiStrictProblems(format.json_schema.schema ?? {}, 'response_format')) {
+      problems.push(`Invalid schema for response_format: ${problem}`);
+    }
+  }
   return problems;
 }
