@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { tools } from '../../src/tools/index.js';
+import { normalizeParams } from '../../src/tools/params.js';
 
 /**
  * Generators of envelopes that must be refused before any request: garbage, wrong names,
@@ -196,6 +197,15 @@ function fieldValue(schema: z.ZodType): fc.Arbitrary<unknown> {
   return garbage;
 }
 
+/**
+ * Whether the tool accepts `value` for a param, after the step every surface runs first
+ * (params.ts: null for an optional param = not given, "5" for a number = 5, …).
+ */
+function accepts(schema: z.ZodType, value: unknown): boolean {
+  const normalized = normalizeParams({ shape: { v: schema } } as never, { v: value }) as { v?: unknown };
+  return schema.safeParse('v' in normalized ? normalized.v : undefined).success;
+}
+
 /** A value the field refuses: garbage, or a plausible value of the wrong type. */
 function wrongValue(schema: z.ZodType): fc.Arbitrary<unknown> {
   return fc
@@ -206,7 +216,7 @@ function wrongValue(schema: z.ZodType): fc.Arbitrary<unknown> {
       fc.constantFrom(null, true, '5', [1], { id: 1 }, [], {}),
       fc.array(garbage, { maxLength: 3 }),
     )
-    .filter((value) => !schema.safeParse(value).success);
+    .filter((value) => !accepts(schema, value));
 }
 
 /**
@@ -244,7 +254,7 @@ export function invalidParams(tool: { schema: { shape: Shape } }): fc.Arbitrary<
     for (const apply of breaks) apply(copy);
     // A later "missing" may have undone an earlier break; make sure one stays.
     if (
-      keys.every((k) => (k in copy ? shape[k]?.safeParse(copy[k]).success : !required.includes(k))) &&
+      keys.every((k) => (k in copy ? accepts(shape[k] as z.ZodType, copy[k]) : !required.includes(k))) &&
       Object.keys(copy).every((k) => keys.includes(k))
     ) {
       defineOwn(copy, '__proto__', { polluted: true });
