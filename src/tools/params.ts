@@ -19,10 +19,12 @@ export function normalizeParams(schema: z.ZodObject, raw: unknown): unknown {
   const shape = schema.shape as Record<string, z.ZodType>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    const field = shape[key];
+    // Own keys only ("constructor" is not a param), and kept as own properties: a plain
+    // assignment of "__proto__" would set the prototype and hide the key from the schema.
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     // Unknown keys stay: the strict schema refuses them by name.
     if (!field) {
-      out[key] = value;
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
       continue;
     }
     const optional = isOptional(field);

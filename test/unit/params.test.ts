@@ -40,6 +40,15 @@ describe('null means "not given"', () => {
   });
 });
 
+describe('unknown keys', () => {
+  it('are refused by name, prototype keys included', () => {
+    const params = JSON.parse('{"id": 3, "constructor": {"x": 1}, "__proto__": {"polluted": true}}');
+    const error = errorOf('update-category', params);
+    expect(error.message).toContain('constructor');
+    expect(error.message).toContain('__proto__');
+  });
+});
+
 describe('what weaker models send', () => {
   it('"" for an optional enum is "not given"; an unknown value is refused with the choices', () => {
     expect(paramsOf('reset-user-password', { id: 4, delivery: '' })).toEqual({ id: 4 });
