@@ -1,7 +1,15 @@
 import { mapLimit } from './concurrency.js';
 import { WordPressError } from './errors.js';
 import type { Query } from './http-helpers.js';
-import type { WordPressClient } from './wordpress-client.js';
+
+/** What paging needs of the client (not its class: that would be an import cycle). */
+interface PagedSource {
+  readonly siteUrl: string;
+  readonly concurrency: number;
+  request<T>(req: { path: string; query?: Query }): Promise<{ data: T; total?: number; totalPages?: number }>;
+  get<T>(path: string, query?: Query): Promise<T>;
+  warnOnce(key: string, message: string): void;
+}
 
 /**
  * Every page of a collection, in order. When page 1 tells `X-WP-TotalPages`, the rest are
@@ -9,7 +17,7 @@ import type { WordPressClient } from './wordpress-client.js';
  * pages are read one after another until a short or empty one, so a list is never cut short.
  */
 export async function* pages<T>(
-  client: WordPressClient,
+  client: PagedSource,
   path: string,
   query: Query,
   options: { concurrency?: number },
@@ -36,7 +44,7 @@ export async function* pages<T>(
   }
 }
 
-async function* untilShortPage<T>(client: WordPressClient, path: string, query: Query, perPage: number) {
+async function* untilShortPage<T>(client: PagedSource, path: string, query: Query, perPage: number) {
   for (let page = 2; ; page++) {
     let items: T[];
     try {
@@ -52,7 +60,7 @@ async function* untilShortPage<T>(client: WordPressClient, path: string, query: 
 }
 
 /** The size of a collection: `X-WP-Total` of a one-item page, or every id counted when the header is stripped. */
-export async function count(client: WordPressClient, path: string, query: Query): Promise<number> {
+export async function count(client: PagedSource, path: string, query: Query): Promise<number> {
   const response = await client.request<unknown[]>({ path, query: { ...query, per_page: 1, _fields: 'id' } });
   if (response.total !== undefined) return response.total;
   if (response.data.length === 0) return 0;
