@@ -1,7 +1,6 @@
 import { mapLimit } from './concurrency.js';
 import { WordPressError } from './errors.js';
 import type { Query } from './http-helpers.js';
-import type { WordPressClient } from './wordpress-client.js';
 
 /** WordPress caps `per_page` at 100 on every core collection. */
 const MAX_PER_PAGE = 100;
@@ -10,6 +9,13 @@ export interface CollectionWindow<T> {
   items: T[];
   /** Items matching the query on the whole site: `X-WP-Total`, else counted (see below). */
   total: number;
+}
+
+/** What a window needs of the client (not its class: that would be an import cycle). */
+interface WindowSource {
+  readonly concurrency: number;
+  request<T>(req: { path: string; query?: Query }): Promise<{ data: T; total?: number }>;
+  count(path: string, query?: Query): Promise<number>;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface CollectionWindow<T> {
  * every id, 100 a request: only the first page of a listing pays that).
  */
 export async function fetchWindow<T>(
-  client: WordPressClient,
+  client: WindowSource,
   path: string,
   query: Query,
   window: { offset: number; count: number; knownTotal?: number },
@@ -41,7 +47,7 @@ export async function fetchWindow<T>(
 }
 
 /** One page; a page past the end is an error in WordPress (`rest_*_invalid_page_number`), here []. */
-async function readPage<T>(client: WordPressClient, path: string, query: Query, perPage: number, page: number) {
+async function readPage<T>(client: WindowSource, path: string, query: Query, perPage: number, page: number) {
   try {
     const response = await client.request<T[]>({ path, query: { ...query, per_page: perPage, page } });
     return { items: Array.isArray(response.data) ? response.data : [], total: response.total };
