@@ -3,7 +3,16 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describeTool, modelParameters } from './adapters/json-schema.js';
 import { invoke } from './envelope.js';
-import { selectTools, type ToolContext, type ToolFilter, tools } from './tools/index.js';
+import { z } from 'zod';
+import {
+  type AnyToolDefinition,
+  findTool,
+  selectTools,
+  type ToolContext,
+  type ToolErrorPayload,
+  type ToolFilter,
+  tools,
+} from './tools/index.js';
 
 const VERSION = '0.1.0';
 
@@ -31,6 +40,7 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
           type: 'object';
           [key: string]: unknown;
         },
+        outputSchema: outputSchemaOf(tool),
         annotations: {
           readOnlyHint: tool.annotations.readOnly,
           destructiveHint: tool.annotations.destructive,
@@ -44,10 +54,32 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: params } = request.params;
     const outcome = await invoke(params === undefined ? { tool: name } : { tool: name, params }, context, filter);
-    const payload = outcome.ok ? outcome.result : { error: outcome.error };
-    return { content: [{ type: 'text' as const, text: JSON.stringify(payload) }], isError: !outcome.ok };
+    if (!outcome.ok) return errorResult(outcome.error);
+    const tool = findTool(name);
+    // structuredContent for clients of MCP 2025-06-18+, the same JSON as text for older ones.
+    const result = outcome.result as Record<string, unknown>;
+    if (tool && !tool.outputSchema.safeParse(result).success) {
+      // Only the answer budget's last resort ({cut}) can miss the schema: the call ran, but
+      // its answer is not there to send. Said as an error, naming that the call did run.
+      return errorResult({
+        code: 'answer_too_large',
+        message: `${name} ran, but its answer does not fit the answer budget: ${String(result.cut ?? 'no details')}`,
+        hint: tool.annotations.readOnly ? 'Narrow the call (limit, search).' : 'Read the site back with a list tool to see the result.',
+      });
+    }
+    return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result, isError: false };
   });
   return server;
+}
+
+function errorResult(error: ToolErrorPayload) {
+  return { content: [{ type: 'text' as const, text: JSON.stringify({ error }) }], isError: true };
+}
+
+/** The tool's outputSchema as JSON schema (an object schema, as MCP requires). */
+function outputSchemaOf(tool: AnyToolDefinition): { type: 'object'; [key: string]: unknown } {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.outputSchema) as Record<string, unknown>;
+  return schema as { type: 'object'; [key: string]: unknown };
 }
 
 export async function serveStdio(

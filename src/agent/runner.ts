@@ -165,9 +165,13 @@ export class ChatSession {
 
 /** A model endpoint failure in one line: status and cause, never the key; what to change. */
 export function describeModelError(error: Error & { status?: number; code?: string }): string {
-  const status = error?.status ? `HTTP ${error.status}: ` : '';
   const first = String(error?.message ?? error).split('\n')[0]?.replace(/sk-[A-Za-z0-9_-]{6,}/g, 'sk-…') ?? '';
-  return `The model endpoint failed (${status}${first}).${hintFor(error?.status, first)}`;
+  // Provider SDKs start their messages with the status ("400 Invalid schema…"); some wrappers
+  // keep the message but drop `status`.
+  const code = error?.status ?? Number(/^([45]\d\d)\b/.exec(first)?.[1] ?? Number.NaN);
+  const known = Number.isFinite(code) ? code : undefined;
+  const status = known && !first.startsWith(String(known)) ? `HTTP ${known}: ` : '';
+  return `The model endpoint failed (${status}${first}).${hintFor(known, first)}`;
 }
 
 function hintFor(status: number | undefined, message: string): string {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { assignOutput } from '../output-schemas.js';
 import { withPostTermsLock } from './post-lock.js';
 import { assignTerms } from './assign.js';
 import { wpIds } from '../schema.js';
@@ -14,6 +15,7 @@ export const assignCategoriesToPosts = defineTool({
     post_ids: wpIds().describe('Post ids'),
     category_ids: wpIds().describe('Category ids'),
   }),
+  outputSchema: assignOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true },
   answer: bulkAnswer,
   execute: ({ client }, params) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { termOutput } from '../output-schemas.js';
 import { parentId, termName } from '../schema.js';
 import { createTerm } from './term-writes.js';
 import { CATEGORY } from './terms.js';
@@ -12,6 +13,7 @@ export const createCategory = defineTool({
     name: termName().describe('Category name'),
     parent: parentId().optional().describe('Parent category id; 0 = top level'),
   }),
+  outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false },
   execute: ({ client }, params) => createTerm(client, CATEGORY, params),
 });

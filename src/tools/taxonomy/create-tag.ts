@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { termOutput } from '../output-schemas.js';
 import { termName } from '../schema.js';
 import { createTerm } from './term-writes.js';
 import { TAG } from './terms.js';
@@ -12,6 +13,7 @@ export const createTag = defineTool({
     name: termName().describe('Tag name'),
     description: z.string().optional().describe('Tag description'),
   }),
+  outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false },
   execute: ({ client }, params) => createTerm(client, TAG, params),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { listOutput } from '../output-schemas.js';
 import { listPage, pagingParams } from '../answers/page.js';
 import { text } from '../schema.js';
 import { TAG, termSource } from './terms.js';
@@ -14,6 +15,7 @@ export const getCmsTags = defineTool({
     full: z.boolean().optional().describe('Add description'),
     ...pagingParams,
   }),
+  outputSchema: listOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { limit, cursor, full, ...filters }) {
     return listPage(context, termSource(context.client, TAG, filters, full ?? false), {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { listOutput } from '../output-schemas.js';
 import { decodeEntities } from '../../client/index.js';
 import { listPage, matches, memorySource, pagingParams } from '../answers/page.js';
 import { text } from '../schema.js';
@@ -40,6 +41,7 @@ export const listTaxonomies = defineTool({
     full: z.boolean().optional().describe('Add description, types'),
     ...pagingParams,
   }),
+  outputSchema: listOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { limit, cursor, full, search }) {
     // An object keyed by slug, not a paginated list.

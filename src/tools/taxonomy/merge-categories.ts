@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { mergeOutput } from '../output-schemas.js';
 import { withPostTermsLock } from './post-lock.js';
 import { applyMerge, describePlan, type MergeReport, planMerge } from './merge.js';
 import { failuresByReason } from '../answers/bulk.js';
@@ -28,6 +29,7 @@ export const mergeCategories = defineTool({
     }),
   // Destructive even without delete_sources: posts lose the source categories, and which post
   // had which source is not recorded anywhere, so the change cannot be undone.
+  outputSchema: mergeOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   review: ({ client }, params) => reviewMerge(client, params),
   // Thousands of posts: failed posts by reason, id ranges (the audit log keeps every post).

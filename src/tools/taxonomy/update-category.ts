@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { termOutput } from '../output-schemas.js';
 import { parentId, termName, wpId } from '../schema.js';
 import { updateTerm } from './term-writes.js';
 import { CATEGORY } from './terms.js';
@@ -13,6 +14,7 @@ export const updateCategory = defineTool({
     name: termName().optional().describe('New name'),
     parent: parentId().optional().describe('New parent id; 0 = top level'),
   }),
+  outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true },
   execute: ({ client }, { id, ...changes }) => updateTerm(client, CATEGORY, id, changes),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { termOutput } from '../output-schemas.js';
 import { termName, wpId } from '../schema.js';
 import { updateTerm } from './term-writes.js';
 import { TAG } from './terms.js';
@@ -13,6 +14,7 @@ export const updateTag = defineTool({
     name: termName().optional().describe('New name'),
     description: z.string().optional().describe('New description; "" clears it'),
   }),
+  outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true },
   execute: ({ client }, { id, ...changes }) => updateTerm(client, TAG, id, changes),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { userOutput } from '../output-schemas.js';
 import { checkPassword, PASSWORD_RULES } from './passwords.js';
 import { type RawUser, toUser, USER_QUERY } from './records.js';
 import { resolveRole } from './roles.js';
@@ -20,6 +21,7 @@ export const createUser = defineTool({
     bio: z.string().optional().describe('Biography'),
   }),
   // Destructive for MCP clients: a powerful role hands over the site (see risk.ts).
+  outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
   async review({ client }, params) {
     const role = params.role === undefined ? await defaultRole(client) : await resolveRole(client, params.role);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser, getUser } from './records.js';
@@ -23,6 +24,7 @@ export const disableUser = defineTool({
     id: wpId(),
     reason: z.string().max(1000).meta({ maxLength: undefined }).optional().describe('Stored reason'),
   }),
+  outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, params) {
     const user = await getUser(client, params.id);

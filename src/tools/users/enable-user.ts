@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser, getUser } from './records.js';
 import { none, required } from './risk.js';
@@ -13,6 +14,7 @@ export const enableUser = defineTool({
     id: wpId(),
   }),
   // Destructive for MCP clients: it re-opens an account someone closed on purpose.
+  outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, params) {
     const user = await getUser(client, params.id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { listOutput } from '../output-schemas.js';
 import { listPage, matches, memorySource, pagingParams } from '../answers/page.js';
 import { text } from '../schema.js';
 import { loadRoles } from './roles.js';
@@ -13,6 +14,7 @@ export const listUserRoles = defineTool({
     search: text().optional().describe('Role slug or name'),
     ...pagingParams,
   }),
+  outputSchema: listOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { limit, cursor, search }) {
     const { source, items, note } = await loadRoles(context.client);

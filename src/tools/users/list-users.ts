@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
+import { listOutput } from '../output-schemas.js';
 import { hasCompanion, INSTALL_HINT } from '../companion.js';
 import { type ListSource, listPage, memorySource, pagingParams } from '../answers/page.js';
 import { parseIsoDate } from './dates.js';
@@ -25,6 +26,7 @@ export const listUsers = defineTool({
     full: z.boolean().optional().describe('Add bio, url, names'),
     ...pagingParams,
   }),
+  outputSchema: listOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { limit, cursor, full, ...filters }) {
     const { client } = context;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
 import { forUser, getUser, maskEmail } from './records.js';
@@ -23,6 +24,7 @@ export const resetUserPassword = defineTool({
     id: wpId(),
     delivery: z.enum(['email', 'link']).optional().describe('email (default) or link: to the operator'),
   }),
+  outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
   async review({ client }, params) {
     const user = await getUser(client, params.id);

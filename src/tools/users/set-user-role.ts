@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WordPressError } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
+import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { forUser, getUser, type RawUser } from './records.js';
 import { resolveRole, roleError } from './roles.js';
@@ -16,6 +17,7 @@ export const setUserRole = defineTool({
     role: text().describe('Role slug'),
     keep_other_roles: z.boolean().optional().describe('Add, not replace'),
   }),
+  outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, params) {
     const [role, user, powersOf] = await Promise.all([

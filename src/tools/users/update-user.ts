@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { checkPassword } from './passwords.js';
 import { forUser, getUser, type RawUser, toUser, USER_FIELDS } from './records.js';
@@ -21,6 +22,7 @@ export const updateUser = defineTool({
     password: z.string().optional().describe('Rules as create-user'),
   }),
   // Destructive for MCP clients: a new email or password moves the account out of its owner's hands.
+  outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, params) {
     const user = await getUser(client, params.id);

@@ -1,0 +1,85 @@
+import { Validator } from '@cfworker/json-schema';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../../src/mcp.js';
+import { tools as registry } from '../../src/tools/index.js';
+import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
+import { testContext, unique, wp } from '../helpers/site.js';
+
+/**
+ * MCP structured output with the SDK's own client (which checks structuredContent against
+ * the listed outputSchema itself): every tool lists an outputSchema, and a successful call
+ * of every tool returns structuredContent valid under it, plus the same JSON as text.
+ */
+let client: Client;
+const schemas = new Map<string, Record<string, unknown>>();
+const seen = new Set<string>();
+
+beforeAll(async () => {
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(testContext()).connect(serverSide);
+  client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  for (const tool of (await client.listTools()).tools) schemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
+});
+afterAll(() => client.close());
+
+async function structured(name: string, args: Record<string, unknown> = {}): Promise<any> {
+  recordSecretsOf(args);
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ text: string }>)[0]!.text;
+  recordOutput(text);
+  expect(result.isError, `${name}: ${text}`).toBe(false);
+  const validation = new Validator(schemas.get(name) as never, '2020-12', false).validate(result.structuredContent);
+  expect(validation.errors, name).toEqual([]);
+  expect(JSON.parse(text)).toEqual(result.structuredContent);
+  seen.add(name);
+  return result.structuredContent;
+}
+
+describe('MCP outputSchema and structuredContent', () => {
+  it('every tool lists an object outputSchema', () => {
+    expect(schemas.size).toBe(registry.length);
+    for (const [name, schema] of schemas) expect(schema?.type, name).toBe('object');
+  });
+
+  it('every tool’s successful call returns structuredContent valid under its outputSchema', async () => {
+    for (const name of ['get-cms-categories', 'get-cms-tags', 'list-taxonomies', 'list-users', 'list-user-roles']) {
+      await structured(name);
+    }
+    const target = await structured('create-category', { name: unique('MCP target') });
+    const source = await structured('create-category', { name: unique('MCP source') });
+    const tag = await structured('create-tag', { name: unique('MCP tag') });
+    await structured('update-category', { id: target.id, name: unique('MCP renamed') });
+    await structured('update-tag', { id: tag.id, name: unique('MCP tag renamed'), description: null });
+    const [post] = await wp().get<Array<{ id: number }>>('/wp/v2/posts', { per_page: 1, _fields: 'id' });
+    await structured('assign-categories-to-posts', { post_ids: [post!.id], category_ids: [source.id] });
+    await structured('assign-tags-to-posts', { post_ids: [post!.id], tag_ids: [tag.id] });
+    await structured('merge-categories', { source_ids: [source.id], target_id: target.id, delete_sources: true });
+    await structured('delete-category', { id: target.id, force: true });
+    await structured('delete-tag', { id: tag.id, force: true });
+
+    const username = unique('mcpuser').replace(/\s+/g, '').toLowerCase();
+    const user = await structured('create-user', {
+      username,
+      email: `${username}@example.org`,
+      password: `Mcp-${username}-correct-horse-battery`,
+      role: 'subscriber',
+    });
+    await structured('update-user', { id: user.id, name: 'MCP User', bio: null });
+    await structured('set-user-role', { id: user.id, role: 'author' });
+    await structured('disable-user', { id: user.id, reason: 'mcp test' });
+    await structured('enable-user', { id: user.id });
+    await structured('reset-user-password', { id: user.id, delivery: 'email' });
+    expect([...seen].sort()).toEqual(registry.map((t) => t.name).sort());
+  });
+
+  it('an error is an isError result with {code, message, hint} as text and no structuredContent', async () => {
+    const result = await client.callTool({ name: 'update-category', arguments: { id: 999_999, name: 'x' } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const { error } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
+    expect(error).toMatchObject({ code: expect.any(String), message: expect.any(String), hint: expect.any(String) });
+  });
+});
