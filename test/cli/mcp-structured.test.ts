@@ -64,7 +64,7 @@ describe('MCP outputSchema and structuredContent', () => {
     const user = await structured('create-user', {
       username,
       email: `${username}@example.org`,
-      password: `Mcp-${username}-correct-horse-battery`,
+      password: `Zq7-correct-horse-battery-${Date.now().toString(36)}`,
       role: 'subscriber',
     });
     await structured('update-user', { id: user.id, name: 'MCP User', bio: null });
