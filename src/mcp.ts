@@ -5,7 +5,6 @@ import { describeTool, modelParameters } from './adapters/json-schema.js';
 import { invoke } from './envelope.js';
 import { z } from 'zod';
 import {
-  type AnyToolDefinition,
   findTool,
   selectTools,
   type ToolContext,
@@ -40,7 +39,7 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
           type: 'object';
           [key: string]: unknown;
         },
-        outputSchema: outputSchemaOf(tool),
+        ...(tool.outputSchema && { outputSchema: outputSchemaOf(tool.outputSchema) }),
         annotations: {
           readOnlyHint: tool.annotations.readOnly,
           destructiveHint: tool.annotations.destructive,
@@ -58,7 +57,8 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
     const tool = findTool(name);
     // structuredContent for clients of MCP 2025-06-18+, the same JSON as text for older ones.
     const result = outcome.result as Record<string, unknown>;
-    if (tool && !tool.outputSchema.safeParse(result).success) {
+    if (!tool?.outputSchema) return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], isError: false };
+    if (!tool.outputSchema.safeParse(result).success) {
       // Only the answer budget's last resort ({cut}) can miss the schema: the call ran, but
       // its answer is not there to send. Said as an error, naming that the call did run.
       return errorResult({
@@ -77,8 +77,8 @@ function errorResult(error: ToolErrorPayload) {
 }
 
 /** The tool's outputSchema as JSON schema (an object schema, as MCP requires). */
-function outputSchemaOf(tool: AnyToolDefinition): { type: 'object'; [key: string]: unknown } {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.outputSchema) as Record<string, unknown>;
+function outputSchemaOf(outputSchema: z.ZodObject): { type: 'object'; [key: string]: unknown } {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(outputSchema) as Record<string, unknown>;
   return schema as { type: 'object'; [key: string]: unknown };
 }
 

@@ -53,8 +53,11 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Strict zod object: every parameter `.describe()`d, unknown keys rejected. */
   schema: Schema;
-  /** What a successful call returns (output-schemas.ts); MCP lists it and validates against it. */
-  outputSchema: z.ZodObject;
+  /**
+   * What a successful call returns (output-schemas.ts); MCP lists it and sends the result as
+   * structuredContent. Every registry tool has one (test/unit/strict-schema.test.ts).
+   */
+  outputSchema?: z.ZodObject;
   annotations: ToolAnnotations;
   /**
    * Whether this particular call needs a person's approval, and what it will change in plain

@@ -31,6 +31,10 @@ describe('strict-ready schemas', () => {
     }
   });
 
+  it('every registry tool declares an object outputSchema (MCP structuredContent)', () => {
+    for (const tool of tools) expect(tool.outputSchema?.def.type, tool.name).toBe('object');
+  });
+
   it('the validator refuses what OpenAI refuses', () => {
     const base = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
     expect(openAiStrictProblems(base)).toEqual([]);
