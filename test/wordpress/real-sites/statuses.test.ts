@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { perPost } from '../../helpers/listing.js';
 import { callOkIn, restOnlyContext, unique, wp } from '../../helpers/site.js';
 
 const FIELDS = 'id,status,date,date_gmt,slug,author,content,sticky,categories';
@@ -21,11 +22,13 @@ describe('assigning terms without the companion plugin changes nothing else', ()
       make({ status: 'publish', sticky: true, date: '2019-06-07T08:09:10' }),
     ]);
     const before = await Promise.all(posts.map((p) => read(p.id)));
-    const report = await callOkIn(restOnlyContext(), 'assign-categories-to-posts', {
-      post_ids: posts.map((p) => p.id),
-      category_ids: [category],
-    });
-    expect(report.updated.sort()).toEqual(posts.map((p) => p.id).sort());
+    const report = perPost(
+      await callOkIn(restOnlyContext(), 'assign-categories-to-posts', {
+        post_ids: posts.map((p) => p.id),
+        category_ids: [category],
+      }),
+    );
+    expect(report.updated).toEqual(posts.map((p) => p.id).sort((a, b) => a - b));
     const after = await Promise.all(posts.map((p) => read(p.id)));
     after.forEach((post, i) => {
       expect(post.categories).toContain(category);
@@ -41,10 +44,9 @@ describe('assigning terms without the companion plugin changes nothing else', ()
     await wp().post(`/cms-sandbox/v1/posts/${post.id}/miss-schedule`);
     const before = await read(post.id);
     expect(before.status).toBe('future');
-    const report = await callOkIn(restOnlyContext(), 'assign-categories-to-posts', {
-      post_ids: [post.id],
-      category_ids: [category],
-    });
+    const report = perPost(
+      await callOkIn(restOnlyContext(), 'assign-categories-to-posts', { post_ids: [post.id], category_ids: [category] }),
+    );
     expect(report.failed).toMatchObject([{ post_id: post.id, error: { code: 'scheduled_time_passed' } }]);
     expect(await read(post.id)).toEqual(before);
   });
