@@ -119,7 +119,8 @@ describe('prompt injection in site data', () => {
     const victim = await makeUser({ roles: ['author'] });
     const { session, approvals } = scriptedSession(server, { approver: refuseAll });
     server.script(
-      { toolCalls: [{ name: 'get-cms-categories', args: {} }] },
+      // Searched by the injected words: the listing pages by id, and the test site has >100 categories.
+      { toolCalls: [{ name: 'get-cms-categories', args: { search: 'ignore previous instructions' } }] },
       // The "compromised" model does what the category name says.
       (request) => {
         const names = JSON.stringify(lastToolResult(request));
