@@ -9,8 +9,12 @@ import { z } from 'zod';
 const id = z.number().int();
 const entry = z.looseObject({});
 
-/** The list tools: `{total, items}` (+ `next_cursor`, `note` where the tool has them). */
-export const listOutput = z.looseObject({ total: z.number().int(), items: z.array(entry) });
+/** The list tools: one page `{total, items, next_cursor}` (null on the last page; + `more`, `note`). */
+export const listOutput = z.looseObject({
+  total: z.number().int(),
+  items: z.array(entry),
+  next_cursor: z.string().nullable(),
+});
 
 /** A category or tag as created or updated. */
 export const termOutput = z.looseObject({ id, name: z.string() });
@@ -21,8 +25,15 @@ export const deletedTermOutput = z.looseObject({ deleted: z.looseObject({ id, na
 /** merge-categories: the plan (dry_run) or the report; both name the target. */
 export const mergeOutput = z.looseObject({ target_id: id });
 
-/** assign-*-to-posts: a report of what changed; its shape is per tool (bounded counts). */
-export const assignOutput = z.looseObject({});
+/** assign-*-to-posts: counts, id ranges done, failed posts by reason (answers/bulk.ts). */
+export const assignOutput = z.looseObject({
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  failed: z.number().int(),
+  updated_ids: z.string(),
+  unchanged_ids: z.string(),
+  failures: z.array(z.looseObject({ post_ids: z.string(), code: z.string(), message: z.string() })),
+});
 
 /** A user tool's answer: which user it acted on. */
 export const userOutput = z.looseObject({ id, username: z.string() });
