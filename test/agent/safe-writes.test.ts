@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approveAll, refuseAll } from '../../src/agent/approvals.js';
 import { lastToolResult, scriptedSession, unansweredToolCalls } from '../helpers/agent.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
@@ -29,6 +29,8 @@ beforeAll(async () => {
   );
 });
 afterAll(() => server.stop());
+// A test that fails midway leaves its script behind; the next test must not answer from it.
+beforeEach(() => server.clear());
 
 async function findUser(username: string) {
   const found = await wp().get<Array<{ id: number; username: string; roles: string[] }>>('/wp/v2/users', {
