@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { LoopbackServer, readBody } from './loopback.js';
 
 /**
  * A small OpenAI-compatible chat server on 127.0.0.1 that answers from a script, so agent tests
@@ -46,7 +46,7 @@ export class ScriptedOpenAI {
   readonly #rules: ScriptedOpenAIOptions['rules'];
   readonly rawBodies: string[] = [];
   #script: ScriptStep[] = [];
-  #server: http.Server | undefined;
+  #server: LoopbackServer | undefined;
   #callCounter = 0;
   #completionId = '';
   url = '';
@@ -71,43 +71,37 @@ export class ScriptedOpenAI {
   }
 
   async start(): Promise<this> {
-    this.#server = http.createServer((req, res) => this.#handle(req, res));
-    await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/v1`;
+    this.#server = await LoopbackServer.start((req, res) => void this.#handle(req, res));
+    this.url = `${this.#server.origin}/v1`;
     return this;
   }
 
   async stop(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
+    await this.#server?.stop();
   }
 
-  #handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      if (!req.url?.endsWith('/chat/completions')) {
-        res.writeHead(404).end();
-        return;
-      }
-      const request = JSON.parse(body) as ChatRequest;
-      this.requests.push(request);
-      this.rawBodies.push(body);
-      const problem = this.#rules?.(request)[0];
-      if (problem) {
-        this.refused.push(problem);
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: problem, type: 'invalid_request_error', param: 'tools', code: null } }));
-        return;
-      }
-      this.#reply(request)
-        // 400, not 5xx: the client would retry a 5xx and be served the next step.
-        .catch((err: unknown) => ({
-          status: 400,
-          content: `script step failed: ${err instanceof Error ? err.message : String(err)}`,
-        }))
-        .then((reply) => this.#send(res, request, reply));
-    });
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (!req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404).end();
+      return;
+    }
+    const request = JSON.parse(body) as ChatRequest;
+    this.requests.push(request);
+    this.rawBodies.push(body);
+    const problem = this.#rules?.(request)[0];
+    if (problem) {
+      this.refused.push(problem);
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: problem, type: 'invalid_request_error', param: 'tools', code: null } }));
+      return;
+    }
+    const reply = await this.#reply(request).catch((err: unknown) => ({
+      // 400, not 5xx: the client would retry a 5xx and be served the next step.
+      status: 400,
+      content: `script step failed: ${err instanceof Error ? err.message : String(err)}`,
+    }));
+    this.#send(res, request, reply);
   }
 
   async #reply(request: ChatRequest): Promise<ScriptedReply> {

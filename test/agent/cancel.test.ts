@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expandIds } from '../helpers/listing.js';
 import { approveAll } from '../../src/agent/approvals.js';
 import { WordPressClient } from '../../src/client/index.js';
@@ -26,6 +26,8 @@ afterAll(async () => {
   await server.stop();
   await proxy.stop();
 });
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lastToolResult, scriptedSession, unansweredToolCalls } from '../helpers/agent.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { unique, wp } from '../helpers/site.js';
@@ -8,6 +8,8 @@ beforeAll(async () => {
   server = await new ScriptedOpenAI().start();
 });
 afterAll(() => server.stop());
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 async function categoryExists(id: number): Promise<boolean> {
   return wp()

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, wp } from '../helpers/site.js';
@@ -10,6 +10,8 @@ beforeAll(async () => {
   server = await new ScriptedOpenAI().start();
 });
 afterAll(() => server.stop());
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 it('examples/taxonomy-agent.ts builds its own agent with TaxonomyToolkit only and answers from the site', async () => {
   const total = await wp().count('/wp/v2/categories', { hide_empty: false });

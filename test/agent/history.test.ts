@@ -1,5 +1,5 @@
 import { ToolMessage } from 'langchain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scriptedSession } from '../helpers/agent.js';
 import { type ChatRequest, ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { unique, wp } from '../helpers/site.js';
@@ -15,6 +15,8 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterAll(() => server.stop());
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 const toolContents = (request: ChatRequest) =>
   request.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));

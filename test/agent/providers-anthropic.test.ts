@@ -1,6 +1,6 @@
 import { ChatAnthropic } from '@langchain/anthropic';
 import { type AIMessage, HumanMessage, type ToolMessage } from '@langchain/core/messages';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent } from 'langchain';
 import { allLangChainTools } from '../../src/toolkits.js';
 import { lastToolResultBlock, ScriptedAnthropic } from '../helpers/scripted-anthropic.js';
@@ -15,6 +15,8 @@ beforeAll(async () => {
   server = await new ScriptedAnthropic().start();
 });
 afterAll(() => server.stop());
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 const model = () => new ChatAnthropic({ model: 'claude-sonnet-4-5', apiKey: 'test-key', anthropicApiUrl: server.url, maxRetries: 0 });
 const newCategory = () => wp().post<{ id: number }>('/wp/v2/categories', { name: unique('Anthropic cat') });

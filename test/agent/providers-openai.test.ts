@@ -1,6 +1,6 @@
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/runner.js';
 import { allLangChainTools } from '../../src/toolkits.js';
@@ -24,6 +24,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await chat.stop();
   await responses.stop();
+});
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => {
+  chat.clear();
+  responses.clear();
 });
 
 async function newCategory() {

@@ -1,6 +1,6 @@
 import { ChatOpenAI } from '@langchain/openai';
 import { getEncoding } from 'js-tiktoken';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/runner.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testContext } from '../helpers/site.js';
@@ -10,6 +10,8 @@ beforeAll(async () => {
   server = await new ScriptedOpenAI().start();
 });
 afterAll(() => server.stop());
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 // 1,500 before paging; search, filters, limit, cursor and full on the five list tools cost ~320.
 it('the 20 tool schemas the model receives stay within 1,850 tokens and keep what a call needs', async () => {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
@@ -56,6 +56,8 @@ afterAll(async () => {
   } catch {}
   await server.stop();
 });
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 it('streams the answer, asks before a destructive call, and y / n decide', async () => {
   const yes = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('TTY yes') });

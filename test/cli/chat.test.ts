@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
@@ -8,6 +8,8 @@ beforeAll(async () => {
   server = await new ScriptedOpenAI().start();
 });
 afterAll(() => server.stop());
+// One test's unconsumed scripted steps must not become the next test's replies.
+beforeEach(() => server.clear());
 
 const withModel = () => ({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: server.url, CMS_AGENT_MODEL: 'scripted' });
 const noModel = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };

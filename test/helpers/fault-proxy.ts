@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { LoopbackServer } from '../../src/evals/loopback.js';
 import { type Answer, type Quirks, requestQuirks, responseQuirks } from './quirks.js';
 
 export type { Quirks };
@@ -76,7 +76,7 @@ export class FaultProxy {
   #rules: ActiveRule[] = [];
   #quirks: Quirks = {};
   #random: () => number;
-  #server: http.Server | undefined;
+  #server: LoopbackServer | undefined;
   #timers = new Set<NodeJS.Timeout>();
   /** Path and headers after the request-side quirks, until forwarded. */
   #pending = new WeakMap<http.IncomingMessage, { path: string; headers: http.IncomingHttpHeaders }>();
@@ -87,20 +87,16 @@ export class FaultProxy {
   }
 
   async start(): Promise<this> {
-    const server = http.createServer((req, res) => this.#handle(req, res));
     // Longer than any test: a keep-alive socket the proxy closes while the client reuses it
     // would be an ECONNRESET nobody injected.
-    server.keepAliveTimeout = 120_000;
-    this.#server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.#server = await LoopbackServer.start((req, res) => this.#handle(req, res), { keepAliveTimeout: 120_000 });
+    this.url = this.#server.origin;
     return this;
   }
 
   async stop(): Promise<void> {
     for (const timer of this.#timers) clearTimeout(timer);
-    this.#server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+    await this.#server?.stop();
     this.#upstream.destroy();
   }
 

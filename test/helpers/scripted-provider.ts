@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { LoopbackServer, readBody } from '../../src/evals/loopback.js';
 import type { ScriptedToolCall } from '../../src/evals/scripted-openai.js';
 
 /**
@@ -21,7 +21,7 @@ export abstract class ScriptedProvider {
   /** Requests refused under the provider's rules, with the message sent back. */
   readonly refused: string[] = [];
   #script: ProviderStep[] = [];
-  #server: http.Server | undefined;
+  #server: LoopbackServer | undefined;
   protected counter = 0;
   url = '';
 
@@ -36,39 +36,40 @@ export abstract class ScriptedProvider {
     return this;
   }
 
+  /** Drops replies the agent did not ask for. */
+  clear(): void {
+    this.#script = [];
+  }
+
   async start(): Promise<this> {
-    this.#server = http.createServer((req, res) => this.#handle(req, res));
-    await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    this.#server = await LoopbackServer.start((req, res) => void this.#handle(req, res));
+    this.url = this.#server.origin;
     return this;
   }
 
   async stop(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
+    await this.#server?.stop();
   }
 
-  #handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      const send = (status: number, payload: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
-      if (!req.url?.split('?')[0]?.endsWith(this.path)) return send(404, this.errorBody(`no route ${req.url}`));
-      const request = JSON.parse(body) as ProviderRequest;
-      this.requests.push(request);
-      const problems = this.problems(request);
-      if (problems.length) {
-        this.refused.push(problems[0]!);
-        return send(400, this.errorBody(problems[0]!));
-      }
-      const step = this.#script.shift();
-      if (!step) return send(400, this.errorBody('script exhausted: more model requests than the test expected'));
-      try {
-        send(200, this.replyBody(request, typeof step === 'function' ? step(request) : step));
-      } catch (err) {
-        send(400, this.errorBody(`script step failed: ${err instanceof Error ? err.message : String(err)}`));
-      }
-    });
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const send = (status: number, payload: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    };
+    if (!req.url?.split('?')[0]?.endsWith(this.path)) return send(404, this.errorBody(`no route ${req.url}`));
+    const request = JSON.parse(body) as ProviderRequest;
+    this.requests.push(request);
+    const problems = this.problems(request);
+    if (problems.length) {
+      this.refused.push(problems[0]!);
+      return send(400, this.errorBody(problems[0]!));
+    }
+    const step = this.#script.shift();
+    if (!step) return send(400, this.errorBody('script exhausted: more model requests than the test expected'));
+    try {
+      send(200, this.replyBody(request, typeof step === 'function' ? step(request) : step));
+    } catch (err) {
+      send(400, this.errorBody(`script step failed: ${err instanceof Error ? err.message : String(err)}`));
+    }
   }
 }
