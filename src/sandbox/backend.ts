@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { InstancePaths } from './paths.js';
 import { playgroundUnavailable } from './playground-cli.js';
-import { nativeUnavailable } from './prerequisites.js';
+import { nativeSystemProblem, nativeUnavailable } from './prerequisites.js';
 import { readState } from './state.js';
 
 export type Backend = 'native' | 'playground';
@@ -29,6 +29,11 @@ export async function chooseBackend(inst: InstancePaths, option: string | undefi
       throw new Error(`sandbox "${inst.name}" uses the ${have} backend; use another --name for ${raw}`);
     }
     return have;
+  }
+  if (raw === 'native') {
+    // Fail here, not halfway through starting MariaDB; missing packages are handled (apt) later.
+    const system = nativeSystemProblem();
+    if (system) throw new Error(`${system}; use \`--backend playground\` (or auto)`);
   }
   if (raw !== 'auto') return raw as Backend;
   const native = await nativeUnavailable();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 
 export interface RunOptions {
   cwd?: string;
@@ -84,4 +84,30 @@ export function requireBinary(name: string): string {
   const found = findBinary(name);
   if (!found) throw new Error(`${name} not found; run ensurePrerequisites() / \`cms-admin site up\` to install it`);
   return found;
+}
+
+/**
+ * How to run npm: its own script under this Node (`node npm-cli.js`), found beside the Node
+ * binary or from `npm_execpath`, so nothing depends on the shell. On Windows `npm` on PATH is a
+ * `.cmd` (or a shell script) that spawn() without a shell cannot run
+ * (https://nodejs.org/en/blog/vulnerability/april-2024-security-releases-2). Elsewhere `npm` on
+ * PATH is the fallback. undefined when npm cannot be found.
+ */
+export function npmCommand(
+  env: NodeJS.ProcessEnv = process.env,
+  execPath = process.execPath,
+  platform: NodeJS.Platform = process.platform,
+  exists: (path: string) => boolean = existsSync,
+): { cmd: string; args: string[] } | undefined {
+  const nodeDir = dirname(execPath);
+  const scripts = [
+    env.npm_execpath,
+    join(nodeDir, 'node_modules', 'npm', 'bin', 'npm-cli.js'), // Windows installs
+    join(nodeDir, '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'), // Unix installs
+  ];
+  // npm_execpath is npx-cli.js under npx, and may be pnpm or yarn: only npm's own script will do.
+  const script = scripts.find((path) => path && /npm-cli\.c?js$/.test(path) && exists(path));
+  if (script) return { cmd: execPath, args: [script] };
+  const bin = platform === 'win32' ? undefined : findBinary('npm');
+  return bin ? { cmd: bin, args: [] } : undefined;
 }

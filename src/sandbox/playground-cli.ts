@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findBinary, run } from './exec.js';
+import { npmCommand, run } from './exec.js';
 import type { SandboxLogger } from './types.js';
 
 /**
@@ -33,7 +33,7 @@ function entryOf(dir: string): string {
 export function playgroundUnavailable(): string | undefined {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < MIN_NODE) return `Node ${process.versions.node} is too old for ${PLAYGROUND_CLI}@${PLAYGROUND_CLI_VERSION} (needs Node ${MIN_NODE}+)`;
-  if (!existsSync(join(playgroundCliDir(), 'READY')) && !findBinary('npm')) return 'npm is not on PATH to install it';
+  if (!existsSync(join(playgroundCliDir(), 'READY')) && !npmCommand()) return 'npm was not found (beside Node or on PATH) to install it';
   return undefined;
 }
 
@@ -46,9 +46,11 @@ export async function ensurePlaygroundCli(log: SandboxLogger): Promise<string> {
   if (why) throw new Error(`cannot run WordPress Playground: ${why}; ${NATIVE_ROUTE}`);
   await mkdir(dir, { recursive: true });
   log(`installing ${PLAYGROUND_CLI}@${PLAYGROUND_CLI_VERSION} into ${dir} (once, ~580 MB) ...`);
+  const npm = npmCommand();
+  if (!npm) throw new Error(`cannot install ${PLAYGROUND_CLI}: npm was not found (beside Node or on PATH); ${NATIVE_ROUTE}`);
   const res = await run(
-    findBinary('npm') ?? 'npm',
-    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', `${PLAYGROUND_CLI}@${PLAYGROUND_CLI_VERSION}`],
+    npm.cmd,
+    [...npm.args, 'install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', `${PLAYGROUND_CLI}@${PLAYGROUND_CLI_VERSION}`],
     { cwd: dir },
   );
   if (res.code !== 0 || !existsSync(entry)) {

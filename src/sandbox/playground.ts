@@ -9,7 +9,7 @@ import { readJson, writeFileAtomic } from './files.js';
 import { companionPluginFile, type InstancePaths, scriptsDir } from './paths.js';
 import { ensurePlaygroundCli } from './playground-cli.js';
 import { portInUse, waitForRest } from './php-server.js';
-import { isAlive, readPidFile, signal, spawnDetached, waitFor } from './processes.js';
+import { isAlive, readPidFile, signalTree, spawnDetached, waitFor } from './processes.js';
 import { ADMIN_USER } from './seeding.js';
 import { readState, updateState } from './state.js';
 import type { SandboxCredentials } from './types.js';
@@ -153,9 +153,9 @@ export async function playgroundUp(inst: InstancePaths, port: number, wp: WpVers
 export async function playgroundDown(inst: InstancePaths): Promise<void> {
   const pid = await readPidFile(pidFile(inst));
   if (pid && alive(pid)) {
-    signal(-pid, 'SIGTERM');
+    signalTree(pid, 'SIGTERM');
     if (!(await waitFor(() => !alive(pid), 10_000))) {
-      signal(-pid, 'SIGKILL');
+      signalTree(pid, 'SIGKILL');
       await waitFor(() => !alive(pid), 5_000);
     }
   }

@@ -21,13 +21,30 @@ async function missingTools(): Promise<string[]> {
   return missing;
 }
 
-/** Why the native backend cannot run here (tools missing and not installable), or undefined. */
+/**
+ * Why the native backend cannot run on this kind of system, or undefined: it reads /proc, uses
+ * Unix sockets and unpacks Debian's `wordpress` package with apt-get and dpkg-deb, so PHP and
+ * MariaDB from Homebrew (macOS) or another Linux's packages are not enough.
+ */
+export function nativeSystemProblem(
+  platform: NodeJS.Platform = process.platform,
+  has: (binary: string) => boolean = (binary) => Boolean(findBinary(binary)),
+): string | undefined {
+  if (platform !== 'linux') return `the native backend runs on Linux (Debian or Ubuntu), not ${platform}`;
+  const tools = ['apt-get', 'dpkg-deb'].filter((binary) => !has(binary));
+  if (tools.length) return `the native backend needs Debian's ${tools.join(' and ')} (Debian or Ubuntu) to fetch WordPress`;
+  return undefined;
+}
+
+/** Why the native backend cannot run here (wrong system, tools missing and not installable), or undefined. */
 export async function nativeUnavailable(): Promise<string | undefined> {
+  const system = nativeSystemProblem();
+  if (system) return system;
   if (toolsVerified) return undefined;
   const missing = await missingTools();
   if (missing.length === 0) return undefined;
-  if (isRoot() && findBinary('apt-get')) return undefined;
-  return `${missing.join(', ')} missing and ${findBinary('apt-get') ? 'not running as root' : 'no apt-get'} to install them`;
+  if (isRoot()) return undefined;
+  return `${missing.join(', ')} missing and not running as root to install them`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
@@ -22,6 +22,7 @@ export function spawnDetached(cmd: string, args: readonly string[], opts: Detach
       env: opts.env ?? process.env,
       detached: true,
       stdio: ['ignore', fd, fd],
+      windowsHide: true, // detached on Windows would otherwise open a console window
     });
     child.once('error', () => {}); // reported below via the missing pid; avoid an unhandled 'error' event
     if (child.pid === undefined) throw new Error(`failed to start ${cmd}`);
@@ -65,10 +66,19 @@ export function isAlive(pid: number | undefined, marker?: string): boolean {
   }
 }
 
+/** The entries of /proc; none where there is no /proc (macOS, Windows: no native servers there). */
+function procEntries(): string[] {
+  try {
+    return readdirSync('/proc');
+  } catch {
+    return [];
+  }
+}
+
 /** Live (non-zombie) members of a process group, e.g. `php -S` and its forked workers. */
 export function groupMembers(pgid: number): number[] {
   const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
+  for (const entry of procEntries()) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = procStat(Number(entry));
     if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(Number(entry));
@@ -85,7 +95,7 @@ export function groupMembers(pgid: number): number[] {
  */
 export function processesWithArg(program: string, arg: string): number[] {
   const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
+  for (const entry of procEntries()) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
@@ -109,6 +119,19 @@ export function signal(pid: number, sig: NodeJS.Signals): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
   }
+}
+
+/**
+ * Signal a server started by spawnDetached() and everything it started: its process group on
+ * Unix. Windows has no process groups and no SIGTERM (Node's kill() terminates at once there),
+ * so there `taskkill /T /F` ends the whole tree.
+ */
+export function signalTree(pid: number, sig: NodeJS.Signals, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') {
+    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+    return;
+  }
+  signal(-pid, sig);
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
