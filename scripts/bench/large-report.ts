@@ -7,7 +7,12 @@ export const LARGE_START = '<!-- large-site -->';
 export const LARGE_END = '<!-- /large-site -->';
 
 /** The large-site section of BENCHMARKS.md, between markers so `--large-only` can replace it. */
-export function renderLargeSite(r: Large, counts: Record<string, number>, seedSeconds: number): string {
+export function renderLargeSite(
+  r: Large,
+  counts: Record<string, number>,
+  seedSeconds: number,
+  wordpress: string | undefined,
+): string {
   const rows = Object.entries(r.first)
     .map(
       ([tool, c]) =>
@@ -19,7 +24,7 @@ export function renderLargeSite(r: Large, counts: Record<string, number>, seedSe
   return `${LARGE_START}
 ## Large site
 
-A news site on the bench sandbox: ${counts.tags} tags, ${counts.categories} categories (three levels),
+A news site on the bench sandbox (WordPress ${wordpress ?? 'of unknown version'}): ${counts.tags} tags, ${counts.categories} categories (three levels),
 ${counts.users} users, ${seedSeconds ? `seeded with multi-row SQL in ${seedSeconds.toFixed(1)} s` : 'restored from its snapshot (seeded once with multi-row SQL, ~6 s on this machine)'} (\`scripts/bench/huge-site.php\`).
 Tokens: js-tiktoken o200k_base. Requests: HTTP requests to WordPress, the connect check excluded.
 

@@ -28,7 +28,7 @@ export function renderReport(r: any): string {
 
 Produced by \`npm run bench\` (${r.runs} runs per measurement, median) on ${new Date().toISOString().slice(0, 10)}.
 Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.
-Site: the sandbox WordPress 6.1 (PHP 8.2 built-in server with 4 workers, MariaDB 10.11) grown to
+Site: the sandbox WordPress ${r.wordpress ?? '(version unknown)'} (PHP 8.2 built-in server with 4 workers, MariaDB 10.11) grown to
 ${r.counts.categories} categories, ${r.counts.posts} posts (five statuses), ${r.counts.users} users. Whole run: ${r.seconds.toFixed(0)} s.
 HTTP requests are counted by the client (the tool's connect check is done before timing).
 

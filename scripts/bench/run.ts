@@ -12,7 +12,15 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createContext } from '../../src/config.js';
-import { packageRoot, readCredentials, restoreSnapshot, saveSnapshot, siteSeed, siteUp } from '../../src/sandbox/index.js';
+import {
+  packageRoot,
+  readCredentials,
+  restoreSnapshot,
+  saveSnapshot,
+  siteSeed,
+  siteStatus,
+  siteUp,
+} from '../../src/sandbox/index.js';
 import { runWpScript } from '../../src/sandbox/wp-scripts.js';
 import { resolveInstance } from '../../src/sandbox/paths.js';
 import { allPostIds, benchAssign, benchMerge } from './bulk.js';
@@ -69,7 +77,7 @@ async function largeSiteSection(): Promise<string> {
   };
   const result = await benchLargeSite(site, BENCH.log);
   await restoreSnapshot({ ...BENCH, log: () => {} }, HUGE);
-  return renderLargeSite(result, counts, seedSeconds);
+  return renderLargeSite(result, counts, seedSeconds, (await siteStatus(BENCH)).wordpress);
 }
 
 async function largeOnly() {
@@ -123,7 +131,8 @@ async function main() {
 
   BENCH.log('large site (20,000 tags, 2,000 categories, 5,000 users)');
   const large = await largeSiteSection();
-  const report = renderReport({ runs: RUNS, counts, assign, merge, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
+  const wordpress = (await siteStatus(BENCH)).wordpress;
+  const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
   await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}`);
   console.log(report);
 }
