@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Approver } from '../agent/approvals.js';
 import type { ChatSession, TurnEvent } from '../agent/runner.js';
+import { handleInterrupts } from './interrupt.js';
 import { bold, dim, formatToolCall, formatToolResult, terminalApprover, yellow } from './terminal.js';
 
 export interface ReplOptions {
@@ -24,31 +25,20 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: out, terminal: Boolean(process.stdin.isTTY) });
   let turn: AbortController | undefined;
   const session = options.makeSession(options.approver ?? terminalApprover(rl, out, () => turn?.signal));
-  let lastInterrupt = 0;
   let closed = false;
   rl.on('close', () => {
     closed = true;
   });
-  rl.on('SIGINT', () => {
-    if (turn) {
-      turn.abort();
-      out.write(`\n${dim('(cancelling this turn…)')}\n`);
-      return;
-    }
-    if (Date.now() - lastInterrupt < 2000) {
-      rl.close();
-      return;
-    }
-    lastInterrupt = Date.now();
-    out.write(`\n${dim('(Ctrl-C again, /exit or Ctrl-D to quit)')}\n`);
-    rl.write('', { ctrl: true, name: 'u' });
-  });
+  handleInterrupts(rl, out, () => turn, 'turn');
 
   out.write(`${bold('cms-admin chat')} — site ${options.site}, model ${options.model}. /help for commands.\n`);
   while (!closed) {
     let line: string;
     try {
-      line = (await rl.question(`\n${bold('you>')} `)).trim();
+      // The blank line is not part of the prompt: a one-line prompt keeps readline's redraw
+      // (after Ctrl-C) from erasing the line written above it.
+      out.write('\n');
+      line = (await rl.question(`${bold('you>')} `)).trim();
     } catch {
       break;
     }

@@ -2,12 +2,14 @@ import { createInterface } from 'node:readline/promises';
 import { type Approver, approvalRequest, approveAll, refuseAll } from '../agent/approvals.js';
 import { invoke, resolveCall } from '../envelope.js';
 import { reviewCall, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
+import { handleInterrupts } from './interrupt.js';
 import { bold, dim, terminalApprover } from './terminal.js';
 
 const HELP = `Type a tool call:
   tool-name {"key": "value"}      params as JSON
   tool-name key=value key2=[1,2]  params as key=value (values parsed as JSON when they can be)
-  /tools  list tools    /help  this help    /exit  quit`;
+  /tools  list tools    /help  this help    /exit  quit
+Ctrl-C cancels the running call; twice at the prompt quits.`;
 
 /** `tool-name {json}` or `tool-name key=value …` → an envelope. */
 export function parseShellLine(line: string): { tool: string; params?: Record<string, unknown> } {
@@ -41,16 +43,23 @@ export async function runToolShell(options: {
   yes: boolean;
 }): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+  let running: AbortController | undefined;
+  let closed = false;
+  rl.on('close', () => {
+    closed = true;
+  });
+  handleInterrupts(rl, process.stdout, () => running, 'call');
   const approver: Approver = options.yes
     ? approveAll
     : process.stdin.isTTY
-      ? terminalApprover(rl, process.stdout, () => undefined)
+      ? terminalApprover(rl, process.stdout, () => running?.signal)
       : refuseAll;
   process.stdout.write(`${bold('cms-admin tool shell')}. ${HELP}\n`);
-  for (;;) {
+  while (!closed) {
     let line: string;
     try {
-      line = (await rl.question(`\n${bold('tool>')} `)).trim();
+      process.stdout.write('\n'); // not in the prompt: see repl.ts
+      line = (await rl.question(`${bold('tool>')} `)).trim();
     } catch {
       break;
     }
@@ -72,17 +81,23 @@ export async function runToolShell(options: {
       process.stdout.write(`Could not read that: ${(err as Error).message}\n${HELP}\n`);
       continue;
     }
-    const call = resolveCall(envelope, options.filter);
-    const review = call.ok ? await reviewCall(call.tool, options.context, call.params) : undefined;
-    if (call.ok && review?.approval === 'required') {
-      const decision = await approver(approvalRequest(call.tool.name, call.params, review.summary));
-      if (!decision.approved) {
-        process.stdout.write(`Not run: ${decision.reason}\n`);
-        continue;
+    running = new AbortController();
+    try {
+      const context = { ...options.context, signal: running.signal };
+      const call = resolveCall(envelope, options.filter);
+      const review = call.ok ? await reviewCall(call.tool, context, call.params) : undefined;
+      if (call.ok && review?.approval === 'required') {
+        const decision = await approver(approvalRequest(call.tool.name, call.params, review.summary));
+        if (!decision.approved) {
+          process.stdout.write(`Not run: ${decision.reason}\n`);
+          continue;
+        }
       }
+      const outcome = await invoke(envelope, context, options.filter);
+      process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+    } finally {
+      running = undefined;
     }
-    const outcome = await invoke(envelope, options.context, options.filter);
-    process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
   }
   rl.close();
   return 0;

@@ -1,34 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { TmuxTerminal } from '../helpers/tmux.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 
 // A real terminal: tmux runs `cms-admin chat`, send-keys types, capture-pane reads the screen.
-const SESSION = `cms-chat-${process.pid}`;
+const term = new TmuxTerminal('cms-chat');
 let server: ScriptedOpenAI;
-
-const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', SESSION);
-
-async function waitFor(text: string | RegExp, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const shown = screen();
-    if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${text}. Screen:\n${shown}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Screen:\n${screen()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const screen = () => term.screen();
+const waitFor = (text: string | RegExp, timeoutMs?: number) => term.waitFor(text, timeoutMs);
+const until = (condition: () => boolean, what: string, timeoutMs?: number) => term.until(condition, what, timeoutMs);
 
 beforeAll(async () => {
   server = await new ScriptedOpenAI().start();
@@ -46,14 +28,12 @@ beforeAll(async () => {
     .map(([k, v]) => `${k}='${v}'`)
     .join(' ');
   const command = `cd ${REPO_ROOT} && env ${exports} ${process.execPath} --import tsx ${path.join('src/cli/main.ts')} chat`;
-  tmux('new-session', '-d', '-s', SESSION, '-x', '200', '-y', '50', command);
+  term.start(command);
   await waitFor('/help for commands');
 });
 
 afterAll(async () => {
-  try {
-    tmux('kill-session', '-t', SESSION);
-  } catch {}
+  term.stop();
   await server.stop();
 });
 // One test's unconsumed scripted steps must not become the next test's replies.
@@ -67,10 +47,10 @@ it('streams the answer, asks before a destructive call, and y / n decide', async
     { toolCalls: [{ name: 'delete-category', args: { id: yes.id } }] },
     { content: 'The category is deleted now.' },
   );
-  tmux('send-keys', '-t', SESSION, 'delete the first one', 'Enter');
+  term.type('delete the first one', 'Enter');
   await waitFor('Run it? [y/N]');
   expect(screen()).toContain(`delete-category {"id":${yes.id}}`);
-  tmux('send-keys', '-t', SESSION, 'y', 'Enter');
+  term.type('y', 'Enter');
   await waitFor('The category is deleted now.');
   expect(
     await wp()
@@ -82,9 +62,9 @@ it('streams the answer, asks before a destructive call, and y / n decide', async
     { toolCalls: [{ name: 'delete-category', args: { id: no.id } }] },
     { content: 'Understood, I left it alone.' },
   );
-  tmux('send-keys', '-t', SESSION, 'delete the second one', 'Enter');
+  term.type('delete the second one', 'Enter');
   await waitFor(/Run it\? \[y\/N\][\s\S]*Run it\? \[y\/N\]/);
-  tmux('send-keys', '-t', SESSION, 'n', 'Enter');
+  term.type('n', 'Enter');
   const shown = await waitFor('Understood, I left it alone.');
   expect(shown).toContain('rejected_by_user');
   expect(await wp().get<{ id: number }>(`/wp/v2/categories/${no.id}`)).toMatchObject({ id: no.id });
@@ -103,13 +83,13 @@ it('Ctrl-C cancels the current turn, not the session', async () => {
     await held;
     return { content: 'too late' };
   });
-  tmux('send-keys', '-t', SESSION, 'take your time', 'Enter');
+  term.type('take your time', 'Enter');
   await until(() => server.requests.length > before, 'the model request of the turn');
-  tmux('send-keys', '-t', SESSION, 'C-c');
+  term.type('C-c');
   await waitFor('Turn cancelled.');
   release();
   server.script({ content: 'Still here.' });
-  tmux('send-keys', '-t', SESSION, 'are you there?', 'Enter');
+  term.type('are you there?', 'Enter');
   const shown = await waitFor('agent> Still here.');
   expect(shown).not.toContain('too late');
 });
