@@ -6,7 +6,7 @@
  * BENCHMARKS.md, which `npm run bench` keeps.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createContext } from '../../src/config.js';
 import { invoke } from '../../src/envelope.js';
@@ -64,9 +64,9 @@ async function main() {
     BEGIN,
     '## Sandbox backends',
     '',
-    `Produced by \`npm run bench:backends\` on ${new Date().toISOString().slice(0, 10)} (load average ${load} on 2 cores while measuring:`,
-    'the machine was shared, so absolute times are high; the ratio is the point). Cold: a new instance',
-    '(WordPress core and Playground CLI already cached); warm: `site down`, then `site up`.',
+    `Produced by \`npm run bench:backends\` on ${new Date().toISOString().slice(0, 10)} (1-minute load average ${load} on ${cpus().length} cores at`,
+    "the end, Playground's own work included). Cold: a new instance (WordPress core and Playground",
+    'CLI already cached); warm: `site down`, then `site up`.',
     '',
     '| backend | WordPress | `site up` cold | `site up` warm | get-cms-categories (median of 5) |',
     '|---|---|---|---|---|',
