@@ -25,8 +25,8 @@ export function handleInterrupts(
       return;
     }
     lastInterrupt = Date.now();
-    // Drop what was typed, say so on a line of its own, then show the prompt again (written
-    // before the line is cleared, readline's redraw would overwrite the message).
+    // Drop what was typed, say so on a line of its own, then show the prompt again. The prompts
+    // are one line (repl.ts, tool-shell.ts): readline's redraw of a longer one erases the message.
     rl.write(null, { ctrl: true, name: 'u' });
     out.write(`\n${dim('(Ctrl-C again, /exit or Ctrl-D to quit)')}\n`);
     rl.prompt();
