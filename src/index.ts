@@ -1,10 +1,15 @@
 export * from './client/index.js';
 export { ConfigError, type ContextOptions, createContext, resolveSiteConfig, type SiteConfig, siteConfigFromEnv } from './config.js';
 export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './envelope.js';
-export { toLangChainTool } from './adapters/langchain.js';
+export { type Approvals, toLangChainTool } from './adapters/langchain.js';
+export { type ApprovalResume, interruptApprover } from './adapters/interrupt.js';
 export { allLangChainTools, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';
 export {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Approver,
   type AnyToolDefinition,
+  decideCall,
   type CallReview,
   findTool,
   reviewCall,

@@ -2,22 +2,34 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describeTool, modelParameters } from './adapters/json-schema.js';
-import { invoke } from './envelope.js';
+import { resolveCall } from './envelope.js';
 import { z } from 'zod';
 import {
-  findTool,
+  type AnyToolDefinition,
+  decideCall,
+  isDryRun,
+  runTool,
   selectTools,
   type ToolContext,
   type ToolErrorPayload,
   type ToolFilter,
   tools,
 } from './tools/index.js';
+import { type McpApprovalPolicy, mcpApprover } from './mcp-approvals.js';
+import { previewOutput } from './tools/output-schemas.js';
+
+export type { McpApprovalPolicy };
 
 const VERSION = '0.1.0';
 
 export interface McpServerOptions {
   /** List strict-ready input schemas (for clients that pass them to a strict provider). */
   strict?: boolean;
+  /**
+   * Calls whose review requires approval: asked of the person through MCP elicitation when the
+   * client declared it; otherwise refused, unless approved here (`--yes`, `--approve`).
+   */
+  approvals?: McpApprovalPolicy;
 }
 
 /**
@@ -39,7 +51,7 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
           type: 'object';
           [key: string]: unknown;
         },
-        ...(tool.outputSchema && { outputSchema: outputSchemaOf(tool.outputSchema) }),
+        ...(tool.outputSchema && { outputSchema: outputSchemaOf(tool) }),
         annotations: {
           readOnlyHint: tool.annotations.readOnly,
           destructiveHint: tool.annotations.destructive,
@@ -50,15 +62,22 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
     }),
   }));
 
+  const approver = mcpApprover(server, options.approvals ?? {});
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: params } = request.params;
-    const outcome = await invoke(params === undefined ? { tool: name } : { tool: name, params }, context, filter);
+    // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`.
+    const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, filter);
+    if (!call.ok) return errorResult(call.error);
+    const { tool } = call;
+    const decision = await decideCall(tool, context, call.params, approver);
+    if (!decision.ok) return errorResult(decision.error);
+    const outcome = await runTool(tool, context, call.params);
     if (!outcome.ok) return errorResult(outcome.error);
-    const tool = findTool(name);
     // structuredContent for clients of MCP 2025-06-18+, the same JSON as text for older ones.
     const result = outcome.result as Record<string, unknown>;
-    if (!tool?.outputSchema) return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], isError: false };
-    if (!tool.outputSchema.safeParse(result).success) {
+    const schema = isDryRun(call.params) ? previewOutput : tool.outputSchema;
+    if (!schema) return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], isError: false };
+    if (!schema.safeParse(result).success) {
       // Only the answer budget's last resort ({cut}) can miss the schema: the call ran, but
       // its answer is not there to send. Said as an error, naming that the call did run.
       return errorResult({
@@ -76,10 +95,17 @@ function errorResult(error: ToolErrorPayload) {
   return { content: [{ type: 'text' as const, text: JSON.stringify({ error }) }], isError: true };
 }
 
-/** The tool's outputSchema as JSON schema (an object schema, as MCP requires). */
-function outputSchemaOf(outputSchema: z.ZodObject): { type: 'object'; [key: string]: unknown } {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(outputSchema) as Record<string, unknown>;
-  return schema as { type: 'object'; [key: string]: unknown };
+/**
+ * The tool's outputSchema as JSON schema (an object schema, as MCP requires); a write tool's
+ * also admits its dry run's answer (`{dry_run: true, …}`).
+ */
+function outputSchemaOf(tool: AnyToolDefinition): { type: 'object'; [key: string]: unknown } {
+  const json = (schema: z.ZodObject) => {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+    return rest as { type: 'object'; [key: string]: unknown };
+  };
+  const own = json(tool.outputSchema as z.ZodObject);
+  return tool.annotations.readOnly ? own : { type: 'object', anyOf: [own, json(previewOutput)] };
 }
 
 export async function serveStdio(

@@ -1,5 +1,5 @@
 import { BaseToolkit, type DynamicStructuredTool } from '@langchain/core/tools';
-import { toLangChainTool } from './adapters/langchain.js';
+import { type Approvals, toLangChainTool } from './adapters/langchain.js';
 import { createContext } from './config.js';
 import { selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './tools/index.js';
 
@@ -22,13 +22,21 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
    * json_schema response_format (createAgent's `responseFormat`). See docs/providers.md.
    */
   strict?: boolean;
+  /**
+   * Who approves a call that needs a person (creating an administrator, a deletion; each
+   * tool's review decides, docs/safety.md): `'interrupt'` pauses the LangGraph run (resume with
+   * `new Command({ resume: { type: 'approve' } })` or `{ type: 'reject', message }`); an Approver
+   * function decides in-process; `'none'`: every call runs, the app takes responsibility.
+   * Unset: such calls are refused with an error naming this option, and nothing is written.
+   */
+  approvals?: Approvals;
 }
 
 function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
   const context = options.context ?? (options.site ? createContext(options.site, { answerBudget: options.answerBudget }) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
   return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow }).map((tool) =>
-    toLangChainTool(tool, context, { strict: options.strict }),
+    toLangChainTool(tool, context, { strict: options.strict, approvals: options.approvals }),
   );
 }
 

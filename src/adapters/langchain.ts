@@ -1,11 +1,33 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import { type AnyToolDefinition, runTool, type ToolContext } from '../tools/index.js';
+import { type AnyToolDefinition, type Approver, approveAll, decideCall, runTool, type ToolContext } from '../tools/index.js';
 import { isOptional, normalizeParams, parseParams } from '../tools/params.js';
 import { invalidParams } from '../tools/run-tool.js';
+import { interruptApprover } from './interrupt.js';
 import { modelParameters, type SchemaOptions } from './json-schema.js';
 
-export type LangChainToolOptions = SchemaOptions;
+/**
+ * Who approves a call whose review requires it (docs/safety.md): `'interrupt'` pauses the run
+ * with a LangGraph interrupt (interrupt.ts); an Approver decides in-process; `'none'` runs every
+ * call (the app takes responsibility). Unset: such calls are refused, nothing is written.
+ */
+export type Approvals = 'interrupt' | 'none' | Approver;
+
+export interface LangChainToolOptions extends SchemaOptions {
+  approvals?: Approvals;
+}
+
+const noApprover: Approver = async ({ tool, summary }) => ({
+  approved: false,
+  unavailable: true,
+  reason: `${tool} needs a person's approval (${summary}), and these tools were built without the \`approvals\` option, so no one can be asked. Set approvals: 'interrupt' (LangGraph interrupt) or an Approver function on the toolkit; 'none' only if the app takes responsibility.`,
+});
+
+function approverFor(approvals: Approvals | undefined): Approver {
+  if (approvals === 'interrupt') return interruptApprover;
+  if (approvals === 'none') return approveAll;
+  return approvals ?? noApprover;
+}
 
 /**
  * One registry tool as a LangChain tool. The result is compact JSON text; user-fixable
@@ -28,6 +50,7 @@ class RegistryTool extends DynamicStructuredTool {
   readonly #strict: boolean;
 
   constructor(tool: AnyToolDefinition, context: ToolContext, options: LangChainToolOptions) {
+    const approver = approverFor(options.approvals);
     super({
       name: tool.name,
       description: tool.description,
@@ -38,7 +61,14 @@ class RegistryTool extends DynamicStructuredTool {
       // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
       func: async (input: unknown, _runManager, config) => {
         const signal = config?.signal;
-        const outcome = await runTool(tool, signal ? { ...context, signal } : context, input);
+        const callContext = signal ? { ...context, signal } : context;
+        // The one approval path (tools/approval.ts); an interrupt propagates to LangGraph from here.
+        const parsed = parseParams(tool, input);
+        if (parsed.success) {
+          const decision = await decideCall(tool, callContext, parsed.data, approver);
+          if (!decision.ok) return JSON.stringify({ error: decision.error });
+        }
+        const outcome = await runTool(tool, callContext, input);
         return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
       },
     });

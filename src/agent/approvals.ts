@@ -1,19 +1,12 @@
-import { maskSecretParams } from '../redact.js';
+import type { Approver } from '../tools/approval.js';
 
-export interface ApprovalRequest {
-  tool: string;
-  /** Arguments as the model sent them, secrets masked: safe to show. */
-  args: Record<string, unknown>;
-  /** What the call will change, read from the site: "give alice the role administrator (was: editor)". */
-  summary: string;
-}
-
-export type ApprovalDecision = { approved: true } | { approved: false; reason: string };
-
-/** Decides whether one destructive tool call may run. */
-export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
-
-export const approveAll: Approver = async () => ({ approved: true });
+export {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Approver,
+  approvalRequest,
+  approveAll,
+} from '../tools/approval.js';
 
 /** For runs without a terminal and without --yes: destructive calls are refused, with a reason. */
 export const refuseAll: Approver = async ({ tool }) => ({
@@ -32,8 +25,4 @@ export function serializeApprover(approver: Approver): Approver {
     queue = decision.catch(() => undefined);
     return decision;
   };
-}
-
-export function approvalRequest(tool: string, args: unknown, summary: string): ApprovalRequest {
-  return { tool, args: (maskSecretParams(args) ?? {}) as Record<string, unknown>, summary };
 }

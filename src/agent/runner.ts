@@ -64,10 +64,12 @@ export class ChatSession {
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.#agent = createAgent({
       model: options.model,
-      tools: selected.map((tool) => toLangChainTool(tool, options.context, { strict: options.strict })),
+      tools: selected.map((tool) =>
+        toLangChainTool(tool, options.context, { strict: options.strict, approvals: options.approver }),
+      ),
       systemPrompt: options.systemPrompt ?? loadSystemPrompt(),
       middleware: [
-        toolCallMiddleware(selected, options.context, options.approver, this.#ledger),
+        toolCallMiddleware(selected, this.#ledger),
         historyMiddleware(options.history),
       ],
     });

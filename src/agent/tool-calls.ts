@@ -1,9 +1,8 @@
 import { createMiddleware, ToolMessage } from 'langchain';
-import { type AnyToolDefinition, reviewCall, type ToolContext, type ToolErrorPayload } from '../tools/index.js';
+import type { AnyToolDefinition, ToolErrorPayload } from '../tools/index.js';
 import { maskResetKeys } from '../redact.js';
 import { parseParams } from '../tools/params.js';
 import { invalidParams } from '../tools/run-tool.js';
-import { type Approver, approvalRequest } from './approvals.js';
 import type { ToolResultLedger } from './messages.js';
 
 function isErrorContent(content: unknown): boolean {
@@ -23,22 +22,15 @@ function errorMessage(toolCallId: string, name: string, error: ToolErrorPayload)
  * Every tool call of the agent goes through here, one call at a time:
  * - unknown tool or invalid arguments → a short error the model can act on (LangChain's own
  *   message for a schema mismatch carries a JS stack trace);
- * - a call whose review requires approval → the approver decides; a rejection becomes this
- *   call's result.
- *
- * Deciding per call inside `wrapToolCall` (rather than with `humanInTheLoopMiddleware`) means
- * every tool call always gets exactly one result, also when one of several parallel calls is
- * rejected (langchainjs#11125: there, the other calls were dropped and the next model request
- * was invalid).
+ * - a bug in a tool → a short `tool_failed` result, no stack.
+ * Approvals are decided inside each tool (adapters/langchain.ts, the one path every surface
+ * uses), so every tool call always gets exactly one result, also when one of several parallel
+ * calls is rejected (langchainjs#11125: with humanInTheLoopMiddleware the other calls were
+ * dropped and the next model request was invalid).
  */
 type WrapToolCall = NonNullable<Parameters<typeof createMiddleware>[0]['wrapToolCall']>;
 
-export function toolCallMiddleware(
-  tools: readonly AnyToolDefinition[],
-  context: ToolContext,
-  approver: Approver,
-  ledger?: ToolResultLedger,
-) {
+export function toolCallMiddleware(tools: readonly AnyToolDefinition[], ledger?: ToolResultLedger) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return createMiddleware({
     name: 'CmsAdminToolCalls',
@@ -65,18 +57,6 @@ export function toolCallMiddleware(
       }
       const parsed = parseParams(tool, toolCall.args);
       if (!parsed.success) return errorMessage(id, tool.name, invalidParams(tool, parsed.error));
-      // Risk is decided per call, from its params and the site's state (define-tool.ts).
-      const review = await reviewCall(tool, context, parsed.data);
-      if (review.approval === 'required') {
-        const decision = await approver(approvalRequest(tool.name, parsed.data, review.summary));
-        if (!decision.approved) {
-          return errorMessage(id, tool.name, {
-            code: 'rejected_by_user',
-            message: `The call was not approved: ${decision.reason} Nothing was changed.`,
-            hint: 'Do not retry this call; ask the person what they want instead.',
-          });
-        }
-      }
       try {
         const result = await handler(request);
         // Tool-level errors come back as `{"error":…}` content: mark them so traces and

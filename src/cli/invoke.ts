@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, createContext } from '../config.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
-import { runTool, type ToolOutcome } from '../tools/index.js';
+import { DRY_RUN, runTool, type ToolOutcome } from '../tools/index.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
 
 /** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */
@@ -19,6 +19,7 @@ export function registerInvokeCommand(program: Command): void {
     .option('--read-only', 'allow only read-only tools')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
+    .option('--dry-run', 'for a write tool: answer what it would change, read from the site; write nothing')
     .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
     .option(...ANSWER_BUDGET_FLAG)
     .option('--pretty', 'indent the JSON output')
@@ -31,7 +32,8 @@ Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without CMS_URL the local sandbox
 
 Examples:
   cms-admin invoke '{"tool":"get-cms-categories"}'
-  echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -`,
+  echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -
+  cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'`,
     )
     .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean }) => {
       const outcome = await runInvoke(text, options);
@@ -40,7 +42,7 @@ Examples:
     });
 }
 
-type InvokeOptions = FilterOptions & { showResetLink?: boolean };
+type InvokeOptions = FilterOptions & { showResetLink?: boolean; dryRun?: boolean };
 
 async function runInvoke(text: string | undefined, options: InvokeOptions): Promise<ToolOutcome> {
   const source = text === undefined || text === '-' ? await readStdin() : text;
@@ -57,13 +59,15 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
   // Validate before touching configuration, so a bad call fails the same way with or without a site.
   const call = resolveCall(parsed.value, filter);
   if (!call.ok) return call;
+  // The same as `"dry_run": true` in the params; a read-only tool writes nothing anyway.
+  const params = options.dryRun && !call.tool.annotations.readOnly ? { ...call.params, [DRY_RUN]: true } : call.params;
   try {
     const site = await resolveCliSiteConfig();
     return await runTool(call.tool, createContext(site, {
       ...siteOptions,
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
-    }), call.params);
+    }), params);
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, error: { code: 'not_configured', message: err.message } };
     throw err;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createContext } from '../config.js';
+import { findTool } from '../tools/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
@@ -10,6 +11,8 @@ export function registerMcpCommand(program: Command): void {
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--yes', 'approve every call that needs approval (for clients without elicitation; the client must confirm)')
+    .option('--approve <names>', 'comma-separated tools whose calls are approved without asking')
     .option('--reveal-reset-links', 'return reset links in results (they reach the MCP client and its model)')
     .option('--strict', 'list strict-ready input schemas (all params required, optional ones nullable)')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
@@ -17,13 +20,17 @@ export function registerMcpCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
+asked of the person through MCP elicitation. A client without elicitation gets a refusal,
+unless --yes or --approve names the tool.
 Site from CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (or the local sandbox when CMS_URL is unset).
 Example client config:
   {"mcpServers": {"wordpress": {"command": "npx", "args": ["cms-admin", "mcp"],
     "env": {"CMS_URL": "https://example.com", "CMS_USERNAME": "admin", "CMS_APP_PASSWORD": "…"}}}}`,
     )
-    .action(async (options: FilterOptions & { revealResetLinks?: boolean; strict?: boolean }) => {
+    .action(async (options: McpOptions) => {
       const filter = filterFromOptions(options);
+      const approvals = { yes: Boolean(options.yes), approve: approveList(options.approve) };
       const context = createContext(await resolveCliSiteConfig(), {
         ...contextOptions(options),
         secretsTo: options.revealResetLinks ? 'result' : undefined,
@@ -31,6 +38,16 @@ Example client config:
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
       await context.client.connect();
       const { serveStdio } = await import('../mcp.js');
-      await serveStdio(context, filter, { strict: Boolean(options.strict) });
+      await serveStdio(context, filter, { strict: Boolean(options.strict), approvals });
     });
+}
+
+type McpOptions = FilterOptions & { revealResetLinks?: boolean; strict?: boolean; yes?: boolean; approve?: string };
+
+/** `--approve a,b` as tool names; an unknown name stops the server before it starts. */
+function approveList(names: string | undefined): string[] {
+  const list = (names ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = list.filter((name) => !findTool(name));
+  if (unknown.length) throw new Error(`--approve: unknown tool(s) ${unknown.join(', ')}. Run \`cms-admin tools\` to list them.`);
+  return list;
 }

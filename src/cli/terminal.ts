@@ -21,7 +21,8 @@ export function formatToolResult(content: string): string {
 }
 
 /**
- * Asks y/n on the terminal for each destructive call, showing the tool and its arguments.
+ * Asks y/n on the terminal for each call that needs approval, showing once, in plain words,
+ * what it will change (read from the site; the raw call is already on screen in the chat).
  * Ctrl-C during the question cancels the turn and answers "no".
  */
 export function terminalApprover(
@@ -29,9 +30,8 @@ export function terminalApprover(
   output: NodeJS.WritableStream,
   currentSignal: () => AbortSignal | undefined,
 ): Approver {
-  return async ({ tool, args, summary }): Promise<ApprovalDecision> => {
-    // The summary is read from the site; the raw arguments follow for the careful reader.
-    output.write(`\n${yellow('Approval needed:')} ${bold(summary)}\n${dim(`${tool} ${JSON.stringify(args)}`)}\n`);
+  return async ({ summary }): Promise<ApprovalDecision> => {
+    output.write(`\n${yellow('Approval needed:')} ${bold(summary)}\n`);
     let answer: string;
     try {
       const signal = currentSignal();

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import { type Approver, approvalRequest, approveAll, refuseAll } from '../agent/approvals.js';
+import { type Approver, approveAll, refuseAll } from '../agent/approvals.js';
 import { invoke, resolveCall } from '../envelope.js';
-import { reviewCall, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
+import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
 import { handleInterrupts } from './interrupt.js';
 import { bold, dim, terminalApprover } from './terminal.js';
 
@@ -85,13 +85,10 @@ export async function runToolShell(options: {
     try {
       const context = { ...options.context, signal: running.signal };
       const call = resolveCall(envelope, options.filter);
-      const review = call.ok ? await reviewCall(call.tool, context, call.params) : undefined;
-      if (call.ok && review?.approval === 'required') {
-        const decision = await approver(approvalRequest(call.tool.name, call.params, review.summary));
-        if (!decision.approved) {
-          process.stdout.write(`Not run: ${decision.reason}\n`);
-          continue;
-        }
+      const decision = call.ok ? await decideCall(call.tool, context, call.params, approver) : ({ ok: true } as const);
+      if (!decision.ok) {
+        process.stdout.write(`${JSON.stringify({ ok: false, error: decision.error }, null, 2)}\n`);
+        continue;
       }
       const outcome = await invoke(envelope, context, options.filter);
       process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);

@@ -1,7 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AuditSink } from '../audit.js';
 import type { WordPressClient } from '../client/index.js';
-import { maskSecretParams } from '../redact.js';
 
 export type ToolkitName = 'taxonomy' | 'users';
 
@@ -65,6 +64,12 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
    * `annotations.destructive`, summarised from the params.
    */
   review?: (context: ToolContext, params: z.output<Schema>) => Promise<CallReview>;
+  /**
+   * What a dry run (`dry_run: true`, added to every write tool's schema by `defineTool`)
+   * answers: what the call would change, read from the site, writing nothing. Without it: the
+   * review's summary (run-tool.ts). Shared by kind in taxonomy/previews.ts, users/previews.ts.
+   */
+  preview?: (context: ToolContext, params: z.output<Schema>) => Promise<Record<string, unknown>>;
   execute(context: ToolContext, params: z.output<Schema>): Promise<unknown>;
   /**
    * The answer to send when it is a condensed form of what `execute` returns (a bulk report of
@@ -75,9 +80,24 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
 
 export type AnyToolDefinition = ToolDefinition<z.ZodObject>;
 
-/** Identity function that keeps the params type of `execute` tied to the schema. */
+/** The param every write tool takes: answer what would change, write nothing. */
+export const DRY_RUN = 'dry_run';
+const dryRunParam = z.boolean().optional().describe('Preview; writes nothing');
+
+/**
+ * Keeps the params type of `execute` tied to the schema, and gives every write tool the
+ * `dry_run` param in one place (run-tool.ts answers it with `preview`, never running `execute`).
+ */
 export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinition<Schema>): ToolDefinition<Schema> {
-  return definition;
+  if (definition.annotations.readOnly || DRY_RUN in definition.schema.shape) return definition;
+  // safeExtend keeps the schema's refinements (merge-categories' source/target checks).
+  const schema = definition.schema.safeExtend({ [DRY_RUN]: dryRunParam }) as unknown as Schema;
+  return { ...definition, schema };
+}
+
+/** True when these (parsed) params ask a write tool for a dry run. */
+export function isDryRun(params: unknown): boolean {
+  return typeof params === 'object' && params !== null && (params as Record<string, unknown>)[DRY_RUN] === true;
 }
 
 /** What a call will do, for the person who approves it. */
@@ -85,19 +105,4 @@ export interface CallReview {
   approval: 'required' | 'none';
   /** One line, e.g. "give alice the role administrator (was: editor)". */
   summary: string;
-}
-
-/**
- * The review of one call. When reading the site for it fails, the call needs approval (fail
- * safe) and the prompt says the state could not be read.
- */
-export async function reviewCall(tool: AnyToolDefinition, context: ToolContext, params: unknown): Promise<CallReview> {
-  const fallback = `${tool.name} ${JSON.stringify(maskSecretParams(params))}`;
-  if (!tool.review) return { approval: tool.annotations.destructive ? 'required' : 'none', summary: fallback };
-  try {
-    return await tool.review(context, params as never);
-  } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    return { approval: 'required', summary: `${fallback} (could not read the site to describe it: ${why})` };
-  }
 }

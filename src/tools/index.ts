@@ -55,7 +55,8 @@ export {
   type HandedSecret,
   type SecretHandOver,
   defineTool,
-  reviewCall,
+  DRY_RUN,
+  isDryRun,
   type AnyToolDefinition,
   type ToolAnnotations,
   type ToolContext,
@@ -63,5 +64,16 @@ export {
   type ToolkitName,
 } from './define-tool.js';
 export { type ToolOutcome, runTool } from './run-tool.js';
+export {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Approver,
+  approvalRequest,
+  approveAll,
+  type CallDecision,
+  decideCall,
+  type FailedReview,
+  reviewCall,
+} from './approval.js';
 export { type ToolFilter, selectTools } from './select.js';
 export { ToolError, type ToolErrorPayload } from './tool-error.js';

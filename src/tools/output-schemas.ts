@@ -37,3 +37,6 @@ export const assignOutput = z.looseObject({
 
 /** A user tool's answer: which user it acted on. */
 export const userOutput = z.looseObject({ id, username: z.string() });
+
+/** A write tool's dry run (`dry_run: true`): what it would change, nothing written. */
+export const previewOutput = z.looseObject({ dry_run: z.literal(true) });

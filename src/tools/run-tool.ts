@@ -1,11 +1,13 @@
 import type { z } from 'zod';
-import { WordPressError, withAbortSignal } from '../client/index.js';
+import { withAbortSignal } from '../client/index.js';
 import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
-import type { AnyToolDefinition, ToolContext } from './define-tool.js';
+import { type AnyToolDefinition, DRY_RUN, isDryRun, type ToolContext } from './define-tool.js';
 import { parseParams } from './params.js';
 import { ToolError, type ToolErrorPayload } from './tool-error.js';
 import { answerBudget, enforceBudget } from './answers/budget.js';
+import { reviewCall } from './approval.js';
+import { toErrorPayload } from './error-payload.js';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };
 
@@ -19,6 +21,9 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   if (!parsed.success) {
     return { ok: false, error: invalidParams(tool, parsed.error) };
   }
+  const dryRun = isDryRun(parsed.data);
+  // `dry_run: false` is the same as not given: tools never see the param.
+  const { [DRY_RUN]: _dryRun, ...params } = parsed.data as Record<string, unknown>;
   let outcome: ToolOutcome;
   let user: string | undefined;
   let detail: unknown;
@@ -26,7 +31,8 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     // Every request of this call (tool code, paging, batches) stops when the call is cancelled.
     const result = await withAbortSignal(context.signal, async () => {
       user = (await context.client.connect()).username;
-      const full = await tool.execute(context, parsed.data);
+      if (dryRun) return enforceBudget(await previewCall(tool, context, params), answerBudget(context));
+      const full = await tool.execute(context, params);
       if (tool.answer) detail = full;
       return enforceBudget(tool.answer ? tool.answer(full as never) : full, answerBudget(context));
     });
@@ -35,12 +41,26 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     const error = toErrorPayload(err) ?? internalError(tool, err, secrets);
     outcome = redactSecrets({ ok: false, error }, secrets);
   }
-  if (context.audit && !tool.annotations.readOnly) {
-    const write = { user, tool: tool.name, params: parsed.data, outcome, detail };
+  if (context.audit && !tool.annotations.readOnly && !dryRun) {
+    const write = { user, tool: tool.name, params, outcome, detail };
     const failed = await recordWrite(context.audit, write, secrets);
     if (failed) return withAuditFailure(outcome, failed);
   }
   return outcome;
+}
+
+/**
+ * A dry run's answer: the tool's own preview, or what its review says the call would change
+ * (read from the site). A call the review finds cannot succeed answers that error.
+ */
+async function previewCall(tool: AnyToolDefinition, context: ToolContext, params: unknown): Promise<unknown> {
+  if (tool.preview) return { dry_run: true, ...(await tool.preview(context, params as never)) };
+  const review = await reviewCall(tool, context, params);
+  if (review.approval === 'fails') {
+    const { code, message, ...rest } = review.error;
+    throw new ToolError(code, message, rest);
+  }
+  return { dry_run: true, would: review.summary, needs_approval: review.approval === 'required' };
 }
 
 /** The outcome, saying that it is missing from the audit log (the write itself stands). */
@@ -86,37 +106,4 @@ export function internalError(tool: AnyToolDefinition, err: unknown, secrets: re
     message: `${tool.name} failed because of a bug in cms-admin-toolkit, not the site or the request (${reason}). The site may be partly changed if the tool writes; check it before retrying.`,
     hint: 'Report it with the output of the same call run with CMS_DEBUG=1.',
   };
-}
-
-/** User-fixable problems become a payload; anything else (a bug) returns undefined. */
-export function toErrorPayload(err: unknown): ToolErrorPayload | undefined {
-  if (err instanceof ToolError) {
-    return compact({ code: err.code, message: err.message, hint: err.hint, details: err.details });
-  }
-  if (err instanceof WordPressError) {
-    return compact({ code: err.code, message: err.message, hint: hintFor(err), details: detailsFor(err) });
-  }
-  return undefined;
-}
-
-function hintFor(err: WordPressError): string | undefined {
-  if (err.hint) return err.hint;
-  if (err.code === 'authentication_failed') return 'Fix the credentials, then try again.';
-  if (err.code === 'cancelled')
-    return 'The person cancelled this call. What ran before the cancel stays done: read the site before retrying.';
-  if (err.status === undefined) return 'Check that the site is reachable (CMS_URL) and try again.';
-  if (err.status === 401 || err.status === 403)
-    return 'The WordPress account lacks permission for this; use an administrator’s application password.';
-  if (err.status === 404) return 'Check the id: the list tools show the ids that exist.';
-  if (err.status >= 500) return 'WordPress failed on its side; try again, or check the site’s PHP error log.';
-  return undefined;
-}
-
-function detailsFor(err: WordPressError): unknown {
-  const data = err.data as { params?: unknown; details?: unknown } | undefined;
-  return data?.params ?? data?.details;
-}
-
-function compact(payload: ToolErrorPayload): ToolErrorPayload {
-  return Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== undefined)) as unknown as ToolErrorPayload;
 }

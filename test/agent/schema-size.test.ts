@@ -13,8 +13,9 @@ afterAll(() => server.stop());
 // One test's unconsumed scripted steps must not become the next test's replies.
 beforeEach(() => server.clear());
 
-// 1,500 before paging; search, filters, limit, cursor and full on the five list tools cost ~320.
-it('the 20 tool schemas the model receives stay within 1,850 tokens and keep what a call needs', async () => {
+// 1,500 before paging; search, filters, limit, cursor and full on the five list tools cost ~320;
+// dry_run on the 15 write tools ~170.
+it('the 20 tool schemas the model receives stay within 2,050 tokens and keep what a call needs', async () => {
   const model = new ChatOpenAI({
     model: 'scripted',
     apiKey: 'x',
@@ -28,7 +29,7 @@ it('the 20 tool schemas the model receives stay within 1,850 tokens and keep wha
   expect(tools).toHaveLength(20);
   const tokens = getEncoding('o200k_base').encode(JSON.stringify(tools)).length;
   console.log(`tool schemas sent to the model: ${JSON.stringify(tools).length} chars, ${tokens} tokens`);
-  expect(tokens).toBeLessThanOrEqual(1850);
+  expect(tokens).toBeLessThanOrEqual(2050);
   for (const { function: fn } of tools) {
     expect(fn.description!.length, fn.name).toBeGreaterThan(10);
     const parameters = fn.parameters as {

@@ -26,6 +26,16 @@ describe('cms-admin invoke', () => {
     expect(JSON.parse(run.stdout).ok).toBe(true);
   });
 
+  it('--dry-run answers what a write would change, read from the site, and writes nothing', async () => {
+    const tag = await wp().post<{ id: number; name: string }>('/wp/v2/tags', { name: unique('Dry tag') });
+    const run = await runCli(['invoke', '--dry-run', JSON.stringify({ tool: 'delete-tag', params: { id: tag.id } })]);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ ok: true, result: { dry_run: true } });
+    expect(JSON.stringify(out.result)).toContain(tag.name);
+    expect((await wp().get<{ name: string }>(`/wp/v2/tags/${tag.id}`)).name).toBe(tag.name);
+  });
+
   const invalid: Array<[string, string, string]> = [
     ['unknown tool', '{"tool":"create-categry","params":{"name":"X"}}', 'unknown_tool'],
     ['missing required param', '{"tool":"create-category","params":{}}', 'invalid_params'],

@@ -18,7 +18,8 @@ const seen = new Set<string>();
 
 beforeAll(async () => {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(testContext()).connect(serverSide);
+  // Approvals are not the subject here (test/cli/mcp-approvals.test.ts): every call is approved.
+  await createMcpServer(testContext(), {}, { approvals: { yes: true } }).connect(serverSide);
   client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
   for (const tool of (await client.listTools()).tools) schemas.set(tool.name, tool.outputSchema as Record<string, unknown>);

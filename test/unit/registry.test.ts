@@ -60,6 +60,14 @@ describe('registry', () => {
     expect(names).toEqual(['get-cms-categories', 'get-cms-tags', 'list-taxonomies']);
   });
 
+  it('every write tool takes dry_run (one central param, answered by a preview), no read tool does', () => {
+    for (const tool of tools) {
+      const shape = tool.schema.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
+      expect('dry_run' in shape, tool.name).toBe(!tool.annotations.readOnly);
+      if (!tool.annotations.readOnly) expect(shape.dry_run!.safeParse(true).success, tool.name).toBe(true);
+    }
+  });
+
   it.each(tools.map((t) => [t.name, t] as const))(
     '%s rejects unknown params and documents every param',
     (_name, tool) => {

@@ -17,7 +17,6 @@ export const mergeCategories = defineTool({
       source_ids: wpIds().describe('Category ids to merge'),
       target_id: wpId().describe('Target category id'),
       delete_sources: z.boolean().optional().describe('Delete sources if every post moved'),
-      dry_run: z.boolean().optional().describe('Only return the plan'),
     })
     .refine((p) => new Set(p.source_ids).size === p.source_ids.length, {
       path: ['source_ids'],
@@ -38,9 +37,11 @@ export const mergeCategories = defineTool({
     const { failures, more } = failuresByReason(result.posts_failed);
     return { ...result, posts_failed: failures, ...(more ? { posts_failed_reasons_not_listed: more } : {}) };
   },
+  // The plan, read from the site: which posts would move, which children, which sources go.
+  preview: async ({ client }, params) =>
+    describePlan(await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false)),
   execute: ({ client }, params) =>
-    withPostTermsLock(client, async () => {
-      const plan = await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false);
-      return params.dry_run ? describePlan(plan) : applyMerge(client, plan);
-    }),
+    withPostTermsLock(client, async () =>
+      applyMerge(client, await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false)),
+    ),
 });

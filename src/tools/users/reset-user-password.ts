@@ -26,7 +26,9 @@ export const resetUserPassword = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
-  async review({ client }, params) {
+  async review({ client, secretsTo }, params) {
+    // A call that cannot succeed is answered at once, before anyone is asked (approval.ts).
+    if (params.delivery === 'link' && !secretsTo) throw noOneToReceive();
     const user = await getUser(client, params.id);
     return required(
       params.delivery === 'link'

@@ -155,8 +155,10 @@ describe('merge-categories', () => {
     const a = await makeCategory('Review A');
     const b = await makeCategory('Review B');
     const real = await reviewCall(tool, testContext(), { source_ids: [a.id], target_id: b.id, delete_sources: true });
-    expect(real.approval).toBe('required');
-    expect(real.summary).toMatch(/^merge the categories "Review A[^"]*" into "Review B[^"]*", then delete them$/);
+    expect(real).toMatchObject({
+      approval: 'required',
+      summary: expect.stringMatching(/^merge the categories "Review A[^"]*" into "Review B[^"]*", then delete them$/),
+    });
     const dry = await reviewCall(tool, testContext(), { source_ids: [a.id], target_id: b.id, dry_run: true });
     expect(dry.approval).toBe('none');
   });
