@@ -87,7 +87,7 @@ export async function runToolShell(options: {
       const call = resolveCall(envelope, options.filter);
       const decision = call.ok ? await decideCall(call.tool, context, call.params, approver) : ({ ok: true } as const);
       if (!decision.ok) {
-        process.stdout.write(`${JSON.stringify({ ok: false, error: decision.error }, null, 2)}\n`);
+        process.stdout.write(`Not run: ${decision.error.message}\n`);
         continue;
       }
       const outcome = await invoke(envelope, context, options.filter);
