@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       CMS Admin Companion
  * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint and a roles endpoint (namespace cms-admin/v1).
- * Version:           0.2.0
+ * Version:           0.3.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
  * License:           MIT
@@ -22,12 +22,14 @@ if (defined('CMS_ADMIN_COMPANION_VERSION')) {
     return;
 }
 
-define('CMS_ADMIN_COMPANION_VERSION', '0.2.0');
+define('CMS_ADMIN_COMPANION_VERSION', '0.3.0');
 define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
 require_once __DIR__ . '/includes/account-guards.php';
+require_once __DIR__ . '/includes/capability-guards.php';
 require_once __DIR__ . '/includes/rest-routes.php';
+require_once __DIR__ . '/includes/password-reset.php';
 require_once __DIR__ . '/includes/post-terms.php';
 
 /**

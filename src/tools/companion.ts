@@ -19,6 +19,12 @@ export const COMPANION_ROUTES = {
   'users/password-reset': '0.1.0',
   roles: '0.1.0',
   'users/registered-order': '0.1.0',
+  /**
+   * 0.3.0: WordPress itself refuses edit/promote/remove/delete of a stronger account and
+   * roles above the caller's (map_meta_cap, editable_roles); enable applies the same rule;
+   * the last-administrator check runs under a lock; disabled accounts get no reset.
+   */
+  'user-guards': '0.3.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

@@ -13,29 +13,38 @@ if (!defined('ABSPATH')) {
 }
 
 /**
- * Capabilities `$user` holds and the current user does not (role names left out: they are
- * not capabilities). A super admin holds everything on a network.
+ * Capabilities `$user` holds and `$caller` (default: the current user) does not (role names
+ * left out: they are not capabilities). A super admin holds everything on a network.
  */
-function cms_admin_capabilities_beyond_caller(WP_User $user): array
+function cms_admin_capabilities_beyond_caller(WP_User $user, ?WP_User $caller = null): array
 {
-    if (is_multisite() && is_super_admin($user->ID) && !is_super_admin()) {
+    $caller ??= wp_get_current_user();
+    if (is_multisite() && is_super_admin($user->ID) && !is_super_admin($caller->ID)) {
         return ['super admin'];
     }
-    $roles = wp_roles();
     $beyond = [];
     foreach ($user->allcaps as $cap => $granted) {
         // user_can(): what the account can really do; a site constant (DISALLOW_FILE_EDIT)
         // may take a granted capability away from everyone.
-        // level_0…level_10 are the user levels WordPress 2.0 replaced with capabilities.
-        $legacy = 1 === preg_match('/^level_\d+$/', $cap);
-        if ($granted && !$legacy && !$roles->is_role($cap) && user_can($user, $cap) && !current_user_can($cap)) {
+        if ($granted && cms_admin_is_capability((string) $cap) && user_can($user, $cap) && !user_can($caller, $cap)) {
             $beyond[] = $cap;
         }
     }
-    // The capabilities that hand over the site first, so the message names what matters.
-    $power = ['manage_options', 'promote_users', 'edit_users', 'create_users', 'delete_users', 'activate_plugins', 'edit_theme_options', 'unfiltered_html'];
-    sort($beyond);
-    return array_values(array_unique(array_merge(array_intersect($power, $beyond), $beyond)));
+    return cms_admin_power_first($beyond);
+}
+
+/** Not a role name and not one of level_0…level_10, the user levels WordPress 2.0 replaced with capabilities. */
+function cms_admin_is_capability(string $cap): bool
+{
+    return 1 !== preg_match('/^level_\d+$/', $cap) && !wp_roles()->is_role($cap);
+}
+
+/** The capabilities that hand over the site first, so a message names what matters. */
+function cms_admin_power_first(array $caps): array
+{
+    $power = ['manage_options', 'promote_users', 'edit_users', 'create_users', 'delete_users', 'activate_plugins', 'install_plugins', 'edit_plugins', 'edit_themes', 'edit_files', 'unfiltered_upload', 'edit_theme_options', 'unfiltered_html'];
+    sort($caps);
+    return array_values(array_unique(array_merge(array_intersect($power, $caps), $caps)));
 }
 
 /** A 403 when `$user` holds capabilities the caller lacks: only an equal may do `$what`. */
@@ -61,8 +70,35 @@ function cms_admin_refuse_stronger_account(WP_User $user, string $what): ?WP_Err
 /** Enabled accounts that can manage the site's settings, i.e. administrators (any role name). */
 function cms_admin_enabled_administrators(): array
 {
-    $ids = get_users(['capability' => 'manage_options', 'fields' => 'ID', 'number' => -1]);
-    return array_values(array_filter(array_map('intval', $ids), static fn (int $id) => !cms_admin_is_disabled($id)));
+    $ids = array_map('intval', get_users(['capability' => 'manage_options', 'fields' => 'ID', 'number' => -1]));
+    // The state as stored now: this request may have cached it before another one changed it.
+    foreach ($ids as $id) {
+        wp_cache_delete($id, 'user_meta');
+    }
+    return array_values(array_filter($ids, static fn (int $id) => !cms_admin_is_disabled($id)));
+}
+
+/**
+ * Runs `$check_and_write` while holding a database lock, so two requests that each disable an
+ * administrator cannot both pass the last-administrator check before either writes (MySQL's
+ * GET_LOCK is per site and shared by every PHP worker). https://mariadb.com/kb/en/get_lock/
+ */
+function cms_admin_with_administrators_lock(callable $check_and_write)
+{
+    global $wpdb;
+    $name = 'cms_admin_admins_' . md5($wpdb->prefix . DB_NAME);
+    if ('1' !== (string) $wpdb->get_var($wpdb->prepare('SELECT GET_LOCK(%s, %d)', $name, 15))) {
+        return new WP_Error(
+            'cms_admin_busy',
+            __('Another request is changing administrators right now; try again.', 'cms-admin-companion'),
+            ['status' => 503]
+        );
+    }
+    try {
+        return $check_and_write();
+    } finally {
+        $wpdb->query($wpdb->prepare('SELECT RELEASE_LOCK(%s)', $name));
+    }
 }
 
 /** A 409 when `$user` is the last enabled administrator: disabling it would leave no one in charge. */

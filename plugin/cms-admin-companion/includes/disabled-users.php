@@ -13,6 +13,7 @@
  *   action is the hook that can veto a password that matched (the REST API then answers 401);
  *   https://developer.wordpress.org/reference/hooks/wp_authenticate_application_password_errors/
  * - existing login sessions: destroyed when the account is disabled (their cookies stop validating);
+ * - password resets: no new reset key (`allow_password_reset`), earlier links voided;
  * - anything else a plugin plugs into `determine_current_user` (JWT, OAuth…): resolved to nobody.
  */
 
@@ -48,6 +49,10 @@ function cms_admin_disable_user(WP_User $user, string $reason, int $by): array
     }
     update_user_meta($user->ID, CMS_ADMIN_DISABLED_META, $state);
     WP_Session_Tokens::get_instance($user->ID)->destroy_all();
+    // A reset link sent earlier would still set a password; void it.
+    global $wpdb;
+    $wpdb->update($wpdb->users, ['user_activation_key' => ''], ['ID' => $user->ID]);
+    clean_user_cache($user->ID);
 
     /** Fires after an account was disabled (or its reason changed). */
     do_action('cms_admin_user_disabled', $user->ID, $state);
@@ -140,4 +145,47 @@ add_filter(
         return $user_id;
     },
     100
+);
+
+/**
+ * No password reset for a disabled account: get_password_reset_key() refuses, so neither the
+ * lost-password form nor an administrator's "Send password reset" makes a link.
+ * https://developer.wordpress.org/reference/hooks/allow_password_reset/
+ */
+add_filter(
+    'allow_password_reset',
+    static fn ($allow, $user_id) => cms_admin_is_disabled((int) $user_id) ? false : $allow,
+    10,
+    2
+);
+
+/**
+ * The lost-password form would then say "Password reset is not allowed for this user",
+ * telling anyone which accounts are disabled. Answer as for an enabled account (wp-login.php's
+ * redirect to "Check your email"), and send nothing.
+ */
+add_action(
+    'lostpassword_post',
+    static function ($errors, $user_data = false): void {
+        $form = did_action('login_form_lostpassword') || did_action('login_form_retrievepassword');
+        if ($form && $user_data instanceof WP_User && cms_admin_is_disabled($user_data->ID)) {
+            wp_safe_redirect(!empty($_REQUEST['redirect_to']) ? wp_unslash($_REQUEST['redirect_to']) : 'wp-login.php?checkemail=confirm');
+            exit;
+        }
+    },
+    PHP_INT_MAX,
+    2
+);
+
+// A link made before the account was disabled is void (the key was cleared); should one
+// survive anyway, the reset form answers as for any expired link.
+add_action(
+    'validate_password_reset',
+    static function (WP_Error $errors, $user): void {
+        if ($user instanceof WP_User && cms_admin_is_disabled($user->ID)) {
+            $errors->add('invalidkey', __('Your password reset link appears to be invalid. Please request a new link below.'));
+        }
+    },
+    10,
+    2
 );

@@ -7,9 +7,9 @@
  *   POST cms-admin/v1/users/{id}/password-reset  {delivery: email|link} edit_user
  *   GET  cms-admin/v1/roles                                           list_users
  *
- * Core's edit_user lets anyone with edit_users act on administrators too (single site), so
- * disable and password-reset also refuse accounts that hold a capability the caller lacks, and
- * disable refuses the last enabled administrator (see account-guards.php).
+ * edit_user on an account that holds a capability the caller lacks is refused for every
+ * route (capability-guards.php); each route checks it again in its callback, and disable
+ * refuses the last enabled administrator under a lock (see account-guards.php).
  */
 
 if (!defined('ABSPATH')) {
@@ -76,9 +76,22 @@ add_filter(
     }
 );
 
-function cms_admin_rest_can_edit_user(WP_REST_Request $request): bool
+/**
+ * `edit_user` on the route's user. When only the stronger-account rule (capability-guards.php)
+ * refuses, the error says so: the caller may edit users, just not this one.
+ */
+function cms_admin_rest_can_edit_user(WP_REST_Request $request)
 {
-    return current_user_can('edit_user', (int) $request['id']);
+    $id = (int) $request['id'];
+    if (current_user_can('edit_user', $id)) {
+        return true;
+    }
+    $user = get_userdata($id);
+    if ($user && isset($GLOBALS['cms_admin_guard_refusals'][$id])) {
+        $what = ['disable' => 'disable', 'enable' => 'enable'][basename($request->get_route())] ?? 'reset the password of';
+        return cms_admin_refuse_stronger_account($user, $what) ?? false;
+    }
+    return false;
 }
 
 /** The user of the route, with the same error core's /wp/v2/users/{id} gives. */
@@ -104,12 +117,21 @@ function cms_admin_rest_disable(WP_REST_Request $request)
             ['status' => 400]
         );
     }
-    $refused = cms_admin_refuse_last_administrator($user) ?? cms_admin_refuse_stronger_account($user, 'disable');
-    if ($refused) {
-        return $refused;
+    // Check and write under one lock: two administrators disabling each other at once must
+    // not both pass the check (each seeing the other still enabled).
+    $done = cms_admin_with_administrators_lock(static function () use ($user, $request) {
+        $refused = cms_admin_refuse_last_administrator($user) ?? cms_admin_refuse_stronger_account($user, 'disable');
+        if ($refused) {
+            return $refused;
+        }
+        $was_disabled = cms_admin_is_disabled($user->ID);
+        $state = cms_admin_disable_user($user, sanitize_textarea_field($request['reason']), get_current_user_id());
+        return [$was_disabled, $state];
+    });
+    if (is_wp_error($done)) {
+        return $done;
     }
-    $was_disabled = cms_admin_is_disabled($user->ID);
-    $state = cms_admin_disable_user($user, sanitize_textarea_field($request['reason']), get_current_user_id());
+    [$was_disabled, $state] = $done;
     return [
         'id' => $user->ID,
         'username' => $user->user_login,
@@ -127,54 +149,13 @@ function cms_admin_rest_enable(WP_REST_Request $request)
     if (is_wp_error($user)) {
         return $user;
     }
-    $was_disabled = cms_admin_enable_user($user);
-    return ['id' => $user->ID, 'username' => $user->user_login, 'disabled' => false, 'was_disabled' => $was_disabled];
-}
-
-/**
- * `email`: WordPress's own reset email, exactly what Users → "Send password reset" does
- * (wp-admin/users.php calls retrieve_password() since 5.7). `link`: a fresh key and the same
- * URL the email carries. Either way the password itself is left alone, and a new key replaces
- * any earlier one. https://developer.wordpress.org/reference/functions/retrieve_password/
- */
-function cms_admin_rest_password_reset(WP_REST_Request $request)
-{
-    $user = cms_admin_rest_user($request);
-    if (is_wp_error($user)) {
-        return $user;
-    }
-    // A reset link or email for a stronger account would hand that account to the caller.
-    $refused = cms_admin_refuse_stronger_account($user, 'reset the password of');
+    // Re-enabling an account that holds more than the caller would undo its owner's decision.
+    $refused = cms_admin_refuse_stronger_account($user, 'enable');
     if ($refused) {
         return $refused;
     }
-    $result = ['id' => $user->ID, 'username' => $user->user_login, 'delivery' => $request['delivery']];
-    /** Same filter wp-login.php and check_password_reset_key() use; default one day. */
-    $result['expires_in_seconds'] = (int) apply_filters('password_reset_expiration', DAY_IN_SECONDS);
-
-    if ('link' === $request['delivery']) {
-        $key = get_password_reset_key($user);
-        if (is_wp_error($key)) {
-            return cms_admin_rest_error($key, 403);
-        }
-        $result['reset_link'] = network_site_url(
-            'wp-login.php?action=rp&key=' . $key . '&login=' . rawurlencode($user->user_login),
-            'login'
-        );
-        return $result;
-    }
-
-    // retrieve_password() looks the account up again by login, or by email when the login
-    // holds an "@"; pin it to this user.
-    $pin = static fn () => $user;
-    add_filter('lostpassword_user_data', $pin, PHP_INT_MAX);
-    $sent = retrieve_password($user->user_login);
-    remove_filter('lostpassword_user_data', $pin, PHP_INT_MAX);
-    if (is_wp_error($sent)) {
-        return cms_admin_rest_error($sent, 'retrieve_password_email_failure' === $sent->get_error_code() ? 500 : 400);
-    }
-    $result['sent_to'] = $user->user_email;
-    return $result;
+    $was_disabled = cms_admin_enable_user($user);
+    return ['id' => $user->ID, 'username' => $user->user_login, 'disabled' => false, 'was_disabled' => $was_disabled];
 }
 
 function cms_admin_rest_roles(): array

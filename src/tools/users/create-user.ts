@@ -6,6 +6,7 @@ import { type RawUser, toUser, USER_QUERY } from './records.js';
 import { resolveRole } from './roles.js';
 import { text } from '../schema.js';
 import { explainWriteError } from './write-errors.js';
+import { refuseStrongerRole } from './guards.js';
 import { defaultRole, none, required, rolePowers, withPowers } from './risk.js';
 
 export const createUser = defineTool({
@@ -34,6 +35,7 @@ export const createUser = defineTool({
   async execute({ client }, params) {
     checkPassword(params.password, params);
     const role = params.role === undefined ? undefined : await resolveRole(client, params.role);
+    if (role !== undefined) await refuseStrongerRole(client, role);
     const body = {
       username: params.username,
       email: params.email,

@@ -5,6 +5,8 @@ import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser, getUser } from './records.js';
 import { none, required } from './risk.js';
 import { wpId } from '../schema.js';
+import { refuseStrongerAccount } from './guards.js';
+import { explainGuardError } from './write-errors.js';
 
 export const enableUser = defineTool({
   name: 'enable-user',
@@ -23,11 +25,15 @@ export const enableUser = defineTool({
   },
   async execute({ client }, params) {
     await requireCompanion(client, 'Enabling a user', 'users/enable');
+    // Re-opening a stronger account would undo its owner's (or an administrator's) decision.
+    await refuseStrongerAccount(client, params.id, 'enable');
     const state = await forUser(params.id, () =>
       client.post<{ id: number; username: string; was_disabled: boolean }>(
         `/${COMPANION_NAMESPACE}/users/${params.id}/enable`,
       ),
-    );
+    ).catch((err) => {
+      throw explainGuardError(err);
+    });
     return { id: state.id, username: state.username, disabled: false, was_disabled: state.was_disabled };
   },
 });

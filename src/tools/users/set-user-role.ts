@@ -7,6 +7,8 @@ import { forUser, getUser, type RawUser } from './records.js';
 import { resolveRole, roleError } from './roles.js';
 import { text, wpId } from '../schema.js';
 import { none, required, rolePowers, withPowers } from './risk.js';
+import { refuseStrongerAccount, refuseStrongerRole } from './guards.js';
+import { explainGuardError } from './write-errors.js';
 
 export const setUserRole = defineTool({
   name: 'set-user-role',
@@ -54,6 +56,9 @@ export const setUserRole = defineTool({
         },
       );
     }
+    // No one changes the roles of a stronger account, or gives a role above their own (themselves included).
+    await refuseStrongerAccount(client, user.id, 'change the roles of');
+    await refuseStrongerRole(client, role);
     // WordPress's `roles` field replaces every role the user has, hence read, merge, write.
     let updated: RawUser;
     try {
@@ -61,7 +66,7 @@ export const setUserRole = defineTool({
         client.post<RawUser>(`/wp/v2/users/${params.id}`, { roles }, { context: 'edit', _fields: 'id,username,roles' }),
       );
     } catch (err) {
-      throw refusedRole(err, user.id === me.id) ?? roleError(err, params.role);
+      throw refusedRole(err, user.id === me.id) ?? explainGuardError(roleError(err, params.role));
     }
     return { id: user.id, username: user.username, roles: updated.roles ?? [], previous_roles: user.roles };
   },

@@ -6,7 +6,8 @@ import { checkPassword } from './passwords.js';
 import { forUser, getUser, type RawUser, toUser, USER_FIELDS } from './records.js';
 import { none, required } from './risk.js';
 import { wpId } from '../schema.js';
-import { explainWriteError, invalidEmail } from './write-errors.js';
+import { explainGuardError, explainWriteError, invalidEmail } from './write-errors.js';
+import { refuseStrongerAccount } from './guards.js';
 
 const FIELDS = ['email', 'name', 'bio', 'password'] as const;
 
@@ -42,6 +43,8 @@ export const updateUser = defineTool({
       });
     }
     if (params.email !== undefined && params.email.trim() === '') throw invalidEmail(params.email);
+    // A new email or password for a stronger account would hand it to the caller.
+    await refuseStrongerAccount(client, params.id, 'edit');
     const path = `/wp/v2/users/${params.id}`;
     const before = await forUser(params.id, () =>
       client.get<RawUser & { description?: string }>(path, { context: 'edit', _fields: `${USER_FIELDS},description` }),
@@ -56,7 +59,7 @@ export const updateUser = defineTool({
         client.post(path, body, { context: 'edit', _fields: `${USER_FIELDS},description` }),
       );
     } catch (err) {
-      throw await explainWriteError(client, err, { id: params.id, email: params.email });
+      throw explainGuardError(await explainWriteError(client, err, { id: params.id, email: params.email }));
     }
     const changed = given.filter((field) => {
       if (field === 'password') return true;

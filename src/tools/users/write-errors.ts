@@ -84,6 +84,16 @@ export function explainGuardError(err: unknown): unknown {
       hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
     });
   }
+  if (err.code === 'cms_admin_user_is_disabled') {
+    return new ToolError('user_disabled', `${err.message} Nothing was changed.`, {
+      hint: 'Enable the account first (enable-user), then start the reset.',
+    });
+  }
+  if (err.code === 'cms_admin_busy') {
+    return new ToolError('site_busy', `${err.message} Nothing was changed.`, {
+      hint: 'Another request was changing administrators at the same moment; run the call again.',
+    });
+  }
   if (err.code === 'cms_admin_last_administrator') {
     return new ToolError('last_administrator', `${err.message} Nothing was changed.`, {
       hint: 'Make another administrator first, or leave this account enabled.',

@@ -1,0 +1,84 @@
+import type { WordPressClient } from '../../client/index.js';
+import { COMPANION_ROUTES, companionVersion, compareVersions } from '../companion.js';
+import { ToolError } from '../tool-error.js';
+import { forUser } from './records.js';
+import { loadRoles } from './roles.js';
+import { explainGuardError } from './write-errors.js';
+import { POWER_CAPABILITIES } from './risk.js';
+
+/**
+ * The stronger-account rule, said before anything is sent. WordPress maps `edit_user` to
+ * `edit_users` alone on a single site, so without the companion plugin a "user manager" could
+ * set an administrator's email and password. The plugin (0.3.0, capability-guards.php) makes
+ * WordPress itself refuse; these checks give the same answer first, with the reason, and also
+ * where the plugin is missing.
+ */
+
+/**
+ * A plugin older than 0.3.0 lets core's routes and wp-admin act on stronger accounts; the
+ * toolkit's own checks still hold, but anyone else's requests do not meet them. Said once.
+ */
+async function warnOldPlugin(client: WordPressClient): Promise<void> {
+  const version = await companionVersion(client);
+  const need = COMPANION_ROUTES['user-guards'];
+  if (version === undefined || compareVersions(version, need) >= 0) return;
+  client.warnOnce(
+    'companion-user-guards',
+    `Update the companion plugin (have ${version}, need ${need} for user-guards): until then WordPress itself lets any account with edit_users or promote_users edit, promote or re-enable administrators (wp-admin, core REST routes); only this toolkit refuses.`,
+  );
+}
+
+/** Granted capabilities of `caps` that `mine` lacks; role names and legacy `level_*` left out. */
+export function capabilitiesBeyond(caps: Record<string, boolean> | string[], mine: Record<string, boolean>, roleNames: string[] = []): string[] {
+  const granted = Array.isArray(caps) ? caps : Object.keys(caps).filter((cap) => caps[cap]);
+  const beyond = granted.filter((cap) => !/^level_\d+$/.test(cap) && !roleNames.includes(cap) && !mine[cap]);
+  const power = POWER_CAPABILITIES as readonly string[];
+  return [...beyond.filter((cap) => power.includes(cap)), ...beyond.filter((cap) => !power.includes(cap)).sort()];
+}
+
+const list = (caps: string[]) => `${caps.slice(0, 5).join(', ')}${caps.length > 5 ? ', …' : ''}`;
+
+/** Refuses `what` ("edit", "enable", …) on user `id` when it holds a capability the signed-in account lacks. */
+export async function refuseStrongerAccount(client: WordPressClient, id: number, what: string): Promise<void> {
+  const [me, , target] = await Promise.all([
+    client.connect(),
+    warnOldPlugin(client),
+    forUser(id, () =>
+      client.get<{ username?: string; roles?: string[]; capabilities?: Record<string, boolean> }>(`/wp/v2/users/${id}`, {
+        context: 'edit',
+        _fields: 'username,roles,capabilities',
+      }),
+    ).catch((err) => {
+      // The plugin (0.3.0) refuses even to show a stronger account's edit view, with the reason.
+      throw explainGuardError(err);
+    }),
+  ]);
+  if (me.id === id) return;
+  const beyond = capabilitiesBeyond(target.capabilities ?? {}, me.capabilities, [...(target.roles ?? []), ...me.roles]);
+  if (!beyond.length) return;
+  throw new ToolError(
+    'account_stronger_than_caller',
+    `You cannot ${what} ${target.username ?? `user ${id}`}: that account holds capabilities yours (${me.username}) does not (${list(beyond)}). Nothing was changed.`,
+    {
+      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
+      details: { capabilities: beyond.slice(0, 20) },
+    },
+  );
+}
+
+/** Refuses giving `role` when it grants a capability the signed-in account lacks (no one promotes above their own level). */
+export async function refuseStrongerRole(client: WordPressClient, role: string): Promise<void> {
+  const [me, roles] = await Promise.all([client.connect(), loadRoles(client), warnOldPlugin(client)]);
+  const found = roles.items.find((r) => r.role === role);
+  if (!found) return; // unknown here: WordPress checks it (editable_roles)
+  const beyond = capabilitiesBeyond(found.capabilities, me.capabilities, roles.items.map((r) => r.role));
+  if (!beyond.length) return;
+  throw new ToolError(
+    'role_stronger_than_caller',
+    `The role ${role} grants capabilities the toolkit’s account (${me.username}) does not hold (${list(beyond)}); an account may only give roles up to its own. Nothing was changed.`,
+    {
+      hint: 'Have an administrator give this role, or choose a role listed by list-user-roles with fewer capabilities.',
+      details: { capabilities: beyond.slice(0, 20) },
+    },
+  );
+}
