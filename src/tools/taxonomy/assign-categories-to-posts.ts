@@ -6,6 +6,7 @@ import { assignTerms } from './assign.js';
 import { wpIds } from '../schema.js';
 import { bulkAnswer } from '../answers/bulk.js';
 import { CATEGORY } from './terms.js';
+import { previewAddTerms } from './previews.js';
 
 export const assignCategoriesToPosts = defineTool({
   name: 'assign-categories-to-posts',
@@ -18,6 +19,7 @@ export const assignCategoriesToPosts = defineTool({
   outputSchema: assignOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true },
   answer: bulkAnswer,
+  preview: ({ client }, params) => previewAddTerms(client, CATEGORY, params.post_ids, params.category_ids),
   execute: ({ client }, params) =>
     withPostTermsLock(client, () => assignTerms(client, CATEGORY, params.post_ids, params.category_ids)),
 });

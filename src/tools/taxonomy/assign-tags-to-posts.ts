@@ -6,6 +6,7 @@ import { assignTerms } from './assign.js';
 import { wpIds } from '../schema.js';
 import { bulkAnswer } from '../answers/bulk.js';
 import { TAG } from './terms.js';
+import { previewAddTerms } from './previews.js';
 
 export const assignTagsToPosts = defineTool({
   name: 'assign-tags-to-posts',
@@ -18,6 +19,7 @@ export const assignTagsToPosts = defineTool({
   outputSchema: assignOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true },
   answer: bulkAnswer,
+  preview: ({ client }, params) => previewAddTerms(client, TAG, params.post_ids, params.tag_ids),
   execute: ({ client }, params) =>
     withPostTermsLock(client, () => assignTerms(client, TAG, params.post_ids, params.tag_ids)),
 });

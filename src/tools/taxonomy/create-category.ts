@@ -4,6 +4,7 @@ import { termOutput } from '../output-schemas.js';
 import { parentId, termName } from '../schema.js';
 import { createTerm } from './term-writes.js';
 import { CATEGORY } from './terms.js';
+import { previewCreateTerm } from './previews.js';
 
 export const createCategory = defineTool({
   name: 'create-category',
@@ -15,5 +16,6 @@ export const createCategory = defineTool({
   }),
   outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  preview: ({ client }, params) => previewCreateTerm(client, CATEGORY, params),
   execute: ({ client }, params) => createTerm(client, CATEGORY, params),
 });

@@ -4,6 +4,7 @@ import { termOutput } from '../output-schemas.js';
 import { termName } from '../schema.js';
 import { createTerm } from './term-writes.js';
 import { TAG } from './terms.js';
+import { previewCreateTerm } from './previews.js';
 
 export const createTag = defineTool({
   name: 'create-tag',
@@ -15,5 +16,6 @@ export const createTag = defineTool({
   }),
   outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false },
+  preview: ({ client }, params) => previewCreateTerm(client, TAG, params),
   execute: ({ client }, params) => createTerm(client, TAG, params),
 });

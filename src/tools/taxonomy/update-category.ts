@@ -4,6 +4,7 @@ import { termOutput } from '../output-schemas.js';
 import { parentId, termName, wpId } from '../schema.js';
 import { updateTerm } from './term-writes.js';
 import { CATEGORY } from './terms.js';
+import { previewUpdateTerm } from './previews.js';
 
 export const updateCategory = defineTool({
   name: 'update-category',
@@ -16,5 +17,6 @@ export const updateCategory = defineTool({
   }),
   outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true },
+  preview: ({ client }, { id, ...changes }) => previewUpdateTerm(client, CATEGORY, id, changes),
   execute: ({ client }, { id, ...changes }) => updateTerm(client, CATEGORY, id, changes),
 });

@@ -4,6 +4,7 @@ import { termOutput } from '../output-schemas.js';
 import { termName, wpId } from '../schema.js';
 import { updateTerm } from './term-writes.js';
 import { TAG } from './terms.js';
+import { previewUpdateTerm } from './previews.js';
 
 export const updateTag = defineTool({
   name: 'update-tag',
@@ -16,5 +17,6 @@ export const updateTag = defineTool({
   }),
   outputSchema: termOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true },
+  preview: ({ client }, { id, ...changes }) => previewUpdateTerm(client, TAG, id, changes),
   execute: ({ client }, { id, ...changes }) => updateTerm(client, TAG, id, changes),
 });

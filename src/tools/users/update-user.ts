@@ -26,6 +26,7 @@ export const updateUser = defineTool({
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, params) {
+    if (!FIELDS.some((field) => params[field] !== undefined)) throw nothingToUpdate();
     const user = await getUser(client, params.id);
     const changes: string[] = [];
     if (params.email !== undefined && params.email !== user.email)
@@ -33,15 +34,11 @@ export const updateUser = defineTool({
     if (params.password !== undefined) changes.push(`set a new password for ${user.username}`);
     if (changes.length) return required(changes.join('; '));
     const fields = FIELDS.filter((field) => params[field] !== undefined);
-    return none(`update ${user.username}'s ${fields.join(', ') || 'nothing'}`);
+    return none(`update ${user.username}'s ${fields.join(', ')}`);
   },
   async execute({ client }, params) {
     const given = FIELDS.filter((field) => params[field] !== undefined);
-    if (given.length === 0) {
-      throw new ToolError('nothing_to_update', 'No field to change was given.', {
-        hint: 'Give at least one of email, name, bio, password.',
-      });
-    }
+    if (given.length === 0) throw nothingToUpdate();
     if (params.email !== undefined && params.email.trim() === '') throw invalidEmail(params.email);
     // A new email or password for a stronger account would hand it to the caller.
     await refuseStrongerAccount(client, params.id, 'edit');
@@ -71,3 +68,9 @@ export const updateUser = defineTool({
     return result;
   },
 });
+
+function nothingToUpdate(): ToolError {
+  return new ToolError('nothing_to_update', 'No field to change was given.', {
+    hint: 'Give at least one of email, name, bio, password.',
+  });
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { tools } from '../../src/tools/index.js';
+import { call, callOk, unique, wp } from '../helpers/site.js';
+import { makeCategory, makePosts, makeTag, readTerm } from './taxonomy/fixtures.js';
+import { mailTo, makeUser, newIdentity, newPassword, readUser, wpPhp } from './users/helpers.js';
+
+/**
+ * `dry_run: true` on every write tool: the answer names what would change (read from the site)
+ * and the site is the same afterwards, read back through wp(), not through the tools.
+ */
+interface Case {
+  /** Makes the fixture; returns the params, the words the preview must name, and a reading of the site. */
+  setup(): Promise<{ params: Record<string, unknown>; names: (string | number)[]; read: () => Promise<unknown> }>;
+}
+
+const term = (route: 'categories' | 'tags', id: number) => () => readTerm(route, id);
+const postTerms = (ids: number[]) => () =>
+  Promise.all(ids.map((id) => wp().get<Record<string, unknown>>(`/wp/v2/posts/${id}`, { context: 'edit', _fields: 'id,categories,tags' })));
+const searchTerms = (route: 'categories' | 'tags', name: string) => () =>
+  wp().get<unknown[]>(`/wp/v2/${route}`, { search: name, hide_empty: false, _fields: 'id' });
+const user = (id: number) => async () => ({
+  ...(await readUser(id)),
+  key: (await wpPhp(`echo get_userdata(${id})->user_activation_key;`)).trim(),
+});
+const userNamed = (username: string) => () =>
+  wp().get<unknown[]>('/wp/v2/users', { search: username, context: 'edit', _fields: 'id' });
+
+const CASES: Record<string, Case> = {
+  'create-category': {
+    async setup() {
+      const parent = await makeCategory('Dry parent');
+      const name = unique('Dry new cat');
+      return { params: { name, parent: parent.id }, names: [name, parent.name], read: searchTerms('categories', name) };
+    },
+  },
+  'create-tag': {
+    async setup() {
+      const name = unique('Dry new tag');
+      return { params: { name }, names: [name], read: searchTerms('tags', name) };
+    },
+  },
+  'update-category': {
+    async setup() {
+      const [cat, parent] = [await makeCategory('Dry upd'), await makeCategory('Dry new parent')];
+      const name = unique('Dry renamed');
+      return { params: { id: cat.id, name, parent: parent.id }, names: [cat.name, name, parent.name], read: term('categories', cat.id) };
+    },
+  },
+  'update-tag': {
+    async setup() {
+      const tag = await makeTag('Dry upd tag');
+      const name = unique('Dry renamed tag');
+      return { params: { id: tag.id, name, description: 'new words' }, names: [tag.name, name, 'new words'], read: term('tags', tag.id) };
+    },
+  },
+  'delete-category': {
+    async setup() {
+      const cat = await makeCategory('Dry del');
+      return { params: { id: cat.id }, names: [cat.name], read: term('categories', cat.id) };
+    },
+  },
+  'delete-tag': {
+    async setup() {
+      const tag = await makeTag('Dry del tag');
+      return { params: { id: tag.id }, names: [tag.name], read: term('tags', tag.id) };
+    },
+  },
+  'merge-categories': {
+    async setup() {
+      const [source, target] = [await makeCategory('Dry src'), await makeCategory('Dry tgt')];
+      const posts = await makePosts([{ categories: [source.id] }, { categories: [source.id] }]);
+      const read = async () => [await term('categories', source.id)(), await postTerms(posts)()];
+      return { params: { source_ids: [source.id], target_id: target.id, delete_sources: true }, names: [target.id, ...posts], read };
+    },
+  },
+  'assign-categories-to-posts': {
+    async setup() {
+      const cat = await makeCategory('Dry assign');
+      const posts = await makePosts([{}, {}]);
+      return { params: { post_ids: posts, category_ids: [cat.id] }, names: [cat.name, '2 post'], read: postTerms(posts) };
+    },
+  },
+  'assign-tags-to-posts': {
+    async setup() {
+      const tag = await makeTag('Dry assign tag');
+      const posts = await makePosts([{}, { tags: [tag.id] }]);
+      return { params: { post_ids: posts, tag_ids: [tag.id] }, names: [tag.name, '1 post', '1 already'], read: postTerms(posts) };
+    },
+  },
+  'create-user': {
+    async setup() {
+      const { username, email } = newIdentity('dryuser');
+      return { params: { username, email, password: newPassword(), role: 'editor' }, names: [username, 'editor'], read: userNamed(username) };
+    },
+  },
+  'update-user': {
+    async setup() {
+      const u = await makeUser({ prefix: 'dryupd' });
+      const email = `${u.username}.new@example.org`;
+      return { params: { id: u.id, email }, names: [u.username, u.email, email], read: user(u.id) };
+    },
+  },
+  'disable-user': {
+    async setup() {
+      const u = await makeUser({ prefix: 'drydis' });
+      return { params: { id: u.id }, names: [u.username, 'disable'], read: user(u.id) };
+    },
+  },
+  'enable-user': {
+    async setup() {
+      const u = await makeUser({ prefix: 'dryen' });
+      await callOk('disable-user', { id: u.id });
+      return { params: { id: u.id }, names: [u.username, 'enable'], read: user(u.id) };
+    },
+  },
+  'reset-user-password': {
+    async setup() {
+      const u = await makeUser({ prefix: 'dryreset' });
+      const read = async () => [await user(u.id)(), (await mailTo(u.email)).length];
+      return { params: { id: u.id }, names: [u.username, u.email], read };
+    },
+  },
+  'set-user-role': {
+    async setup() {
+      const u = await makeUser({ prefix: 'dryrole' });
+      return { params: { id: u.id, role: 'editor' }, names: [u.username, 'editor', 'subscriber'], read: user(u.id) };
+    },
+  },
+};
+
+describe('dry_run on every write tool', () => {
+  it('every write tool of the registry has a case here', () => {
+    const writes = tools.filter((tool) => !tool.annotations.readOnly).map((tool) => tool.name);
+    expect(Object.keys(CASES).sort()).toEqual(writes.sort());
+  });
+
+  it.each(Object.entries(CASES))('%s: names the change, writes nothing', async (_name, { setup }) => {
+    const { params, names, read } = await setup();
+    const before = await read();
+    const preview = await callOk(_name, { ...params, dry_run: true });
+    expect(preview.dry_run).toBe(true);
+    const text = JSON.stringify(preview);
+    for (const name of names) expect(text, `${_name} preview: ${text}`).toContain(String(name));
+    expect(await read()).toEqual(before);
+  });
+
+  it('a dry run of a call that cannot succeed answers its error (the same as the call would)', async () => {
+    const gone = await makeCategory('Dry gone');
+    await wp().delete(`/wp/v2/categories/${gone.id}`, { force: true });
+    const outcome = await call('delete-category', { id: gone.id, dry_run: true });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'category_not_found' } });
+    const taken = await makeTag('Dry taken');
+    expect(await call('create-tag', { name: taken.name, dry_run: true })).toMatchObject({
+      ok: false,
+      error: { code: 'term_exists', details: { existing_id: taken.id } },
+    });
+  });
+});
