@@ -2,7 +2,7 @@ export * from './client/index.js';
 export { ConfigError, type ContextOptions, createContext, resolveSiteConfig, type SiteConfig, siteConfigFromEnv } from './config.js';
 export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './envelope.js';
 export { type Approvals, toLangChainTool } from './adapters/langchain.js';
-export { type ApprovalResume, interruptApprover } from './adapters/interrupt.js';
+export { type ApprovalInterrupt, type ApprovalResume, interruptApprover } from './adapters/interrupt.js';
 export { allLangChainTools, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';
 export {
   type ApprovalDecision,
