@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name: cms-admin-toolkit sandbox
- * Description: Sandbox-only behaviour: a `genre` taxonomy and mail capture. Copied into wp-content/mu-plugins/ on every `site up`; edits there are overwritten.
+ * Description: Sandbox-only behaviour: a `genre` taxonomy, a shop fixture (`product`, `product_cat`) and mail capture. Copied into wp-content/mu-plugins/ on every `site up`; edits there are overwritten.
  */
 
 /**
@@ -52,6 +52,36 @@ add_action('init', static function (): void {
             register_taxonomy_for_object_type('post_tag', $type);
         }
     }
+});
+
+/**
+ * (e) A shop-like fixture, as WooCommerce-style sites have: a `product` post type with a
+ * hierarchical `product_cat` whose REST base (and namespace) differ from its slug, so tools
+ * must take routes from the taxonomy's REST record. Plus `sandbox_private`, a taxonomy kept
+ * out of REST (show_in_rest false), which tools must report as not available.
+ */
+add_action('init', static function (): void {
+    register_post_type('product', [
+        'label' => 'Products',
+        'public' => true,
+        'show_in_rest' => true,
+        'rest_base' => 'products',
+        'supports' => ['title', 'editor', 'author'],
+    ]);
+    register_taxonomy('product_cat', ['product'], [
+        'labels' => ['name' => 'Product categories', 'singular_name' => 'Product category'],
+        'hierarchical' => true,
+        'public' => true,
+        'show_ui' => true,
+        'show_in_rest' => true,
+        'rest_base' => 'product-categories',
+        'rest_namespace' => 'shop/v1',
+    ]);
+    register_taxonomy('sandbox_private', ['post'], [
+        'label' => 'Private flags',
+        'public' => false,
+        'show_in_rest' => false,
+    ]);
 });
 
 /**

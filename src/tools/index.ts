@@ -8,6 +8,10 @@ import { deleteTag } from './taxonomy/delete-tag.js';
 import { getCmsCategories } from './taxonomy/get-cms-categories.js';
 import { getCmsTags } from './taxonomy/get-cms-tags.js';
 import { listTaxonomies } from './taxonomy/list-taxonomies.js';
+import { listTerms } from './taxonomy/list-terms.js';
+import { createTerm } from './taxonomy/create-term.js';
+import { updateTerm } from './taxonomy/update-term.js';
+import { deleteTerm } from './taxonomy/delete-term.js';
 import { mergeCategories } from './taxonomy/merge-categories.js';
 import { updateCategory } from './taxonomy/update-category.js';
 import { updateTag } from './taxonomy/update-tag.js';
@@ -35,6 +39,10 @@ export const tools: readonly AnyToolDefinition[] = [
   assignCategoriesToPosts,
   assignTagsToPosts,
   listTaxonomies,
+  listTerms,
+  createTerm,
+  updateTerm,
+  deleteTerm,
   // users
   listUsers,
   createUser,

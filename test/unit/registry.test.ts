@@ -17,6 +17,10 @@ const TAXONOMY_TOOLS = [
   'assign-categories-to-posts',
   'assign-tags-to-posts',
   'list-taxonomies',
+  'list-terms',
+  'create-term',
+  'update-term',
+  'delete-term',
 ];
 const USER_TOOLS = [
   'list-users',
@@ -57,7 +61,7 @@ describe('registry', () => {
       .getTools()
       .map((t) => t.name)
       .sort();
-    expect(names).toEqual(['get-cms-categories', 'get-cms-tags', 'list-taxonomies']);
+    expect(names).toEqual(['get-cms-categories', 'get-cms-tags', 'list-taxonomies', 'list-terms']);
   });
 
   it('every write tool takes dry_run (one central param, answered by a preview), no read tool does', () => {

@@ -1,21 +1,16 @@
 import { z } from 'zod';
-import { defineTool } from '../define-tool.js';
-import { termOutput } from '../output-schemas.js';
-import { parentId, termName } from '../schema.js';
-import { createTerm } from './term-writes.js';
+import { parentId, termName, termSlug } from '../schema.js';
+import { termCreateTool } from './term-tools.js';
 import { CATEGORY } from './terms.js';
-import { previewCreateTerm } from './previews.js';
 
-export const createCategory = defineTool({
+export const createCategory = termCreateTool({
   name: 'create-category',
-  toolkit: 'taxonomy',
   description: 'Create a category; returns it. A duplicate name fails with existing_id.',
+  kind: CATEGORY,
   schema: z.strictObject({
     name: termName().describe('Category name'),
     parent: parentId().optional().describe('Parent category id; 0 = top level'),
+    slug: termSlug(),
+    description: z.string().optional().describe('Category description'),
   }),
-  outputSchema: termOutput,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
-  preview: ({ client }, params) => previewCreateTerm(client, CATEGORY, params),
-  execute: ({ client }, params) => createTerm(client, CATEGORY, params),
 });

@@ -2,7 +2,8 @@ import { decodeEntities, type WordPressClient } from '../../client/index.js';
 import { idRanges } from '../answers/bulk.js';
 import { ToolError } from '../tool-error.js';
 import { readPostTerms } from './post-terms.js';
-import { checkNewParent, type TermInput } from './term-writes.js';
+import { checkNewParent, checkSlugFree } from './term-checks.js';
+import type { TermInput } from './term-writes.js';
 import { findSameName, getTerm, missingTermIds, type TermKind, termExists, termNotFound } from './terms.js';
 
 /**
@@ -22,7 +23,8 @@ async function parentPhrase(client: WordPressClient, kind: TermKind, parent: num
 }
 
 export async function previewCreateTerm(client: WordPressClient, kind: TermKind, input: TermInput & { name: string }): Promise<Preview> {
-  if (input.parent) await checkNewParent(client, input.parent);
+  if (input.parent !== undefined) await checkNewParent(client, kind, input.parent);
+  if (input.slug !== undefined) await checkSlugFree(client, kind, input.slug);
   const clash = await findSameName(client, kind, input.name, { parent: input.parent ?? 0 });
   if (clash) throw termExists(kind, input.name, clash.id);
   const where = kind.hierarchical ? ` ${await parentPhrase(client, kind, input.parent ?? 0)}` : '';
@@ -31,10 +33,11 @@ export async function previewCreateTerm(client: WordPressClient, kind: TermKind,
 
 export async function previewUpdateTerm(client: WordPressClient, kind: TermKind, id: number, changes: TermInput): Promise<Preview> {
   if (!Object.values(changes).some((value) => value !== undefined)) {
-    throw new ToolError('no_changes', `Nothing to update: give ${kind.hierarchical ? 'name or parent' : 'name or description'}.`);
+    throw new ToolError('no_changes', `Nothing to update: give ${kind.hierarchical ? 'name, slug, parent or description' : 'name, slug or description'}.`);
   }
   const current = (await getTerm(client, kind, id)) as { name: string; parent?: number; description?: string };
-  if (changes.parent !== undefined) await checkNewParent(client, changes.parent, id);
+  if (changes.parent !== undefined) await checkNewParent(client, kind, changes.parent, id);
+  if (changes.slug !== undefined) await checkSlugFree(client, kind, changes.slug, id);
   const parent = changes.parent ?? current.parent ?? 0;
   const parts: string[] = [];
   if (changes.name !== undefined && changes.name !== current.name) {
@@ -49,6 +52,7 @@ export async function previewUpdateTerm(client: WordPressClient, kind: TermKind,
     ]);
     parts.push(`move it from ${from} to ${to}`);
   }
+  if (changes.slug !== undefined) parts.push(`set its slug to ${quoted(changes.slug)}`);
   if (changes.description !== undefined) {
     parts.push(changes.description ? `set its description to ${quoted(short(changes.description))}` : 'clear its description');
   }

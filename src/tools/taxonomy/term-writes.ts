@@ -1,13 +1,15 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
 import { countPostsUsing } from './post-terms.js';
-import { CATEGORY, findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
+import { checkNewParent, checkSlugFree } from './term-checks.js';
+import { findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
 
 type Term = { id: number; name: string; parent?: number };
 
 export interface TermInput {
   name?: string;
-  /** Categories only; 0 = top level. */
+  slug?: string;
+  /** Hierarchical taxonomies only; 0 = top level. */
   parent?: number;
   description?: string;
 }
@@ -18,7 +20,10 @@ export async function createTerm<R extends Term>(
   kind: TermKind<R>,
   input: TermInput & { name: string },
 ): Promise<R> {
-  if (input.parent) await checkNewParent(client, input.parent);
+  await Promise.all([
+    input.parent !== undefined ? checkNewParent(client, kind, input.parent) : undefined,
+    input.slug !== undefined ? checkSlugFree(client, kind, input.slug) : undefined,
+  ]);
   try {
     return kind.toRecord(await client.post<Record<string, unknown>>(kind.route, input, { _fields: kind.fields }));
   } catch (err) {
@@ -35,14 +40,15 @@ export async function updateTerm<R extends Term>(
 ): Promise<R> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   if (Object.keys(given).length === 0) {
-    const fields = kind.hierarchical ? 'name or parent' : 'name or description';
+    const fields = kind.hierarchical ? 'name, slug, parent or description' : 'name, slug or description';
     throw new ToolError('no_changes', `Nothing to update: give ${fields}.`, {
       hint: `Pass at least one of ${fields} besides id.`,
     });
   }
   const [current] = await Promise.all([
     getTerm(client, kind, id),
-    changes.parent !== undefined ? checkNewParent(client, changes.parent, id) : undefined,
+    changes.parent !== undefined ? checkNewParent(client, kind, changes.parent, id) : undefined,
+    changes.slug !== undefined ? checkSlugFree(client, kind, changes.slug, id) : undefined,
   ]);
   const parent = changes.parent ?? current.parent ?? 0;
   if (changes.name !== undefined) {
@@ -57,45 +63,6 @@ export async function updateTerm<R extends Term>(
     );
   } catch (err) {
     throw await mapNameClash(err, client, kind, changes.name ?? current.name, { parent, excludeId: id });
-  }
-}
-
-/**
- * Refuses a parent that does not exist, or one that would make a loop (the category itself
- * or one of its descendants). WordPress would not refuse: wp_check_term_hierarchy_for_loops()
- * silently turns such a parent into 0 (https://developer.wordpress.org/reference/functions/wp_check_term_hierarchy_for_loops/).
- */
-export async function checkNewParent(client: WordPressClient, parent: number, childId?: number): Promise<void> {
-  if (parent === 0) return;
-  if (parent === childId) {
-    throw new ToolError('parent_cycle', `Category ${childId} cannot be its own parent.`, {
-      hint: 'Choose another parent, or 0 for top level.',
-    });
-  }
-  const seen = new Set<number>();
-  for (let current = parent; current !== 0 && !seen.has(current); ) {
-    seen.add(current);
-    let term: Term;
-    try {
-      term = await client.get<Term>(`${CATEGORY.route}/${current}`, { _fields: 'id,name,parent' });
-    } catch (err) {
-      if (err instanceof WordPressError && err.status === 404 && current === parent) {
-        throw new ToolError('parent_not_found', `Parent category ${parent} does not exist.`, {
-          hint: 'List categories with get-cms-categories, or omit parent (0) for a top-level category.',
-        });
-      }
-      throw err;
-    }
-    current = term.parent ?? 0;
-    if (current === childId) {
-      throw new ToolError(
-        'parent_cycle',
-        `Category ${parent} is a descendant of category ${childId}; making it the parent would create a loop.`,
-        {
-          hint: 'Choose a parent outside this category’s subtree, or 0 for top level.',
-        },
-      );
-    }
   }
 }
 
@@ -118,7 +85,7 @@ export async function deleteTerm(
   // Independent reads, in parallel: an unknown id still fails with getTerm's not-found error.
   const [term, defaultId, postsAffected, children] = await Promise.all([
     getTerm(client, kind, id) as Promise<Term>,
-    kind.hierarchical ? defaultCategoryId(client) : undefined,
+    kind.taxonomy === 'category' ? defaultCategoryId(client) : undefined,
     countPostsUsing(client, kind, id),
     kind.hierarchical
       ? client.all<Term>(kind.route, { parent: id, _fields: 'id,name', hide_empty: false, orderby: 'id' })
@@ -136,7 +103,7 @@ export async function deleteTerm(
   if (postsAffected > 0 && !force) {
     throw new ToolError(
       'term_in_use',
-      `${kind.noun === 'category' ? 'Category' : 'Tag'} "${term.name}" (id ${id}) is used by ${postsAffected} post(s) (any status).`,
+      `${kind.noun.charAt(0).toUpperCase()}${kind.noun.slice(1)} "${term.name}" (id ${id}) is used by ${postsAffected} post(s) (any status).`,
       {
         hint: 'Pass force: true to delete it anyway (the posts just lose it), or move the posts first.',
         details: { posts: postsAffected },

@@ -4,18 +4,23 @@ import type { ListSource } from '../answers/page.js';
 import { CATEGORY_FIELDS, type Category, TAG_FIELDS, type Tag, toCategory, toTag } from './records.js';
 
 /**
- * What differs between categories and tags, so each operation is written once and the
- * category/tag tools stay thin.
+ * What differs between taxonomies, so each operation is written once: categories and tags
+ * are fixed kinds, any other taxonomy's kind is read from its REST record (taxonomies.ts).
  */
 export interface TermKind<R extends { id: number; name: string } = { id: number; name: string }> {
-  noun: 'category' | 'tag';
-  plural: 'categories' | 'tags';
-  /** REST collection route; also the posts query parameter name (`?categories=` / `?tags=`). */
-  route: '/wp/v2/categories' | '/wp/v2/tags';
-  postsParam: 'categories' | 'tags';
+  /** In messages: "category", "tag", "genre term". */
+  noun: string;
+  plural: string;
+  /** Error code stem: `category_not_found`, `tag_not_found`, `term_not_found`. */
+  code: 'category' | 'tag' | 'term';
+  /** REST collection route, `/<rest_namespace>/<rest_base>`. */
+  route: string;
+  /** The posts query parameter and field: the taxonomy's `rest_base` (`categories`, `tags`, `genres`). */
+  postsParam: string;
   /** The taxonomy's slug in WordPress. */
-  taxonomy: 'category' | 'post_tag';
-  listTool: 'get-cms-categories' | 'get-cms-tags';
+  taxonomy: string;
+  /** How to list these terms, for hints: "get-cms-tags", "list-terms (taxonomy genre)". */
+  listTool: string;
   fields: string;
   hierarchical: boolean;
   toRecord(raw: Record<string, unknown>): R;
@@ -24,6 +29,7 @@ export interface TermKind<R extends { id: number; name: string } = { id: number;
 export const CATEGORY: TermKind<Category> = {
   noun: 'category',
   plural: 'categories',
+  code: 'category',
   route: '/wp/v2/categories',
   postsParam: 'categories',
   taxonomy: 'category',
@@ -36,6 +42,7 @@ export const CATEGORY: TermKind<Category> = {
 export const TAG: TermKind<Tag> = {
   noun: 'tag',
   plural: 'tags',
+  code: 'tag',
   route: '/wp/v2/tags',
   postsParam: 'tags',
   taxonomy: 'post_tag',
@@ -107,7 +114,7 @@ function storedForm(search: string): string {
 
 export function termNotFound(kind: TermKind, ids: readonly number[], what: string = kind.noun): ToolError {
   const list = ids.join(', ');
-  return new ToolError(`${kind.noun}_not_found`, `No ${what} with id ${list}.`, {
+  return new ToolError(`${kind.code}_not_found`, `No ${what} with id ${list}.`, {
     hint: `List ${kind.plural} with ${kind.listTool} to find the right id.`,
     details: { missing_ids: [...ids] },
   });

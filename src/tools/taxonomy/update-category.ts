@@ -1,22 +1,17 @@
 import { z } from 'zod';
-import { defineTool } from '../define-tool.js';
-import { termOutput } from '../output-schemas.js';
-import { parentId, termName, wpId } from '../schema.js';
-import { updateTerm } from './term-writes.js';
+import { parentId, termName, termSlug, wpId } from '../schema.js';
+import { termUpdateTool } from './term-tools.js';
 import { CATEGORY } from './terms.js';
-import { previewUpdateTerm } from './previews.js';
 
-export const updateCategory = defineTool({
+export const updateCategory = termUpdateTool({
   name: 'update-category',
-  toolkit: 'taxonomy',
-  description: "Change a category's name and/or parent; returns it.",
+  description: "Change a category's name, parent, slug or description; returns it.",
+  kind: CATEGORY,
   schema: z.strictObject({
     id: wpId(),
     name: termName().optional().describe('New name'),
     parent: parentId().optional().describe('New parent id; 0 = top level'),
+    slug: termSlug(),
+    description: z.string().optional().describe('New description'),
   }),
-  outputSchema: termOutput,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
-  preview: ({ client }, { id, ...changes }) => previewUpdateTerm(client, CATEGORY, id, changes),
-  execute: ({ client }, { id, ...changes }) => updateTerm(client, CATEGORY, id, changes),
 });

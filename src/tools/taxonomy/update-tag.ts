@@ -1,22 +1,16 @@
 import { z } from 'zod';
-import { defineTool } from '../define-tool.js';
-import { termOutput } from '../output-schemas.js';
-import { termName, wpId } from '../schema.js';
-import { updateTerm } from './term-writes.js';
+import { termName, termSlug, wpId } from '../schema.js';
+import { termUpdateTool } from './term-tools.js';
 import { TAG } from './terms.js';
-import { previewUpdateTerm } from './previews.js';
 
-export const updateTag = defineTool({
+export const updateTag = termUpdateTool({
   name: 'update-tag',
-  toolkit: 'taxonomy',
-  description: "Change a tag's name and/or description; returns it.",
+  description: "Change a tag's name, slug or description; returns it.",
+  kind: TAG,
   schema: z.strictObject({
     id: wpId(),
     name: termName().optional().describe('New name'),
     description: z.string().optional().describe('New description; "" clears it'),
+    slug: termSlug(),
   }),
-  outputSchema: termOutput,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
-  preview: ({ client }, { id, ...changes }) => previewUpdateTerm(client, TAG, id, changes),
-  execute: ({ client }, { id, ...changes }) => updateTerm(client, TAG, id, changes),
 });

@@ -48,7 +48,7 @@ describe('create-category', () => {
       ok: false,
       error: { code: 'invalid_params' },
     });
-    expect(await call('create-category', { name: 'x', slug: 'x' })).toMatchObject({
+    expect(await call('create-category', { name: 'x', color: 'red' })).toMatchObject({
       ok: false,
       error: { code: 'invalid_params' },
     });

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { parentId, taxonomySlug, termName, termSlug } from '../schema.js';
+import { termCreateTool } from './term-tools.js';
+
+export const createTerm = termCreateTool({
+  name: 'create-term',
+  description: 'Create a term in any taxonomy; returns it. A duplicate name fails with existing_id.',
+  schema: z.strictObject({
+    taxonomy: taxonomySlug(),
+    name: termName().describe('Term name'),
+    slug: termSlug(),
+    parent: parentId().optional().describe('Parent term id (hierarchical only)'),
+    description: z.string().optional().describe('Description'),
+  }),
+});

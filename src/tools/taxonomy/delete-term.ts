@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { taxonomySlug, wpId } from '../schema.js';
+import { termDeleteTool } from './term-tools.js';
+
+export const deleteTerm = termDeleteTool({
+  name: 'delete-term',
+  description: 'Delete a term of any taxonomy permanently; children move to its parent.',
+  schema: z.strictObject({
+    taxonomy: taxonomySlug(),
+    id: wpId(),
+    force: z.boolean().optional().describe('Delete even if posts use it'),
+  }),
+});

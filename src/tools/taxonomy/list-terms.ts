@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { pagingParams } from '../answers/page.js';
+import { parentId, taxonomySlug, text } from '../schema.js';
+import { termListTool } from './term-tools.js';
+
+export const listTerms = termListTool({
+  name: 'list-terms',
+  description: "Terms of any taxonomy by id: {total, items, next_cursor}; count = published posts.",
+  schema: z.strictObject({
+    taxonomy: taxonomySlug(),
+    search: text().optional().describe('In name or slug'),
+    parent: parentId().optional().describe('Children of (0 = top level)'),
+    hide_empty: z.boolean().optional().describe('Skip unused'),
+    full: z.boolean().optional().describe('Add description'),
+    ...pagingParams,
+  }),
+  narrowWith: 'search or parent',
+});
