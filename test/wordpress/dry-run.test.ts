@@ -87,6 +87,27 @@ const CASES: Record<string, Case> = {
       return { params: { post_ids: posts, tag_ids: [tag.id] }, names: [tag.name, '1 post', '1 already'], read: postTerms(posts) };
     },
   },
+  'create-term': {
+    async setup() {
+      const name = unique('Dry genre');
+      const read = () => wp().get<unknown[]>('/wp/v2/genres', { search: name, hide_empty: false, _fields: 'id' });
+      return { params: { taxonomy: 'genre', name, slug: 'dry-genre-slug' }, names: [name, 'genre term'], read };
+    },
+  },
+  'update-term': {
+    async setup() {
+      const cat = await wp().post<{ id: number; name: string }>('/shop/v1/product-categories', { name: unique('Dry shop') });
+      const read = () => wp().get(`/shop/v1/product-categories/${cat.id}`, { context: 'edit' });
+      return { params: { taxonomy: 'product_cat', id: cat.id, slug: 'dry-shop-slug' }, names: [cat.name, 'dry-shop-slug'], read };
+    },
+  },
+  'delete-term': {
+    async setup() {
+      const genre = await wp().post<{ id: number; name: string }>('/wp/v2/genres', { name: unique('Dry del genre') });
+      const read = () => wp().get(`/wp/v2/genres/${genre.id}`, { context: 'edit' });
+      return { params: { taxonomy: 'genre', id: genre.id }, names: [genre.name], read };
+    },
+  },
   'create-user': {
     async setup() {
       const { username, email } = newIdentity('dryuser');
