@@ -33,6 +33,21 @@ async function findUser(username: string) {
   return found.find((u) => u.username === username);
 }
 
+/**
+ * The checkpointer's whole state through JSON, into a new saver: what a database checkpointer
+ * stores between processes. A resume from it needs nothing from the first run's memory.
+ */
+function throughJson(saver: MemorySaver): MemorySaver {
+  const bytes = (_key: string, value: unknown) =>
+    value instanceof Uint8Array ? { $bytes: Buffer.from(value).toString('base64') } : value;
+  const back = (_key: string, value: unknown) =>
+    value && typeof value === 'object' && '$bytes' in value ? new Uint8Array(Buffer.from(String(value.$bytes), 'base64')) : value;
+  const copy = new MemorySaver();
+  copy.storage = JSON.parse(JSON.stringify(saver.storage, bytes), back);
+  copy.writes = JSON.parse(JSON.stringify(saver.writes, bytes), back);
+  return copy;
+}
+
 const adminCall = () => {
   const { username, email } = newIdentity('admin');
   return { name: 'create-user', args: { username, email, password: newPassword(), role: 'administrator' } };
@@ -70,8 +85,8 @@ describe("approvals: 'interrupt'", () => {
         return { content: 'Done.' };
       });
       const resume = decision === 'approve' ? { type: 'approve' } : { type: 'reject', message: 'No new admins today.' };
-      // Resumed by another agent object on the same checkpointer and thread: as another process would.
-      const second = (await buildAgent('interrupt', checkpointer).invoke(new Command({ resume }), config)) as Interrupted;
+      // Resumed by another agent, from the saved state gone through JSON: as another process would.
+      const second = (await buildAgent('interrupt', throughJson(checkpointer)).invoke(new Command({ resume }), config)) as Interrupted;
       expect(second.__interrupt__ ?? []).toEqual([]);
       if (decision === 'reject') {
         expect(result.error).toMatchObject({ code: 'rejected_by_user' });
@@ -138,6 +153,35 @@ describe('the other approvals settings', () => {
     await buildAgent(undefined).invoke({ messages: [new HumanMessage('Make an admin.')] });
     expect(result.error.code).toBe('approval_unavailable');
     expect(result.error.message).toContain('`approvals`');
+    expect(await findUser(call.args.username)).toBeUndefined();
+  });
+
+  it("'interrupt' without a checkpointer cannot pause: refused, saying so, nothing written", async () => {
+    const call = adminCall();
+    let result: any;
+    server.script({ toolCalls: [call] }, (request) => {
+      result = toolResults(request).at(-1);
+      return { content: 'Refused.' };
+    });
+    await buildAgent('interrupt').invoke({ messages: [new HumanMessage('Make an admin.')] });
+    expect(result.error.code).toBe('approval_unavailable');
+    expect(result.error.message).toMatch(/checkpointer/);
+    expect(await findUser(call.args.username)).toBeUndefined();
+  });
+
+  it('a resume value that is not a decision is a rejection', async () => {
+    const checkpointer = new MemorySaver();
+    const config = { configurable: { thread_id: randomUUID() } };
+    const call = adminCall();
+    server.script({ toolCalls: [call] });
+    await buildAgent('interrupt', checkpointer).invoke({ messages: [new HumanMessage('Admin.')] }, config);
+    let result: any;
+    server.script((request) => {
+      result = toolResults(request).at(-1);
+      return { content: 'ok' };
+    });
+    await buildAgent('interrupt', checkpointer).invoke(new Command({ resume: 'yes please' }), config);
+    expect(result.error.code).toBe('rejected_by_user');
     expect(await findUser(call.args.username)).toBeUndefined();
   });
 
