@@ -68,7 +68,7 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
   const auditLog = options.auditLog ?? process.env.CMS_AUDIT_LOG;
   return {
     client,
-    secrets: secretForms(site.username, site.appPassword),
+    secrets: [...secretForms(site.username, site.appPassword), ...urlSecrets(site.url)],
     audit: auditLog ? fileAuditSink(auditLog) : undefined,
     secretsTo: options.secretsTo,
     answerBudget: options.answerBudget ?? numberFromEnv('CMS_ANSWER_BUDGET'),
@@ -80,6 +80,16 @@ function secretForms(username: string, appPassword: string): string[] {
   const compact = appPassword.replace(/\s+/g, '');
   const basic = Buffer.from(`${username}:${appPassword}`).toString('base64');
   return [...new Set([appPassword, compact, basic])];
+}
+
+/** A password in CMS_URL (`http://user:secret@host`) is never sent, and masked wherever it might show. */
+function urlSecrets(url: string): string[] {
+  try {
+    const { password } = new URL(url);
+    return password ? [...new Set([password, decodeURIComponent(password)])] : [];
+  } catch {
+    return [];
+  }
 }
 
 function numberFromEnv(key: string): number | undefined {

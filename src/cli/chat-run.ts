@@ -2,6 +2,7 @@ import { approveAll, type Approver, refuseAll, serializeApprover } from '../agen
 import { createChatModel, MODEL_HELP, modelConfigFromEnv } from '../agent/model.js';
 import { DEFAULT_HISTORY_TOKENS } from '../agent/history.js';
 import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
+import { redactUrl } from '../client/errors.js';
 import { createContext } from '../config.js';
 import { maskResetKeys, maskSecretParams } from '../redact.js';
 import { ensureSite } from './ensure-site.js';
@@ -72,5 +73,5 @@ export async function runChat(options: ChatOptions): Promise<number> {
     }
     return result.stopped ? 1 : 0;
   }
-  return runRepl({ makeSession, approver: baseApprover, site: site.url, model: modelConfig.model });
+  return runRepl({ makeSession, approver: baseApprover, site: redactUrl(site.url), model: modelConfig.model });
 }

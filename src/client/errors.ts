@@ -28,12 +28,13 @@ export class WordPressError extends Error {
     request?: RedactedRequest;
     hint?: string;
   }) {
-    super(init.message);
+    // Whatever built the message, no URL in it carries credentials (CMS_URL=http://user:pass@…).
+    super(redactUrlsIn(init.message));
     this.status = init.status;
     this.code = init.code;
     this.data = init.data;
-    this.request = init.request;
-    this.hint = init.hint;
+    this.request = init.request && { method: init.request.method, url: redactUrl(init.request.url) };
+    this.hint = init.hint === undefined ? undefined : redactUrlsIn(init.hint);
   }
 
   toJSON(): Record<string, unknown> {
@@ -49,14 +50,20 @@ export class WordPressError extends Error {
   }
 }
 
-/** Removes any user:password@ part and keeps the URL otherwise readable. */
+/** Removes any user:password@ part and keeps the URL otherwise as it was. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
     parsed.username = '';
     parsed.password = '';
     return parsed.toString();
   } catch {
-    return url.replace(/\/\/[^/@]*@/, '//');
+    return redactUrlsIn(url);
   }
+}
+
+/** Every `scheme://user:password@` in a text without its credentials (a warning, an error message). */
+export function redactUrlsIn(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, '$1');
 }

@@ -4,25 +4,32 @@ import { redactUrl, WordPressError } from './errors.js';
 export const MAX_REDIRECTS = 5;
 
 /**
- * Whether a redirect may be followed. Reads (GET/HEAD) follow any redirect on the same host
- * name; writes only 307/308, which keep method and body (RFC 9110 §15.4): a 301/302 turns a
+ * Whether a redirect may be followed. Credentials go only to the origin (scheme, host and port)
+ * of CMS_URL: a redirect to another port, another host or from https to http is refused, since
+ * following it would send the application password there (RFC 6454 origins; a different port
+ * on the same host may be another program). Reads (GET/HEAD) follow any redirect within the
+ * origin; writes only 307/308, which keep method and body (RFC 9110 §15.4): a 301/302 turns a
  * POST into a GET in every HTTP client, so the write would be lost while the site answers 200.
- * Credentials never follow to another host, nor from https down to http.
  */
-export function redirectRefusal(method: string, status: number, from: string, to: string): WordPressError | undefined {
-  const a = new URL(from);
+export function redirectRefusal(
+  method: string,
+  status: number,
+  from: string,
+  to: string,
+  siteOrigin: string,
+): WordPressError | undefined {
   const b = new URL(to);
   const read = method === 'GET' || method === 'HEAD';
   const site = `${b.origin}${b.pathname.replace(/\/wp-json\/.*$|\/$/, '')}`;
   const request = { method, url: redactUrl(from) };
   const moved = `WordPress redirected ${method} ${redactUrl(from)} (HTTP ${status}) to ${redactUrl(to)}`;
-  if (a.hostname !== b.hostname || (a.protocol === 'https:' && b.protocol === 'http:')) {
+  if (b.origin !== siteOrigin) {
     return new WordPressError({
       status,
       code: 'site_redirects',
-      message: `${moved}, another address: the application password is not sent there.`,
+      message: `${moved}, another origin (${b.origin}) than CMS_URL's (${siteOrigin}): the application password is sent only to ${siteOrigin}, so nothing was sent there.`,
       request,
-      hint: `Set CMS_URL to the site’s canonical address (probably ${redactUrl(site)}).`,
+      hint: `If the site really lives there, set CMS_URL to its address (probably ${redactUrl(site)}).`,
     });
   }
   if (!read && status !== 307 && status !== 308) {

@@ -35,18 +35,24 @@ export class Transport {
   /** Set once the root answered JSON; until then a 404 or HTML answer triggers discovery. */
   rootKnown = false;
   readonly #http: AxiosInstance;
+  /** No credentials: for the site's home page, which discovery reads. */
+  readonly #plain: AxiosInstance;
   readonly #options: TransportOptions;
+  /** The only origin (scheme, host, port) the application password is sent to: CMS_URL's. */
+  readonly #origin: string;
   #discovery: Promise<boolean> | undefined;
 
   constructor(options: TransportOptions) {
     this.#options = options;
     this.root = defaultRoot(options.siteUrl);
+    this.#origin = new URL(options.siteUrl).origin;
     const agentOptions = { keepAlive: true, maxSockets: options.concurrency * 2 };
+    const agents = { httpAgent: new http.Agent(agentOptions), httpsAgent: new https.Agent(agentOptions) };
+    this.#plain = axios.create({ timeout: options.timeoutMs, ...agents, validateStatus: () => true, maxRedirects: 0 });
     this.#http = axios.create({
       timeout: options.timeoutMs,
       auth: { username: options.username, password: options.appPassword },
-      httpAgent: new http.Agent(agentOptions),
-      httpsAgent: new https.Agent(agentOptions),
+      ...agents,
       headers: { Accept: 'application/json' },
       // Bytes, not text: the body is parsed in one place (parseBody), never leniently by axios,
       // whose own decoding would also drop a BOM before it could be named.
@@ -84,7 +90,7 @@ export class Transport {
         if (parsed.leading) {
           this.#options.warnOnce(
             'leading-output',
-            `${this.#options.siteUrl} prints ${parsed.leading} before its JSON (PHP display_errors / WP_DEBUG_DISPLAY is on, or a file has stray output); the toolkit skips it. Turn off WP_DEBUG_DISPLAY in wp-config.php.`,
+            `${redactUrl(this.#options.siteUrl)} prints ${parsed.leading} before its JSON (PHP display_errors / WP_DEBUG_DISPLAY is on, or a file has stray output); the toolkit skips it. Turn off WP_DEBUG_DISPLAY in wp-config.php.`,
           );
         }
       }
@@ -110,7 +116,7 @@ export class Transport {
       const location = res.headers.location as string | undefined;
       if (res.status < 300 || res.status >= 400 || !location || hop >= MAX_REDIRECTS) return raw;
       const target = new URL(location, current).toString();
-      const refusal = redirectRefusal(method, res.status, current, target);
+      const refusal = redirectRefusal(method, res.status, current, target, this.#origin);
       if (refusal) throw refusal;
       const moved = redirectedRoot(this.root, current, target);
       if (moved) this.root = moved;
@@ -118,8 +124,8 @@ export class Transport {
       this.#options.warnOnce(
         'redirect',
         moved
-          ? `${this.#options.siteUrl} redirects (HTTP ${res.status} ${from} → ${to}); the toolkit follows it and sends later requests there directly. Set CMS_URL=${moved.replace(/\/(wp-json\/|\?rest_route=\/)$/, '')} to skip the redirect.`
-          : `${this.#options.siteUrl} redirects REST requests (HTTP ${res.status} ${from} → ${to}, e.g. a trailing-slash rule): reads follow it at one extra request each; writes only follow a 307/308.`,
+          ? `${redactUrl(this.#options.siteUrl)} redirects (HTTP ${res.status} ${from} → ${to}); the toolkit follows it and sends later requests there directly. Set CMS_URL=${redactUrl(moved).replace(/\/(wp-json\/|\?rest_route=\/)$/, '')} to skip the redirect.`
+          : `${redactUrl(this.#options.siteUrl)} redirects REST requests (HTTP ${res.status} ${from} → ${to}, e.g. a trailing-slash rule): reads follow it at one extra request each; writes only follow a 307/308.`,
       );
       current = target;
     }
@@ -133,8 +139,9 @@ export class Transport {
     this.#discovery ??= (async () => {
       let advertised: string | undefined;
       try {
+        // The home page needs no credentials, so none are sent (wherever its redirects lead).
         this.#options.onRequest();
-        const res = await this.#http.request({
+        const res = await this.#plain.request({
           method: 'HEAD',
           url: `${this.#options.siteUrl}/`,
           maxRedirects: MAX_REDIRECTS,
@@ -143,17 +150,38 @@ export class Transport {
       } catch {
         // No answer from the home page: fall back to ?rest_route= below.
       }
-      const sameHost = advertised && new URL(advertised).hostname === new URL(this.#options.siteUrl).hostname;
-      const root =
-        advertised && sameHost && advertised !== failedRoot ? advertised : restRouteRoot(this.#options.siteUrl);
+      if (advertised && originOf(advertised) !== this.#origin) throw rootElsewhere(advertised, this.#origin);
+      const root = advertised && advertised !== failedRoot ? advertised : restRouteRoot(this.#options.siteUrl);
       if (root === failedRoot) return false;
       this.root = root;
       this.#options.warnOnce(
         'root',
-        `${this.#options.siteUrl} serves its REST API at ${root}${advertised ? ' (from its Link header)' : ' (plain permalinks)'}; the toolkit uses that.`,
+        `${redactUrl(this.#options.siteUrl)} serves its REST API at ${redactUrl(root)}${advertised ? ' (from its Link header)' : ' (plain permalinks)'}; the toolkit uses that.`,
       );
       return true;
     })();
     return this.#discovery;
   }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The site advertises its REST API at another origin (another scheme, host or port): sending
+ * the application password there could hand it to another program, or in clear text.
+ */
+function rootElsewhere(advertised: string, origin: string): WordPressError {
+  const other = originOf(advertised) ?? redactUrl(advertised);
+  return new WordPressError({
+    code: 'rest_root_elsewhere',
+    message: `The site at ${origin} (CMS_URL) advertises its REST API at ${redactUrl(advertised)}, another origin (${other}); the application password is sent only to ${origin}, so nothing was sent there.`,
+    request: { method: 'HEAD', url: `${origin}/` },
+    hint: `If the site really lives at ${other}, set CMS_URL to that address (over https); otherwise fix the site's WordPress Address / Site Address (Settings → General).`,
+  });
 }

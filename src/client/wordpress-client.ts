@@ -1,6 +1,6 @@
 import { type BatchItemResult, type BatchRequest, sendBatches } from './batch.js';
 import { type CurrentUser, fetchCurrentUser } from './current-user.js';
-import { WordPressError } from './errors.js';
+import { redactUrl, redactUrlsIn, WordPressError } from './errors.js';
 import { numberHeader, type Query } from './http-helpers.js';
 import { count, pages } from './paging.js';
 import { jsonError, notJsonError, type RawResponse } from './response.js';
@@ -84,7 +84,8 @@ export class WordPressClient {
   readonly #indexFields: string;
 
   constructor(options: WordPressClientOptions) {
-    this.siteUrl = options.url.replace(/\/+$/, '');
+    // Credentials in the URL are never sent (the application password is) nor shown.
+    this.siteUrl = redactUrl(options.url).replace(/\/+$/, '');
     this.username = options.username;
     this.concurrency = options.concurrency ?? 4;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -154,9 +155,10 @@ export class WordPressClient {
   }
 
   /** Gives a warning about the site's setup once per client. */
-  warnOnce(key: string, message: string): void {
+  warnOnce(key: string, raw: string): void {
     if (this.#warned.has(key)) return;
     this.#warned.add(key);
+    const message = redactUrlsIn(raw);
     this.warnings.push(message);
     this.#onWarning(message);
   }

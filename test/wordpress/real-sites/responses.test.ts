@@ -7,24 +7,30 @@ import { categoriesNamed, siteAt, useQuirksProxy } from './quirks-setup.js';
 const { proxy } = useQuirksProxy();
 
 describe('a site that redirects', () => {
-  it('to another port: reads and writes reach WordPress; the canonical URL is named once', async () => {
-    const canonical = await new FaultProxy(testSite().url).start();
-    try {
-      proxy().quirk({ redirect: { status: 301, to: canonical.url } });
-      const site = siteAt(proxy().url);
-      const name = unique('Redirected');
-      const created = await callOkIn(site, 'create-category', { name });
-      expect(await categoriesNamed(name)).toEqual([{ id: created.id, name }]);
-      const listed = await walk('get-cms-categories', {}, site);
-      expect(listed.items.map((c) => c.id)).toContain(created.id);
-      expect(site.client.warnings.filter((w) => w.includes('redirects'))).toHaveLength(1);
-      expect(site.client.warnings[0]).toContain(`CMS_URL=${canonical.url}`);
-      // After the first redirect the client goes to the canonical address directly.
-      expect(proxy().count('POST')).toBe(0);
-    } finally {
-      await canonical.stop();
-    }
-  });
+  it.each([301, 308])(
+    'a %i to another port of the same host: refused, naming both origins; nothing is sent there or written',
+    async (status) => {
+      // Security review, issue #26, finding 3: a 308 to another port carried the application password.
+      const other = await new FaultProxy(testSite().url).start();
+      try {
+        proxy().quirk({ redirect: { status: status as 308, to: other.url } });
+        const name = unique('Redirected');
+        const outcome = await callIn(siteAt(proxy().url), 'create-category', { name });
+        expect(outcome).toMatchObject({
+          ok: false,
+          error: {
+            code: 'site_redirects',
+            message: expect.stringContaining(`another origin (${other.url}) than CMS_URL's (${proxy().url})`),
+            hint: expect.stringContaining(other.url),
+          },
+        });
+        expect(other.count()).toBe(0);
+        expect(await categoriesNamed(name)).toEqual([]);
+      } finally {
+        await other.stop();
+      }
+    },
+  );
 
   it('to another host: a clear error naming the address; nothing is written', async () => {
     const port = new URL(testSite().url).port;
