@@ -87,4 +87,26 @@ return [
         'The future of %s', 'Notes on %s', '%s explained', 'Common mistakes with %s', 'How we use %s', 'A week of %s'],
     // Post i gets status statusCycle[i % count]; future posts are dated 2030.
     'statusCycle' => ['publish', 'publish', 'publish', 'publish', 'publish', 'publish', 'draft', 'draft', 'pending', 'private', 'future'],
+    // The shop fixture (sandbox mu-plugin: `product` type, hierarchical `product_cat`), seeded after
+    // the posts so the ids above stay as they were. Product => [status, product categories];
+    // two products have none (for "file the unfiled products" tasks).
+    'productCategories' => [
+        'Clothing' => ['Shirts', 'Shoes'],
+        'Electronics' => ['Phones', 'Audio'],
+        'Home' => [],
+        'Sale' => [],
+    ],
+    'products' => [
+        'Linen Shirt' => ['publish', ['Shirts']],
+        'Oxford Shirt' => ['publish', ['Shirts', 'Sale']],
+        'Trail Running Shoes' => ['publish', ['Shoes']],
+        'Leather Boots' => ['draft', ['Shoes']],
+        'Pocket Phone 5' => ['publish', ['Phones']],
+        'Studio Headphones' => ['publish', ['Audio', 'Sale']],
+        'Bluetooth Speaker' => ['pending', ['Audio']],
+        'Ceramic Mug' => ['publish', []],
+        'Wool Blanket' => ['private', []],
+    ],
+    // Extra genres with a few posts each, added after the products (ids above unchanged).
+    'extraGenres' => ['Jazz' => 4, 'Sci-Fi' => 3],
 ];

@@ -163,6 +163,44 @@ for ($i = 0; $i < $cms_data['postCount']; $i++) {
 // post_modified is "now" on insert; pin it to post_date so every run yields identical rows.
 $wpdb->query("UPDATE {$wpdb->posts} SET post_modified = post_date, post_modified_gmt = post_date_gmt WHERE ID IN (" . implode(',', $cms_post_ids) . ')');
 
+// ---- Shop fixture: product categories (two levels) and products of several statuses.
+$cms_product_cats = [];
+foreach ($cms_data['productCategories'] as $top => $children) {
+    $cms_product_cats[$top] = cms_term($top, 'product_cat', ['description' => "$top products."]);
+    foreach ($children as $child) {
+        $cms_product_cats[$child] = cms_term($child, 'product_cat', ['parent' => $cms_product_cats[$top]]);
+    }
+}
+$cms_p = 0;
+foreach ($cms_data['products'] as $title => [$status, $cats]) {
+    $date = gmdate('Y-m-d H:i:s', strtotime('2025-03-01 09:00:00 UTC') + $cms_p * 3 * DAY_IN_SECONDS);
+    $id = wp_insert_post([
+        'post_type' => 'product',
+        'post_status' => $status,
+        'post_title' => $title,
+        'post_content' => "<!-- wp:paragraph -->\n<p>" . esc_html("$title, from the sandbox shop.") . "</p>\n<!-- /wp:paragraph -->",
+        'post_author' => 1,
+        'post_date' => $date,
+        'post_date_gmt' => $date,
+    ], true);
+    if (is_wp_error($id)) {
+        cms_sandbox_fail("wp_insert_post($title): " . $id->get_error_message());
+    }
+    wp_set_object_terms($id, array_map(static fn ($c) => $cms_product_cats[$c], $cats), 'product_cat');
+    $wpdb->query($wpdb->prepare("UPDATE {$wpdb->posts} SET post_modified = post_date, post_modified_gmt = post_date_gmt WHERE ID = %d", $id));
+    $cms_p++;
+}
+
+// ---- Extra genres, each on a few posts (every 7th post from an offset).
+$cms_offset = 0;
+foreach ($cms_data['extraGenres'] as $name => $count) {
+    $cms_genres[$name] = cms_term($name, 'genre', ['description' => "$name writing."]);
+    for ($k = 0; $k < $count; $k++) {
+        wp_add_object_terms($cms_post_ids[$cms_offset + $k * 7 + 3], $cms_genres[$name], 'genre');
+    }
+    $cms_offset += 50;
+}
+
 wp_defer_term_counting(false); // recounts every term touched above
 $wpdb->query('COMMIT');
 
@@ -170,6 +208,8 @@ cms_sandbox_output([
     'categories' => count($cms_categories),
     'tags' => count($cms_tags),
     'genres' => count($cms_genres),
+    'products' => count($cms_data['products']),
+    'product_categories' => count($cms_product_cats),
     'users' => $cms_n,
     'posts' => $cms_counts,
     'seconds' => round(microtime(true) - $cms_started, 2),
