@@ -4,7 +4,7 @@ import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
 import { type AnyToolDefinition, DRY_RUN, isDryRun, type ToolContext } from './define-tool.js';
 import { parseParams } from './params.js';
-import { ToolError, type ToolErrorPayload } from './tool-error.js';
+import type { ToolErrorPayload } from './tool-error.js';
 import { answerBudget, enforceBudget } from './answers/budget.js';
 import { reviewCall } from './approval.js';
 import { toErrorPayload } from './error-payload.js';
@@ -51,15 +51,13 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
 
 /**
  * A dry run's answer: the tool's own preview, or what its review says the call would change
- * (read from the site). A call the review finds cannot succeed answers that error.
+ * (read from the site). Any error the reading meets is the dry run's error: a call that cannot
+ * succeed answers that error, and a site that cannot be read is not described as if it were.
  */
 async function previewCall(tool: AnyToolDefinition, context: ToolContext, params: unknown): Promise<unknown> {
   if (tool.preview) return { dry_run: true, ...(await tool.preview(context, params as never)) };
-  const review = await reviewCall(tool, context, params);
-  if (review.approval === 'fails') {
-    const { code, message, ...rest } = review.error;
-    throw new ToolError(code, message, rest);
-  }
+  const review = tool.review ? await tool.review(context, params as never) : await reviewCall(tool, context, params);
+  if (review.approval === 'fails') throw new Error('unreachable: a tool without review() has no failed review');
   return { dry_run: true, would: review.summary, needs_approval: review.approval === 'required' };
 }
 
