@@ -61,30 +61,56 @@ export async function previewUpdateTerm(client: WordPressClient, kind: TermKind,
 }
 
 /** Adding terms to posts: which posts would change, which already have them, which ids are not posts. */
-export async function previewAddTerms(
+export function previewAddTerms(
   client: WordPressClient,
   kind: TermKind,
   postIds: readonly number[],
   termIds: readonly number[],
 ): Promise<Preview> {
-  const terms = [...new Set(termIds)];
-  const missing = await missingTermIds(client, kind, terms);
+  return previewPostTerms(client, kind, postIds, { add: termIds, remove: [] });
+}
+
+/**
+ * A change of posts' terms (terms to add, terms to remove), as the bulk write path takes it:
+ * which posts would change, which are already as asked, which ids are not posts. Unknown term
+ * ids are refused, as the write refuses them.
+ */
+export async function previewPostTerms(
+  client: WordPressClient,
+  kind: TermKind,
+  postIds: readonly number[],
+  change: { add: readonly number[]; remove: readonly number[] },
+): Promise<Preview> {
+  const [add, remove] = [[...new Set(change.add)], [...new Set(change.remove)]];
+  const missing = await missingTermIds(client, kind, [...add, ...remove]);
   if (missing.length) throw termNotFound(kind, missing);
+  const ids = [...new Set(postIds)];
   const [named, posts] = await Promise.all([
-    client.all<{ id: number; name: string }>(kind.route, { include: terms, _fields: 'id,name', hide_empty: false, per_page: 100 }),
-    readPostTerms(client, kind, [...new Set(postIds)]),
+    client.all<{ id: number; name: string }>(kind.route, {
+      include: [...add, ...remove],
+      _fields: 'id,name',
+      hide_empty: false,
+      per_page: 100,
+    }),
+    readPostTerms(client, kind, ids),
   ]);
-  const names = named.map((term) => quoted(decodeEntities(term.name))).join(', ');
+  const nameOf = new Map(named.map((term) => [term.id, quoted(decodeEntities(term.name))]));
+  const names = (list: number[]) => list.map((id) => nameOf.get(id) ?? `id ${id}`).join(', ');
   const found = new Set(posts.map((post) => post.id));
-  const toUpdate = posts.filter((post) => terms.some((term) => !post.terms.includes(term))).map((post) => post.id);
-  const notFound = [...new Set(postIds)].filter((id) => !found.has(id));
+  const changes = (terms: number[]) => add.some((t) => !terms.includes(t)) || remove.some((t) => terms.includes(t));
+  const toUpdate = posts.filter((post) => changes(post.terms)).map((post) => post.id);
+  const notFound = ids.filter((id) => !found.has(id));
   const unchanged = posts.length - toUpdate.length;
+  const what = [
+    add.length ? `add the ${kind.plural} ${names(add)}` : '',
+    remove.length ? `remove the ${kind.plural} ${names(remove)}` : '',
+  ].filter(Boolean);
   const notes = [
-    unchanged ? `${unchanged} already have them` : '',
+    unchanged ? `${unchanged} already ${remove.length ? 'as asked' : 'have them'}` : '',
     notFound.length ? `${notFound.length} id(s) are not posts` : '',
   ].filter(Boolean);
   return {
-    would: `add the ${kind.plural} ${names} to ${toUpdate.length} post(s)${notes.length ? ` (${notes.join('; ')})` : ''}`,
+    would: `${what.join(' and ')} on ${toUpdate.length} post(s)${notes.length ? ` (${notes.join('; ')})` : ''}`,
     posts_to_update: toUpdate.length,
     update_ids: idRanges(toUpdate),
     posts_unchanged: unchanged,
