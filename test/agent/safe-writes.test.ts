@@ -74,7 +74,7 @@ describe.each([false, true])('risky writes through the chat runner (approved=%s)
     const target = await makeUser({ roles: ['editor'] });
     const { approvals } = await turnWith(approved, { name: 'set-user-role', args: { id: target.id, role: MANAGER_ROLE } });
     expect(approvals.map((a) => a.summary)).toEqual([
-      `give ${target.username} the role ${MANAGER_ROLE} (edit_users, unfiltered_html) (was: editor)`,
+      `give ${target.username} the role ${MANAGER_ROLE} (edit_users, list_users, unfiltered_html, …) (was: editor)`,
     ]);
     expect((await readUser(target.id)).roles).toEqual(approved ? [MANAGER_ROLE] : ['editor']);
   });

@@ -4,9 +4,29 @@ import type { CallReview } from '../define-tool.js';
 import { loadRoles } from './roles.js';
 
 /**
- * Capabilities that let an account take over others or the site: manage settings, hand out
- * roles, edit/create/delete users, run plugin or theme code, post unfiltered HTML (stored XSS
- * against administrators). https://wordpress.org/documentation/article/roles-and-capabilities/
+ * What Author and the roles below it (Contributor, Subscriber) may do in a default WordPress:
+ * write and publish their own posts, upload files, read. Every other capability counts as
+ * powerful — a list of dangerous ones would always miss one (edit_plugins, upload_plugins,
+ * edit_files, unfiltered_upload… run PHP or take the site; a plugin's own capabilities are
+ * unknown here). https://wordpress.org/documentation/article/roles-and-capabilities/
+ */
+export const SAFE_CAPABILITIES: ReadonlySet<string> = new Set([
+  'read',
+  'edit_posts',
+  'delete_posts',
+  'upload_files',
+  'publish_posts',
+  'edit_published_posts',
+  'delete_published_posts',
+  // The WordPress 2.0 user levels of those roles (level_3 and up are Editor's and Administrator's).
+  'level_0',
+  'level_1',
+  'level_2',
+]);
+
+/**
+ * The powerful capabilities a question names first: those that take over accounts or the site,
+ * or run code (plugins, themes, files, unfiltered HTML or uploads).
  */
 export const POWER_CAPABILITIES = [
   'manage_options',
@@ -14,17 +34,43 @@ export const POWER_CAPABILITIES = [
   'edit_users',
   'create_users',
   'delete_users',
+  'remove_users',
+  'list_users',
+  'install_plugins',
+  'upload_plugins',
+  'edit_plugins',
   'activate_plugins',
-  'edit_theme_options',
+  'edit_themes',
+  'install_themes',
+  'upload_themes',
+  'edit_files',
+  'unfiltered_upload',
   'unfiltered_html',
+  'edit_theme_options',
+  'update_core',
+  'update_plugins',
+  'update_themes',
+  'delete_plugins',
+  'delete_themes',
+  'switch_themes',
+  'import',
+  'export',
 ] as const;
+
+/** The capabilities of `granted` outside the safe set, the most dangerous first. */
+export function powerfulOf(granted: readonly string[]): string[] {
+  const power = POWER_CAPABILITIES as readonly string[];
+  const powerful = [...new Set(granted)].filter((cap) => !SAFE_CAPABILITIES.has(cap));
+  const rank = (cap: string) => (power.includes(cap) ? power.indexOf(cap) : power.length);
+  return powerful.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
 
 export const required = (summary: string): CallReview => ({ approval: 'required', summary });
 export const none = (summary: string): CallReview => ({ approval: 'none', summary });
 
 /**
- * The power capabilities each role grants. A role the site does not list counts as powerful:
- * what it grants is unknown, so a person decides.
+ * The powerful capabilities each role grants (everything outside SAFE_CAPABILITIES). A role the
+ * site does not list counts as powerful: what it grants is unknown, so a person decides.
  */
 export async function rolePowers(client: WordPressClient): Promise<(role: string) => string[]> {
   const { items } = await loadRoles(client);
@@ -32,7 +78,7 @@ export async function rolePowers(client: WordPressClient): Promise<(role: string
   return (role) => {
     const caps = byRole.get(role);
     if (!caps) return ['unknown capabilities'];
-    return POWER_CAPABILITIES.filter((cap) => caps.includes(cap));
+    return powerfulOf(caps);
   };
 }
 
