@@ -9,11 +9,13 @@ export const COMPANION_INDEX_FIELD = 'cms_admin_companion';
 
 /**
  * The plugin version each route the toolkit uses needs. 0.2.0: post-terms takes every post
- * type the taxonomy is registered for, and trashed posts. Bump a route's entry when the
+ * type the taxonomy is registered for, and trashed posts. 0.3.0: post-terms takes any taxonomy,
+ * adds and removes terms as changes (a concurrent writer's terms stay) and refuses ids of
+ * another taxonomy. Bump a route's entry when the
  * toolkit starts relying on a newer behaviour of it.
  */
 export const COMPANION_ROUTES = {
-  'post-terms': '0.2.0',
+  'post-terms': '0.3.0',
   'users/disable': '0.1.0',
   'users/enable': '0.1.0',
   'users/password-reset': '0.1.0',

@@ -46,7 +46,8 @@ describe('companion plugin detection', () => {
     });
     // 0.1.0 reported no version; its post-terms route handles posts only.
     expect(await hasCompanion(equipped, 'post-terms')).toBe(false);
-    expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.2.0'), 'post-terms')).toBe(true);
+    expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.2.0'), 'post-terms')).toBe(false);
+    expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.3.0'), 'post-terms')).toBe(true);
     expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.10.0'), 'post-terms')).toBe(true);
   });
 

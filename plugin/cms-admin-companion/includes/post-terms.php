@@ -1,16 +1,20 @@
 <?php
 /**
- * Bulk change of posts' categories or tags in one request:
+ * Bulk change of posts' terms in any taxonomy, in one request:
  *
- *   POST cms-admin/v1/post-terms {taxonomy: category|post_tag, post_ids: [..≤500], add: [ids], remove: [ids]}
+ *   POST cms-admin/v1/post-terms {taxonomy: <slug>, post_ids: [..≤500], add: [ids], remove: [ids]}
  *   (posts of every type the taxonomy is registered for, any status but auto-draft)
  *   → {updated: [ids], unchanged: [ids], failed: [{post_id, code, message}]}
  *
- * Through /wp/v2/posts every post costs a full wp_update_post() (hooks, a response object)
- * and a term recount per term per post; here each post is one wp_set_object_terms() with
- * counting deferred to the end — the same end state for the post's terms, a fraction of the
- * work. Each post is checked with edit_post, like the REST posts controller does.
- * https://developer.wordpress.org/reference/functions/wp_set_object_terms/
+ * Changes, not replacements (since 0.3.0): each post gets wp_add_object_terms() and
+ * wp_remove_object_terms(), never a rewrite of its whole list, so terms another writer gave the
+ * post meanwhile stay. A post loses the `remove` terms only after it is seen carrying every
+ * `add` term, and gets them back if an `add` term is deleted meanwhile (a merge whose target
+ * vanishes must not leave posts in neither). An id that is a term of another taxonomy fails the
+ * whole call by name (wp_set_object_terms() would drop it silently); an id that is no term
+ * (deleted meanwhile) fails each post by name. Counting is deferred to the end; each post is
+ * checked with edit_post, like the REST posts controller does.
+ * https://developer.wordpress.org/reference/functions/wp_add_object_terms/
  */
 
 if (!defined('ABSPATH')) {
@@ -30,7 +34,11 @@ function cms_admin_register_post_terms_route(): void
             return $taxonomy && current_user_can('edit_posts') && current_user_can($taxonomy->cap->assign_terms);
         },
         'args' => [
-            'taxonomy' => ['type' => 'string', 'enum' => ['category', 'post_tag'], 'required' => true],
+            'taxonomy' => [
+                'type' => 'string',
+                'required' => true,
+                'validate_callback' => static fn ($value) => is_string($value) && taxonomy_exists($value),
+            ],
             'post_ids' => $ids + ['required' => true, 'minItems' => 1, 'maxItems' => 500],
             'add' => $ids + ['default' => []],
             'remove' => $ids + ['default' => []],
@@ -41,15 +49,61 @@ function cms_admin_register_post_terms_route(): void
 function cms_admin_rest_post_terms(WP_REST_Request $request): array|WP_Error
 {
     $taxonomy = (string) $request['taxonomy'];
-    $add = array_map('intval', (array) $request['add']);
-    $remove = array_map('intval', (array) $request['remove']);
-    // Per term, as the REST posts controller checks (check_assign_terms_permission): a site may
-    // restrict single terms through map_meta_cap. https://developer.wordpress.org/reference/functions/map_meta_cap/
-    $refused = array_values(array_filter(
-        array_unique(array_merge($add, $remove)),
-        // A missing term is not a permission problem: it fails per post below, as in core.
-        static fn (int $term_id) => get_term($term_id) && !current_user_can('assign_term', $term_id)
-    ));
+    $add = array_values(array_unique(array_map('intval', (array) $request['add'])));
+    $remove = array_values(array_diff(array_unique(array_map('intval', (array) $request['remove'])), $add));
+    $refusal = cms_admin_post_terms_refusal($taxonomy, array_merge($add, $remove));
+    if ($refusal) {
+        return $refusal;
+    }
+    $report = ['updated' => [], 'unchanged' => [], 'failed' => []];
+
+    wp_defer_term_counting(true);
+    foreach (array_unique(array_map('intval', (array) $request['post_ids'])) as $post_id) {
+        $outcome = cms_admin_change_post_terms($post_id, $taxonomy, $add, $remove);
+        if (is_wp_error($outcome)) {
+            $report['failed'][] = ['post_id' => $post_id, 'code' => $outcome->get_error_code(), 'message' => $outcome->get_error_message()];
+        } else {
+            $report[$outcome][] = $post_id;
+        }
+    }
+    // Recounts every term touched above, once.
+    wp_defer_term_counting(false);
+    return $report;
+}
+
+/**
+ * Refuses the whole call (nothing written) for ids that are terms of another taxonomy and for
+ * terms the user may not assign. Per term, as the REST posts controller checks
+ * (check_assign_terms_permission): a site may restrict single terms through map_meta_cap.
+ * A missing term is neither: it fails per post, as in core.
+ */
+function cms_admin_post_terms_refusal(string $taxonomy, array $term_ids): ?WP_Error
+{
+    $elsewhere = [];
+    $refused = [];
+    foreach ($term_ids as $term_id) {
+        $term = get_term($term_id);
+        if (!$term instanceof WP_Term) {
+            continue;
+        }
+        if ($term->taxonomy !== $taxonomy) {
+            $elsewhere[] = "$term_id ({$term->taxonomy})";
+        } elseif (!current_user_can('assign_term', $term_id)) {
+            $refused[] = $term_id;
+        }
+    }
+    if ($elsewhere) {
+        return new WP_Error(
+            'cms_admin_term_not_in_taxonomy',
+            sprintf(
+                /* translators: 1: term ids with their taxonomies, 2: taxonomy slug */
+                __('Term(s) %1$s are not terms of %2$s; no post was changed.', 'cms-admin-companion'),
+                implode(', ', $elsewhere),
+                $taxonomy
+            ),
+            ['status' => 400, 'taxonomy' => $taxonomy]
+        );
+    }
     if ($refused) {
         return new WP_Error(
             'cms_admin_cannot_assign_term',
@@ -61,43 +115,74 @@ function cms_admin_rest_post_terms(WP_REST_Request $request): array|WP_Error
             ['status' => 403, 'term_ids' => $refused]
         );
     }
-    $report = ['updated' => [], 'unchanged' => [], 'failed' => []];
+    return null;
+}
 
-    wp_defer_term_counting(true);
-    foreach (array_unique(array_map('intval', (array) $request['post_ids'])) as $post_id) {
-        $post = get_post($post_id);
-        // Any post type the taxonomy is registered for (pages, custom types), and trashed posts,
-        // which keep their terms (since 0.2.0).
-        if (!$post || !is_object_in_taxonomy($post->post_type, $taxonomy) || $post->post_status === 'auto-draft') {
-            $report['failed'][] = ['post_id' => $post_id, 'code' => 'post_not_found', 'message' => "No post with id $post_id of a type in $taxonomy."];
-            continue;
-        }
-        if (!current_user_can('edit_post', $post_id)) {
-            $report['failed'][] = ['post_id' => $post_id, 'code' => 'rest_cannot_edit', 'message' => "Not allowed to edit post $post_id."];
-            continue;
-        }
-        $current = wp_get_object_terms($post_id, $taxonomy, ['fields' => 'ids']);
-        if (is_wp_error($current)) {
-            $report['failed'][] = ['post_id' => $post_id, 'code' => $current->get_error_code(), 'message' => $current->get_error_message()];
-            continue;
-        }
-        $current = array_map('intval', $current);
-        $wanted = array_values(array_unique(array_merge(array_diff($current, $remove), $add)));
-        sort($wanted);
-        $sorted = $current;
-        sort($sorted);
-        if ($wanted === $sorted) {
-            $report['unchanged'][] = $post_id;
-            continue;
-        }
-        $result = wp_set_object_terms($post_id, $wanted, $taxonomy);
-        if (is_wp_error($result)) {
-            $report['failed'][] = ['post_id' => $post_id, 'code' => $result->get_error_code(), 'message' => $result->get_error_message()];
-            continue;
-        }
-        $report['updated'][] = $post_id;
+/** One post: 'updated', 'unchanged' or a WP_Error naming why it was left as it was. */
+function cms_admin_change_post_terms(int $post_id, string $taxonomy, array $add, array $remove): string|WP_Error
+{
+    $post = get_post($post_id);
+    // Any post type the taxonomy is registered for (pages, custom types), and trashed posts,
+    // which keep their terms (since 0.2.0).
+    if (!$post || !is_object_in_taxonomy($post->post_type, $taxonomy) || $post->post_status === 'auto-draft') {
+        return new WP_Error('post_not_found', "No post with id $post_id of a type in $taxonomy.");
     }
-    // Recounts every term touched above, once.
-    wp_defer_term_counting(false);
-    return $report;
+    if (!current_user_can('edit_post', $post_id)) {
+        return new WP_Error('rest_cannot_edit', "Not allowed to edit post $post_id.");
+    }
+    $gone = cms_admin_missing_terms($add, $taxonomy);
+    if ($gone) {
+        return cms_admin_terms_gone($gone, $taxonomy, $post_id);
+    }
+    $current = cms_admin_object_term_ids($post_id, $taxonomy);
+    if (is_wp_error($current)) {
+        return $current;
+    }
+    $to_add = array_values(array_diff($add, $current));
+    $to_remove = array_values(array_intersect($remove, $current));
+    if (!$to_add && !$to_remove) {
+        return 'unchanged';
+    }
+    if ($to_add) {
+        $added = wp_add_object_terms($post_id, $to_add, $taxonomy);
+        if (is_wp_error($added)) {
+            return $added;
+        }
+        $now = cms_admin_object_term_ids($post_id, $taxonomy);
+        $missing = is_wp_error($now) ? $to_add : array_diff($to_add, $now);
+        if ($missing) {
+            return cms_admin_terms_gone($missing, $taxonomy, $post_id);
+        }
+    }
+    if ($to_remove) {
+        $removed = wp_remove_object_terms($post_id, $to_remove, $taxonomy);
+        if (is_wp_error($removed)) {
+            return $removed;
+        }
+        // An added term deleted after the check above: give the removed ones back.
+        $gone = cms_admin_missing_terms($to_add, $taxonomy);
+        if ($gone) {
+            wp_add_object_terms($post_id, $to_remove, $taxonomy);
+            return cms_admin_terms_gone($gone, $taxonomy, $post_id);
+        }
+    }
+    return 'updated';
+}
+
+function cms_admin_object_term_ids(int $post_id, string $taxonomy): array|WP_Error
+{
+    wp_cache_delete($post_id, $taxonomy . '_relationships');
+    $ids = wp_get_object_terms($post_id, $taxonomy, ['fields' => 'ids', 'update_term_meta_cache' => false]);
+    return is_wp_error($ids) ? $ids : array_map('intval', $ids);
+}
+
+function cms_admin_missing_terms(array $term_ids, string $taxonomy): array
+{
+    return array_values(array_filter($term_ids, static fn (int $id) => !term_exists($id, $taxonomy)));
+}
+
+function cms_admin_terms_gone(array $term_ids, string $taxonomy, int $post_id): WP_Error
+{
+    $list = implode(', ', $term_ids);
+    return new WP_Error('term_not_found', "Term(s) $list of $taxonomy no longer exist (deleted meanwhile); post $post_id keeps its terms.");
 }

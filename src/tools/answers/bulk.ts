@@ -1,3 +1,5 @@
+import { ToolError } from '../tool-error.js';
+
 /** Failed posts listed one by one in an answer; the rest are counted (the audit log has all). */
 export const FAILURE_CAP = 50;
 /** Id ranges written out in an answer before the rest are counted. */
@@ -69,4 +71,22 @@ export function bulkAnswer(report: PostReport) {
     failures,
     ...(more ? { failure_reasons_not_listed: more } : {}),
   };
+}
+
+/**
+ * A bulk call in which every post failed is an error on every surface (ok:false, CLI exit 1,
+ * MCP isError), with the failures by reason; partial success stays a result listing them.
+ */
+export function noneDone(failed: readonly PostFailure[]): ToolError {
+  const { failures, more } = failuresByReason(failed);
+  const unknown = failed.some((f) => f.error.code === 'outcome_unknown');
+  const reasons = failures.slice(0, 3).map((f) => `${f.code}: ${f.message}`);
+  return new ToolError(
+    'all_posts_failed',
+    `All ${failed.length} post(s) failed${unknown ? ' (for some the outcome is unknown: see their reasons)' : '; nothing was changed'}. ${reasons.join(' ')}`,
+    {
+      hint: 'Fix the reasons given, then run the call again: it only changes what is not done yet.',
+      details: { failures, ...(more ? { failure_reasons_not_listed: more } : {}) },
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import type { WordPressClient } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
+import { noneDone } from '../answers/bulk.js';
 import { changePostTerms } from './change-post-terms.js';
 import type { AssignReport } from './post-terms.js';
 import { missingTermIds, type TermKind, termNotFound } from './terms.js';
@@ -23,5 +24,7 @@ export async function assignTerms(
       details: error.details,
     });
   }
-  return changePostTerms(client, kind, postIds, { add: terms, remove: [] });
+  const report = await changePostTerms(client, kind, postIds, { add: terms, remove: [] });
+  if (report.failed.length && !report.updated.length && !report.unchanged.length) throw noneDone(report.failed);
+  return report;
 }

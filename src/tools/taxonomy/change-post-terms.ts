@@ -1,36 +1,57 @@
-import { chunk, mapLimit, type WordPressClient } from '../../client/index.js';
+/**
+ * The bulk post-terms write path, for ANY taxonomy (categories, tags, product categories…).
+ *
+ * To call it for another taxonomy, pass its slug, REST base and terms route:
+ *
+ *   await withPostTermsLock(client, () =>
+ *     changePostTerms(client, { taxonomy: 'product_cat', postsParam: 'product_cat',
+ *       route: '/wp/v2/product_cat', noun: 'product category' }, postIds, { add: [12], remove: [7, 8] }));
+ *
+ * `add` and `remove` are changes, not a new list: each post keeps its other terms, also ones
+ * another writer gives it meanwhile. One call may add some terms and remove others (a merge).
+ * The answer is per post: updated, unchanged, or failed with a reason; an added term deleted
+ * meanwhile fails the post by name and gives it back the removed terms. docs/concurrency.md
+ * says what is guaranteed when two writers meet.
+ */
+import { chunk, mapLimit, type WordPressClient, WordPressError } from '../../client/index.js';
 import { hasCompanion } from '../companion.js';
-import { type AssignReport, failure, type PostTerms, readPostTerms } from './post-terms.js';
-import type { TermKind } from './terms.js';
+import { unknownOutcome, viaBatch } from './post-terms-batch.js';
+import {
+  type AssignReport,
+  carries,
+  failure,
+  missingTerms,
+  type PostTerms,
+  type PostTermsTaxonomy,
+  readPostTerms,
+  type TermChange,
+} from './post-terms.js';
 
-/** The same change for many posts: these terms added, those removed, the others kept. */
-export interface TermChange {
-  add: readonly number[];
-  remove: readonly number[];
-}
+export type { TermChange };
 
 /** Posts per request to the companion plugin's bulk route (it accepts up to 500). */
 const BULK_SIZE = 250;
 
 /**
- * Applies `change` to every post in `postIds`, each post written at most once, and reports
- * each post as updated, unchanged or failed.
- *
- * With the companion plugin, one request per 250 posts does it on the server. Otherwise each
- * post's whole term list is read (unless `known` has it) and written back through /batch/v1 —
- * WordPress's `categories`/`tags` fields replace the list, so read-modify-write is the only way.
+ * Applies `change` to every post in `postIds`, each post written at most once (again only
+ * where another writer undid it), and reports each post as updated, unchanged or failed.
+ * `known`: the posts' terms as the caller read them (a merge's plan), used to give removed
+ * terms back if an added one vanishes.
  */
 export async function changePostTerms(
   client: WordPressClient,
-  kind: TermKind,
+  kind: PostTermsTaxonomy,
   postIds: readonly number[],
   change: TermChange,
   known?: readonly PostTerms[],
 ): Promise<AssignReport> {
   const ids = [...new Set(postIds)];
   if (!ids.length) return { updated: [], unchanged: [], failed: [] };
-  if (await hasCompanion(client, 'post-terms')) return viaCompanion(client, kind, ids, change);
-  return viaBatch(client, kind, ids, change, known ?? (await readPostTerms(client, kind, ids)));
+  if (!(await hasCompanion(client, 'post-terms'))) return viaBatch(client, kind, ids, change);
+  const before =
+    known ?? (change.add.length && change.remove.length ? await readPostTerms(client, kind, ids) : undefined);
+  const report = await viaCompanion(client, kind, ids, change);
+  return checkAdded(client, kind, change, report, before);
 }
 
 type BulkReport = {
@@ -41,11 +62,11 @@ type BulkReport = {
 
 async function viaCompanion(
   client: WordPressClient,
-  kind: TermKind,
+  kind: PostTermsTaxonomy,
   ids: number[],
   change: TermChange,
 ): Promise<AssignReport> {
-  const reports = await mapLimit(chunk(ids, BULK_SIZE), client.concurrency, async (postIds) => {
+  const reports = await mapLimit(chunk(ids, BULK_SIZE), client.concurrency, async (postIds): Promise<BulkReport> => {
     try {
       return await client.post<BulkReport>('/cms-admin/v1/post-terms', {
         taxonomy: kind.taxonomy,
@@ -54,17 +75,8 @@ async function viaCompanion(
         remove: change.remove,
       });
     } catch (err) {
-      // The request failed as a whole (timeout, 500): its posts are not confirmed; say so.
-      const error = err as { code?: string; message?: string };
-      return {
-        updated: [],
-        unchanged: [],
-        failed: postIds.map((post_id) => ({
-          post_id,
-          code: error.code ?? 'request_failed',
-          message: error.message ?? String(err),
-        })),
-      };
+      if (!(err instanceof WordPressError)) throw err;
+      return readBack(client, kind, postIds, change, err);
     }
   });
   return {
@@ -74,61 +86,70 @@ async function viaCompanion(
   };
 }
 
-async function viaBatch(
+/**
+ * A bulk request that failed as a whole. Refused by WordPress (4xx): nothing was written. Its
+ * answer lost (network, 5xx): it may have been applied, so the posts are read back — done is
+ * reported done, not done failed, and a read that fails too says the outcome is unknown.
+ */
+async function readBack(
   client: WordPressClient,
-  kind: TermKind,
-  ids: number[],
+  kind: PostTermsTaxonomy,
+  postIds: number[],
   change: TermChange,
-  known: readonly PostTerms[],
-): Promise<AssignReport> {
-  const current = new Map(known.map((post) => [post.id, post]));
-  const remove = new Set(change.remove);
-  const report: AssignReport = { updated: [], unchanged: [], failed: [] };
-  const writes: PostTerms[] = [];
-  for (const id of ids) {
-    const post = current.get(id);
-    if (!post) {
-      report.failed.push(
-        failure(id, {
-          code: 'post_not_found',
-          message: `No post with id ${id} of a type the ${kind.noun} is registered for.`,
-        }),
-      );
-      continue;
-    }
-    if (missedSchedule(post)) {
-      report.failed.push(
-        failure(id, {
-          code: 'scheduled_time_passed',
-          message: `Post ${id} is scheduled for ${post.dateGmt} UTC, which has passed: WordPress publishes such a post on any update, so it was left unchanged. Publish or reschedule it first, or install the companion plugin (it sets terms without updating the post).`,
-        }),
-      );
-      continue;
-    }
-    const terms = post.terms;
-    const wanted = [...new Set([...terms.filter((t) => !remove.has(t)), ...change.add])];
-    const same = wanted.length === terms.length && wanted.every((t) => terms.includes(t));
-    if (same) report.unchanged.push(id);
-    else writes.push({ ...post, terms: wanted });
-  }
-  // `_fields=id`: WordPress then skips building the full post for each response.
-  const results = await client.batch(
-    writes.map((post) => ({ path: `${post.route}/${post.id}?_fields=id`, body: { [kind.postsParam]: post.terms } })),
-  );
-  results.forEach((result, index) => {
-    const id = (writes[index] as PostTerms).id;
-    if (result.ok) report.updated.push(id);
-    else report.failed.push(failure(id, result.error));
+  err: WordPressError,
+): Promise<BulkReport> {
+  const failed = (code: string, message: string) => ({
+    updated: [],
+    unchanged: [],
+    failed: postIds.map((post_id) => ({ post_id, code, message })),
   });
+  if (err.status !== undefined && err.status < 500) return failed(err.code, err.message);
+  let posts: Map<number, PostTerms>;
+  try {
+    posts = new Map((await readPostTerms(client, kind, postIds)).map((post) => [post.id, post]));
+  } catch (readErr) {
+    const unknown = unknownOutcome(kind, err, readErr);
+    return failed(unknown.code, unknown.message);
+  }
+  const report: BulkReport = { updated: [], unchanged: [], failed: [] };
+  for (const id of postIds) {
+    const post = posts.get(id);
+    if (post && carries(post.terms, change)) report.updated.push(id);
+    else report.failed.push({ post_id: id, code: err.code, message: `${err.message} (read back: not applied)` });
+  }
   return report;
 }
 
 /**
- * A `future` post whose time has passed (missed schedule: WP-Cron did not run). wp_insert_post()
- * turns any update of it into `publish` (https://developer.wordpress.org/reference/functions/wp_insert_post/),
- * so writing its terms through /wp/v2 would publish it. Other statuses, dates, slugs, authors,
- * content and stickiness are kept by an update that sends only the terms.
+ * An added term deleted after the write: the posts do not carry it (WordPress removed it from
+ * them), so they fail by name and get back the terms the change removed from them.
  */
-function missedSchedule(post: PostTerms): boolean {
-  return post.status === 'future' && post.dateGmt !== undefined && Date.parse(`${post.dateGmt}Z`) - Date.now() < 60_000;
+async function checkAdded(
+  client: WordPressClient,
+  kind: PostTermsTaxonomy,
+  change: TermChange,
+  report: AssignReport,
+  before: readonly PostTerms[] | undefined,
+): Promise<AssignReport> {
+  const gone = await missingTerms(client, kind, change.add);
+  if (!gone.length) return report;
+  const hit = [...report.updated, ...report.unchanged];
+  const had = new Map((before ?? []).map((post) => [post.id, post.terms]));
+  const byGiveBack = new Map<string, number[]>();
+  for (const id of hit) {
+    const back = (had.get(id) ?? []).filter((t) => change.remove.includes(t));
+    if (back.length) byGiveBack.set(JSON.stringify(back), [...(byGiveBack.get(JSON.stringify(back)) ?? []), id]);
+  }
+  const notGivenBack = new Set<number>();
+  for (const [key, postIds] of byGiveBack) {
+    const back = await viaCompanion(client, kind, postIds, { add: JSON.parse(key) as number[], remove: [] });
+    for (const f of back.failed) notGivenBack.add(f.post_id);
+  }
+  const message = (id: number) =>
+    `${kind.noun} ${gone.join(', ')} was deleted meanwhile, so post ${id} does not have it${notGivenBack.has(id) ? '; the terms removed from it could not be given back' : ''}.`;
+  return {
+    updated: [],
+    unchanged: [],
+    failed: [...report.failed, ...hit.map((id) => failure(id, { code: 'term_not_found', message: message(id) }))],
+  };
 }

@@ -3,7 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { mergeOutput } from '../output-schemas.js';
 import { withPostTermsLock } from './post-lock.js';
 import { applyMerge, describePlan, type MergeReport, planMerge } from './merge.js';
-import { failuresByReason } from '../answers/bulk.js';
+import { failuresByReason, noneDone } from '../answers/bulk.js';
 import { wpId, wpIds } from '../schema.js';
 import { reviewMerge } from './reviews.js';
 
@@ -41,7 +41,10 @@ export const mergeCategories = defineTool({
   preview: async ({ client }, params) =>
     describePlan(await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false)),
   execute: ({ client }, params) =>
-    withPostTermsLock(client, async () =>
-      applyMerge(client, await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false)),
-    ),
+    withPostTermsLock(client, async () => {
+      const plan = await planMerge(client, params.source_ids, params.target_id, params.delete_sources ?? false);
+      const report = await applyMerge(client, plan);
+      if (report.posts_failed.length && !report.posts_moved) throw noneDone(report.posts_failed);
+      return report;
+    }),
 });

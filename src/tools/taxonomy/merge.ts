@@ -1,21 +1,16 @@
 import { mapLimit, type WordPressClient } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
 import { changePostTerms } from './change-post-terms.js';
-import { type PostFailure, type PostTerms, postsWithAnyTerm } from './post-terms.js';
+import { hasCompanion } from '../companion.js';
+import { finishMerge, type MergePlan, type MergeReport } from './merge-finish.js';
+
+export type { MergePlan, MergeReport };
+import { postsWithAnyTerm } from './post-terms.js';
+import { withSiteLock } from './site-lock.js';
 import { defaultCategoryId } from './term-writes.js';
 import { CATEGORY, termNotFound } from './terms.js';
 
 type TermRef = { id: number; parent: number };
-
-export interface MergePlan {
-  targetId: number;
-  sourceIds: number[];
-  /** Posts in any source, with their current categories. */
-  posts: PostTerms[];
-  /** Children of sources to move under the target. */
-  children: number[];
-  deleteSources: boolean;
-}
 
 /** Reads everything a merge needs and checks it; writes nothing. */
 export async function planMerge(
@@ -92,23 +87,18 @@ export function describePlan(plan: MergePlan, maxIds = 100) {
   };
 }
 
-export interface MergeReport {
-  target_id: number;
-  posts_moved: number;
-  posts_failed: PostFailure[];
-  sources_deleted: number[];
-  children_reparented: number[];
-  children_failed?: Array<{ id: number; error: { code: string; message: string } }>;
-  sources_kept_reason?: string;
-  sources_delete_failed?: Array<{ id: number; error: { code: string; message: string } }>;
-}
-
 /**
  * Writes the plan: every post once (target added, sources removed) and the children; then
- * deletes the sources only if every write succeeded and a fresh read finds no post (of any
- * type or status) left in them, so no post is left with a category about to vanish.
+ * deletes the sources only if every write succeeded and the site, read again, shows no post
+ * (of any type or status) left in them, the target still there and every moved post in it
+ * (merge-finish.ts). On the core API path all of it holds the site lock (site-lock.ts).
  */
 export async function applyMerge(client: WordPressClient, plan: MergePlan): Promise<MergeReport> {
+  if (await hasCompanion(client, 'post-terms')) return writeMerge(client, plan);
+  return withSiteLock(client, () => writeMerge(client, plan));
+}
+
+async function writeMerge(client: WordPressClient, plan: MergePlan): Promise<MergeReport> {
   const [posts, children] = await Promise.all([
     changePostTerms(
       client,
@@ -135,28 +125,5 @@ export async function applyMerge(client: WordPressClient, plan: MergePlan): Prom
     else childFailures.push({ id: childId, error: { code: result.error.code, message: result.error.message } });
   });
   if (childFailures.length) report.children_failed = childFailures;
-  if (!plan.deleteSources) return report;
-  if (report.posts_failed.length || childFailures.length) {
-    report.sources_kept_reason = `Sources were not deleted: ${report.posts_failed.length} post(s) and ${childFailures.length} child categor(ies) could not be moved. Fix them and run the merge again.`;
-    return report;
-  }
-  // Verify on the site before deleting: a post the reads missed (added meanwhile, of a type or
-  // status not listed, or a list cut short by a proxy) would otherwise lose its category.
-  const remaining = await postsWithAnyTerm(client, CATEGORY, plan.sourceIds);
-  if (remaining.length) {
-    const ids = remaining.map((post) => post.id);
-    report.sources_kept_reason = `Sources were not deleted: ${ids.length} post(s) still have a source category after the merge (ids ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}). Run the merge again.`;
-    return report;
-  }
-  const deletions = await client.batch(
-    plan.sourceIds.map((id) => ({ method: 'DELETE' as const, path: `${CATEGORY.route}/${id}?force=true` })),
-  );
-  const deleteFailures: NonNullable<MergeReport['sources_delete_failed']> = [];
-  deletions.forEach((result, index) => {
-    const id = plan.sourceIds[index] as number;
-    if (result.ok) report.sources_deleted.push(id);
-    else deleteFailures.push({ id, error: { code: result.error.code, message: result.error.message } });
-  });
-  if (deleteFailures.length) report.sources_delete_failed = deleteFailures;
-  return report;
+  return finishMerge(client, plan, report, [...posts.updated, ...posts.unchanged]);
 }

@@ -1,6 +1,21 @@
 import { chunk, mapLimit, type WordPressClient, type WordPressError } from '../../client/index.js';
 import { type PostTypeRoute, postTypeRoutes } from './post-types.js';
-import type { TermKind } from './terms.js';
+
+/**
+ * What the post-terms code needs of a taxonomy, any taxonomy: CATEGORY and TAG (terms.ts)
+ * are such objects, and so is `{ taxonomy: 'product_cat', postsParam: 'product_cat', route:
+ * '/wp/v2/product_cat', noun: 'product category' }` for a taxonomy shown in REST.
+ */
+export interface PostTermsTaxonomy {
+  /** The taxonomy's slug in WordPress. */
+  taxonomy: string;
+  /** Its REST base: the posts' field and query parameter holding its term ids. */
+  postsParam: string;
+  /** Its terms' REST collection, e.g. `/wp/v2/categories`. */
+  route: string;
+  /** One term, for messages: "category". */
+  noun: string;
+}
 
 /** A post (of any type the taxonomy is on) and its term ids in one taxonomy. */
 export interface PostTerms {
@@ -18,7 +33,7 @@ export interface PostFailure {
   error: { code: string; message: string };
 }
 
-function toPostTerms(kind: TermKind, route: PostTypeRoute, raw: Record<string, unknown>): PostTerms {
+function toPostTerms(kind: PostTermsTaxonomy, route: PostTypeRoute, raw: Record<string, unknown>): PostTerms {
   return {
     id: Number(raw.id),
     terms: (raw[kind.postsParam] as number[] | undefined) ?? [],
@@ -34,7 +49,7 @@ function toPostTerms(kind: TermKind, route: PostTypeRoute, raw: Record<string, u
  */
 export async function readPostTerms(
   client: WordPressClient,
-  kind: TermKind,
+  kind: PostTermsTaxonomy,
   ids: readonly number[],
 ): Promise<PostTerms[]> {
   const routes = await postTypeRoutes(client, kind.taxonomy);
@@ -59,7 +74,7 @@ export async function readPostTerms(
  */
 export async function postsWithAnyTerm(
   client: WordPressClient,
-  kind: TermKind,
+  kind: PostTermsTaxonomy,
   termIds: readonly number[],
 ): Promise<PostTerms[]> {
   const routes = await postTypeRoutes(client, kind.taxonomy);
@@ -80,7 +95,7 @@ export async function postsWithAnyTerm(
 }
 
 /** Posts of every type and status holding the term (a term's own `count` is published posts only). */
-export async function countPostsUsing(client: WordPressClient, kind: TermKind, id: number): Promise<number> {
+export async function countPostsUsing(client: WordPressClient, kind: PostTermsTaxonomy, id: number): Promise<number> {
   const routes = await postTypeRoutes(client, kind.taxonomy);
   const counts = await mapLimit(routes, client.concurrency, (route) =>
     client.count(route.route, { [kind.postsParam]: id, status: route.statuses, context: 'edit' }),
@@ -90,6 +105,34 @@ export async function countPostsUsing(client: WordPressClient, kind: TermKind, i
 
 export function failure(postId: number, error: Pick<WordPressError, 'code' | 'message'>): PostFailure {
   return { post_id: postId, error: { code: error.code, message: error.message } };
+}
+
+/** The ids among `ids` that are not (or no longer) terms of the taxonomy. */
+export async function missingTerms(
+  client: WordPressClient,
+  kind: PostTermsTaxonomy,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (!ids.length) return [];
+  const found = await client.all<{ id: number }>(kind.route, {
+    include: ids,
+    _fields: 'id',
+    hide_empty: false,
+    per_page: 100,
+  });
+  const existing = new Set(found.map((term) => term.id));
+  return ids.filter((id) => !existing.has(id));
+}
+
+/** The same change for many posts: these terms added, those removed, the others kept. */
+export interface TermChange {
+  add: readonly number[];
+  remove: readonly number[];
+}
+
+/** Whether a post's terms show the change done: every added term there, no removed one. */
+export function carries(terms: readonly number[], change: TermChange) {
+  return change.add.every((t) => terms.includes(t)) && !change.remove.some((t) => terms.includes(t));
 }
 
 export interface AssignReport {

@@ -1,5 +1,6 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
+import { confirmDeleted } from '../read-back.js';
 import { countPostsUsing } from './post-terms.js';
 import { checkNewParent, checkSlugFree } from './term-checks.js';
 import { findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
@@ -110,7 +111,9 @@ export async function deleteTerm(
       },
     );
   }
-  await client.delete(`${kind.route}/${id}`, { force: true });
+  await client
+    .delete(`${kind.route}/${id}`, { force: true })
+    .catch((err) => confirmDeleted(client, `${kind.route}/${id}`, `${kind.noun} ${id}`, err));
   const newParent = term.parent ?? 0;
   return {
     deleted: { id, name: term.name },

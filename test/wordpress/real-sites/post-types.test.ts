@@ -128,6 +128,6 @@ describe('companion plugin by version', () => {
     const report = perPost(await callOkIn(context, 'assign-categories-to-posts', { post_ids: [page], category_ids: [id] }));
     expect(report.updated).toEqual([page]);
     expect(await termsOf('/wp/v2/pages', page)).toContain(id);
-    expect(client.warnings.join(' ')).toContain('Update the companion plugin (have 0.1.0, need 0.2.0 for post-terms)');
+    expect(client.warnings.join(' ')).toContain('Update the companion plugin (have 0.1.0, need 0.3.0 for post-terms)');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { perPost } from '../../helpers/listing.js';
-import { callOkIn, restOnlyContext, unique, wp } from '../../helpers/site.js';
+import { callIn, callOkIn, restOnlyContext, unique, wp } from '../../helpers/site.js';
 
 const FIELDS = 'id,status,date,date_gmt,slug,author,content,sticky,categories';
 type Post = Record<string, unknown> & { id: number; status: string; categories: number[] };
@@ -44,10 +44,15 @@ describe('assigning terms without the companion plugin changes nothing else', ()
     await wp().post(`/cms-sandbox/v1/posts/${post.id}/miss-schedule`);
     const before = await read(post.id);
     expect(before.status).toBe('future');
-    const report = perPost(
-      await callOkIn(restOnlyContext(), 'assign-categories-to-posts', { post_ids: [post.id], category_ids: [category] }),
-    );
-    expect(report.failed).toMatchObject([{ post_id: post.id, error: { code: 'scheduled_time_passed' } }]);
+    // Its only post failed: the call is an error (all_posts_failed) naming the reason.
+    const outcome = await callIn(restOnlyContext(), 'assign-categories-to-posts', {
+      post_ids: [post.id],
+      category_ids: [category],
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'all_posts_failed', details: { failures: [{ post_ids: `${post.id}`, code: 'scheduled_time_passed' }] } },
+    });
     expect(await read(post.id)).toEqual(before);
   });
 });

@@ -100,10 +100,10 @@ describe('merge-categories', () => {
       children_reparented: [child.id],
     });
     // 1 id check + 1 default category + 2 pages of posts + 2 children lists
-    // + 1 bulk request (121 posts, companion plugin) + 1 batch (the child)
-    // + 1 read of the sources' remaining posts (none) before + 1 batch of deletes
+    // + 1 bulk request (121 posts, companion plugin) + 1 batch (the child) + 1 check the target exists
+    // + before deleting: 1 read of the sources' remaining posts (none) and 1 of the target + 1 batch of deletes
     console.info(`merge-categories: ${requests} HTTP requests for 121 posts, 2 sources, 1 child`);
-    expect(requests).toBe(1 + 1 + 2 + 2 + 1 + 1 + 1 + 1);
+    expect(requests).toBe(1 + 1 + 2 + 2 + 1 + 1 + 1 + 2 + 1);
 
     const posts = await readPosts(postIds);
     expect(posts.size).toBe(121);
@@ -165,7 +165,7 @@ describe('merge-categories', () => {
 
   it.each([
     ['with the companion plugin', () => testContext(), 'post_not_found'],
-    ['REST only', () => restOnlyContext(), 'rest_post_invalid_id'],
+    ['REST only', () => restOnlyContext(), 'post_not_found'],
   ])(
     'keeps the sources when a post could not be moved (a post deleted between plan and write), %s',
     async (_label, context, code) => {
@@ -204,9 +204,10 @@ describe('merge-categories', () => {
       context,
     );
     expect(result).toMatchObject({ posts_moved: 30, posts_failed: [], sources_deleted: [a.id, b.id] });
-    // 1 id check + 1 default category + 1 page of posts + 2 children lists + 2 batches (30 posts)
-    // + 1 read of the sources' remaining posts + 1 batch of deletes
-    expect(requests).toBe(1 + 1 + 1 + 2 + 2 + 1 + 1);
+    // 1 id check + 1 default category + 1 page of posts + 2 children lists + the site lock (create,
+    // list, delete) + 1 read of the posts under it + 2 batches (30 posts) + 1 read-back + 1 target check
+    // + before deleting: 1 read of the sources' remaining posts and 1 of the target + 1 batch of deletes
+    expect(requests).toBe(1 + 1 + 1 + 2 + 3 + 1 + 2 + 1 + 1 + 2 + 1);
     const posts = await readPosts(ids);
     for (const id of ids) expect(posts.get(id)?.categories).toEqual([t.id]);
     expect(await readTerm('categories', a.id)).toBeUndefined();

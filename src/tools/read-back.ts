@@ -1,0 +1,24 @@
+import { type WordPressClient, WordPressError } from '../client/index.js';
+import { ToolError } from './tool-error.js';
+
+/**
+ * A delete whose answer did not come back (connection lost, 5xx) may have been applied: the
+ * item is read back. Gone → the delete is done and the caller goes on as if answered; still
+ * there → the original error; unreadable → `outcome_unknown`, saying what to check. A refusal
+ * from WordPress (4xx) means nothing happened and is thrown as it is.
+ */
+export async function confirmDeleted(client: WordPressClient, path: string, what: string, err: unknown): Promise<void> {
+  if (!(err instanceof WordPressError) || (err.status !== undefined && err.status < 500)) throw err;
+  try {
+    await client.get(path, { _fields: 'id', context: 'edit' });
+  } catch (readErr) {
+    if (readErr instanceof WordPressError && (readErr.status === 404 || readErr.status === 410)) return;
+    const why = readErr instanceof WordPressError ? readErr.code : String(readErr);
+    throw new ToolError(
+      'outcome_unknown',
+      `${err.message}: the answer was lost, and reading ${what} back failed too (${why}), so whether it was deleted is unknown.`,
+      { hint: `Check whether ${what} still exists (list it) before trying again.`, details: { lost: err.code } },
+    );
+  }
+  throw err;
+}
