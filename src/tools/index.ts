@@ -12,6 +12,7 @@ import { listTerms } from './taxonomy/list-terms.js';
 import { createTerm } from './taxonomy/create-term.js';
 import { updateTerm } from './taxonomy/update-term.js';
 import { deleteTerm } from './taxonomy/delete-term.js';
+import { findPosts } from './taxonomy/find-posts.js';
 import { mergeCategories } from './taxonomy/merge-categories.js';
 import { updateCategory } from './taxonomy/update-category.js';
 import { updateTag } from './taxonomy/update-tag.js';
@@ -43,6 +44,7 @@ export const tools: readonly AnyToolDefinition[] = [
   createTerm,
   updateTerm,
   deleteTerm,
+  findPosts,
   // users
   listUsers,
   createUser,

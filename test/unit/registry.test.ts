@@ -21,6 +21,7 @@ const TAXONOMY_TOOLS = [
   'create-term',
   'update-term',
   'delete-term',
+  'find-posts',
 ];
 const USER_TOOLS = [
   'list-users',
@@ -61,7 +62,7 @@ describe('registry', () => {
       .getTools()
       .map((t) => t.name)
       .sort();
-    expect(names).toEqual(['get-cms-categories', 'get-cms-tags', 'list-taxonomies', 'list-terms']);
+    expect(names).toEqual(['find-posts', 'get-cms-categories', 'get-cms-tags', 'list-taxonomies', 'list-terms']);
   });
 
   it('every write tool takes dry_run (one central param, answered by a preview), no read tool does', () => {
