@@ -1,4 +1,5 @@
-import { appendFile } from 'node:fs/promises';
+import { chmodSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { maskSecretParams, redactSecrets } from './redact.js';
 import { summarizeValue } from './summary.js';
 
@@ -19,19 +20,69 @@ export interface AuditEntry {
 export type AuditSink = (entry: AuditEntry) => Promise<void>;
 
 /**
- * Appends JSON lines to `path` (created with mode 0600: it names users and emails). Writes are
- * chained so lines never interleave, also when parallel tool calls finish together. A failed
- * append fails only its own entry: the chain goes on, so the next write is recorded once the
- * file is writable again.
+ * Appends JSON lines to `path`, a file only its owner may read (mode 0600: it names users and
+ * emails). A file that already exists with looser permissions is tightened when the sink is
+ * made, before anything is written, and again on every append (it may have been replaced);
+ * where that is not possible, the sink refuses with an error that says how to fix it. Writes
+ * are chained so lines never interleave, also when parallel tool calls finish together. A
+ * failed append fails only its own entry: the chain goes on, so the next write is recorded once
+ * the file is writable again.
  */
 export function fileAuditSink(path: string): AuditSink {
+  tightenExisting(path);
   let queue: Promise<void> = Promise.resolve();
   return (entry) => {
     const line = `${JSON.stringify(entry)}\n`;
-    const append = queue.then(() => appendFile(path, line, { mode: 0o600 }));
+    const append = queue.then(() => appendPrivately(path, line));
     queue = append.catch(() => undefined);
     return append;
   };
+}
+
+/** Modes have no such meaning on Windows (ACLs decide there). */
+const POSIX_MODES = process.platform !== 'win32';
+
+function tightenExisting(path: string): void {
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return; // not there yet: created with 0600 on the first append
+  }
+  if (!POSIX_MODES || (mode & 0o077) === 0) return;
+  try {
+    chmodSync(path, 0o600);
+  } catch (err) {
+    throw looseLogError(path, mode, err);
+  }
+}
+
+async function appendPrivately(path: string, line: string): Promise<void> {
+  const handle = await open(path, 'a', 0o600);
+  try {
+    const { mode } = await handle.stat();
+    if (POSIX_MODES && (mode & 0o077) !== 0) {
+      await handle.chmod(0o600).catch((err: unknown) => {
+        throw looseLogError(path, mode, err);
+      });
+    }
+    await handle.appendFile(line);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The audit log is readable by others and cannot be made private: say so, with the fix. */
+export class AuditLogError extends Error {
+  override readonly name = 'AuditLogError';
+  readonly code = 'audit_log_not_private';
+}
+
+function looseLogError(path: string, mode: number, err: unknown): AuditLogError {
+  const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return new AuditLogError(
+    `The audit log ${path} is readable by others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}) and could not be made private (0600): ${why}. It names users and emails: run \`chmod 600 ${path}\` as its owner, or choose another file with --audit-log / CMS_AUDIT_LOG.`,
+  );
 }
 
 type Outcome = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
