@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name:       CMS Admin Companion
- * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint and a roles endpoint (namespace cms-admin/v1).
+ * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions and guards on account deletion (namespace cms-admin/v1).
  * Version:           0.3.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
@@ -31,6 +31,8 @@ require_once __DIR__ . '/includes/capability-guards.php';
 require_once __DIR__ . '/includes/rest-routes.php';
 require_once __DIR__ . '/includes/password-reset.php';
 require_once __DIR__ . '/includes/post-terms.php';
+require_once __DIR__ . '/includes/sessions.php';
+require_once __DIR__ . '/includes/offboarding.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

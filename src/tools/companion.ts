@@ -11,7 +11,8 @@ export const COMPANION_INDEX_FIELD = 'cms_admin_companion';
  * The plugin version each route the toolkit uses needs. 0.2.0: post-terms takes every post
  * type the taxonomy is registered for, and trashed posts. 0.3.0: post-terms takes any taxonomy,
  * adds and removes terms as changes (a concurrent writer's terms stay) and refuses ids of
- * another taxonomy. Bump a route's entry when the
+ * another taxonomy; login sessions, and the content count and guards of user deletion
+ * (includes/offboarding.php). Bump a route's entry when the
  * toolkit starts relying on a newer behaviour of it.
  */
 export const COMPANION_ROUTES = {
@@ -27,6 +28,8 @@ export const COMPANION_ROUTES = {
    * the last-administrator check runs under a lock; disabled accounts get no reset.
    */
   'user-guards': '0.3.0',
+  'users/sessions': '0.3.0',
+  'users/delete': '0.3.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 
@@ -88,7 +91,7 @@ export async function requireCompanion(client: WordPressClient, what: string, ro
   }
   throw new ToolError(
     'companion_plugin_missing',
-    `${what} needs the cms-admin-companion WordPress plugin, which this site does not have (no ${COMPANION_NAMESPACE} in its REST API). WordPress itself offers no way to do this over REST.`,
+    `${what} needs the cms-admin-companion WordPress plugin (${need} or newer), which this site does not have (no ${COMPANION_NAMESPACE} in its REST API). WordPress itself offers no way to do this over REST.`,
     { hint: INSTALL_HINT },
   );
 }

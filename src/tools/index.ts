@@ -17,11 +17,16 @@ import { mergeCategories } from './taxonomy/merge-categories.js';
 import { updateCategory } from './taxonomy/update-category.js';
 import { updateTag } from './taxonomy/update-tag.js';
 import { createUser } from './users/create-user.js';
+import { deleteUser } from './users/delete-user.js';
 import { disableUser } from './users/disable-user.js';
 import { enableUser } from './users/enable-user.js';
+import { listAppPasswords } from './users/list-app-passwords.js';
 import { listUserRoles } from './users/list-user-roles.js';
+import { listUserSessions } from './users/list-user-sessions.js';
 import { listUsers } from './users/list-users.js';
+import { logOutUser } from './users/log-out-user.js';
 import { resetUserPassword } from './users/reset-user-password.js';
+import { revokeAppPasswords } from './users/revoke-app-passwords.js';
 import { setUserRole } from './users/set-user-role.js';
 import { updateUser } from './users/update-user.js';
 
@@ -54,6 +59,11 @@ export const tools: readonly AnyToolDefinition[] = [
   resetUserPassword,
   setUserRole,
   listUserRoles,
+  deleteUser,
+  listAppPasswords,
+  revokeAppPasswords,
+  listUserSessions,
+  logOutUser,
 ];
 
 export function findTool(name: string): AnyToolDefinition | undefined {

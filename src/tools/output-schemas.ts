@@ -40,3 +40,11 @@ export const userOutput = z.looseObject({ id, username: z.string() });
 
 /** A write tool's dry run (`dry_run: true`): what it would change, nothing written. */
 export const previewOutput = z.looseObject({ dry_run: z.literal(true) });
+
+/** list-app-passwords / list-user-sessions: one user's entries, all of them (a user has few). */
+export const accountListOutput = z.looseObject({
+  user_id: id,
+  username: z.string(),
+  total: z.number().int(),
+  items: z.array(entry),
+});

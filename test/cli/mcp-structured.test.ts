@@ -22,7 +22,8 @@ beforeAll(async () => {
   await createMcpServer(testContext(), {}, { approvals: { yes: true } }).connect(serverSide);
   client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
-  for (const tool of (await client.listTools()).tools) schemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
+  for (const tool of (await client.listTools()).tools)
+    schemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
 });
 afterAll(() => client.close());
 
@@ -73,6 +74,11 @@ describe('MCP outputSchema and structuredContent', () => {
     await structured('disable-user', { id: user.id, reason: 'mcp test' });
     await structured('enable-user', { id: user.id });
     await structured('reset-user-password', { id: user.id, delivery: 'email' });
+    await structured('list-app-passwords', { user_id: user.id });
+    await structured('revoke-app-passwords', { user_id: user.id });
+    await structured('list-user-sessions', { user_id: user.id });
+    await structured('log-out-user', { user_id: user.id });
+    await structured('delete-user', { id: user.id, reassign_to: null, delete_content: true });
     expect([...seen].sort()).toEqual(registry.map((t) => t.name).sort());
   });
 

@@ -32,6 +32,11 @@ const USER_TOOLS = [
   'reset-user-password',
   'set-user-role',
   'list-user-roles',
+  'delete-user',
+  'list-app-passwords',
+  'revoke-app-passwords',
+  'list-user-sessions',
+  'log-out-user',
 ];
 
 // A client that is never called: building toolkits must not touch the network.

@@ -51,6 +51,20 @@ describe('companion plugin detection', () => {
     expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.10.0'), 'post-terms')).toBe(true);
   });
 
+  it('sessions and user deletion need 0.3.0; a missing plugin names that version too', async () => {
+    const older = fakeClient(['cms-admin/v1', 'wp/v2'], '0.2.0');
+    for (const route of ['users/sessions', 'users/delete'] as const) {
+      await expect(requireCompanion(older, 'Logging a user out', route)).rejects.toMatchObject({
+        code: 'companion_plugin_outdated',
+        message: expect.stringContaining('update the companion plugin (have 0.2.0, need 0.3.0)'),
+      });
+    }
+    await expect(requireCompanion(bare, 'Logging a user out', 'users/sessions')).rejects.toMatchObject({
+      code: 'companion_plugin_missing',
+      message: expect.stringContaining('(0.3.0 or newer)'),
+    });
+  });
+
   it('falls back to WordPress’s default roles, labelled, never silently', async () => {
     const roles = await loadRoles(bare);
     expect(roles.source).toBe('wordpress-defaults');

@@ -1,0 +1,148 @@
+<?php
+/**
+ * Deleting accounts and revoking application passwords through core's REST routes, with the
+ * guards core lacks, and the content count an approval needs.
+ *
+ *   GET cms-admin/v1/users/{id}/content  → {id, username, types: [{type, label, total, statuses, deleted_with_user, to_trash}], links, trash_days}
+ *
+ * `to_trash`: of what is deleted with the account, what wp_delete_post() moves to the Trash
+ * instead (posts and pages not yet trashed, while EMPTY_TRASH_DAYS is on), as wp-admin's
+ * "Delete all content" does; the rest is deleted for good.
+ * https://developer.wordpress.org/reference/functions/wp_delete_post/
+ *
+ * Core's DELETE /wp/v2/users/{id} lets a caller delete itself, the last administrator, and
+ * reassign posts to a subscriber; DELETE /wp/v2/users/{id}/application-passwords[/{uuid}] lets a
+ * program revoke the very password it is signed in with. These refuse that, before core's
+ * callback runs (`rest_request_before_callbacks`), and only for callers core would let through.
+ * https://developer.wordpress.org/reference/classes/wp_rest_users_controller/delete_item/
+ */
+
+if (!defined('ABSPATH')) {
+    exit;
+}
+
+add_action('rest_api_init', static function (): void {
+    register_rest_route(CMS_ADMIN_COMPANION_NAMESPACE, '/users/(?P<id>\d+)/content', [
+        'methods' => WP_REST_Server::READABLE,
+        'callback' => 'cms_admin_rest_user_content',
+        'permission_callback' => static fn () => current_user_can('list_users'),
+        'args' => ['id' => ['type' => 'integer', 'minimum' => 1, 'required' => true]],
+    ]);
+});
+
+/** The post types wp_delete_user() deletes when no one inherits the content (same rule, same filter). */
+function cms_admin_types_deleted_with_user(int $user_id): array
+{
+    $types = [];
+    foreach (get_post_types([], 'objects') as $type) {
+        if ($type->delete_with_user || (null === $type->delete_with_user && post_type_supports($type->name, 'author'))) {
+            $types[] = $type->name;
+        }
+    }
+    return (array) apply_filters('post_types_to_delete_with_user', $types, $user_id);
+}
+
+/** Everything the user authored, by type and status (revisions and auto-drafts left out: no one reads them). */
+function cms_admin_rest_user_content(WP_REST_Request $request)
+{
+    global $wpdb;
+    $user = cms_admin_rest_user($request);
+    if (is_wp_error($user)) {
+        return $user;
+    }
+    $rows = $wpdb->get_results($wpdb->prepare(
+        "SELECT post_type, post_status, COUNT(*) AS n FROM {$wpdb->posts} WHERE post_author = %d AND post_type <> 'revision' AND post_status <> 'auto-draft' GROUP BY post_type, post_status",
+        $user->ID
+    ));
+    $deleted = cms_admin_types_deleted_with_user($user->ID);
+    $types = [];
+    foreach ($rows as $row) {
+        $object = get_post_type_object($row->post_type);
+        $types[$row->post_type] ??= [
+            'type' => $row->post_type,
+            'label' => $object ? $object->labels->name : $row->post_type,
+            'total' => 0,
+            'statuses' => [],
+            'deleted_with_user' => in_array($row->post_type, $deleted, true),
+            'to_trash' => 0,
+        ];
+        if (EMPTY_TRASH_DAYS && in_array($row->post_type, ['post', 'page'], true) && 'trash' !== $row->post_status && $types[$row->post_type]['deleted_with_user']) {
+            $types[$row->post_type]['to_trash'] += (int) $row->n;
+        }
+        $types[$row->post_type]['total'] += (int) $row->n;
+        $types[$row->post_type]['statuses'][$row->post_status] = (int) $row->n;
+    }
+    $links = (int) $wpdb->get_var($wpdb->prepare("SELECT COUNT(*) FROM {$wpdb->links} WHERE link_owner = %d", $user->ID));
+    return ['id' => $user->ID, 'username' => $user->user_login, 'types' => array_values($types), 'links' => $links, 'trash_days' => (int) EMPTY_TRASH_DAYS];
+}
+
+add_filter(
+    'rest_request_before_callbacks',
+    static function ($response, $handler, WP_REST_Request $request) {
+        if (is_wp_error($response) || 'DELETE' !== $request->get_method()) {
+            return $response;
+        }
+        $route = untrailingslashit($request->get_route());
+        if (preg_match('#^/wp/v2/users/(\d+|me)$#', $route, $m)) {
+            return cms_admin_guard_user_delete($request, 'me' === $m[1] ? get_current_user_id() : (int) $m[1]) ?? $response;
+        }
+        if (preg_match('#^/wp/v2/users/(\d+|me)/application-passwords(?:/([\w-]+))?$#', $route, $m)) {
+            $user_id = 'me' === $m[1] ? get_current_user_id() : (int) $m[1];
+            return cms_admin_guard_own_app_password($user_id, $m[2] ?? null) ?? $response;
+        }
+        return $response;
+    },
+    10,
+    3
+);
+
+function cms_admin_guard_user_delete(WP_REST_Request $request, int $user_id): ?WP_Error
+{
+    $user = get_userdata($user_id);
+    if (!$user || !current_user_can('delete_user', $user_id)) {
+        return null; // core answers: not found, or not allowed
+    }
+    if (get_current_user_id() === $user_id) {
+        return new WP_Error('cms_admin_cannot_delete_self', __('You cannot delete the account you are signed in with.', 'cms-admin-companion'), ['status' => 400]);
+    }
+    // As disabling (rest-routes.php): the last administrator first, it says more than "stronger".
+    if (user_can($user, 'manage_options') && !cms_admin_is_disabled($user_id) && !array_diff(cms_admin_enabled_administrators(), [$user_id])) {
+        return new WP_Error(
+            'cms_admin_last_administrator',
+            /* translators: %s: user login */
+            sprintf(__('%s is the last enabled administrator; deleting it would leave the site without one.', 'cms-admin-companion'), $user->user_login),
+            ['status' => 409]
+        );
+    }
+    $refused = cms_admin_refuse_stronger_account($user, 'delete');
+    if ($refused) {
+        return $refused;
+    }
+    $reassign = $request['reassign'];
+    if (false === $reassign || null === $reassign || '' === $reassign || 'false' === $reassign || 0 === (int) $reassign) {
+        return null; // the content is deleted with the account
+    }
+    $heir = get_userdata((int) $reassign);
+    if (!$heir || $heir->ID === $user_id || !user_can($heir, 'edit_posts')) {
+        return new WP_Error(
+            'cms_admin_invalid_reassign',
+            __('The posts must go to another existing user who can write posts (edit_posts).', 'cms-admin-companion'),
+            ['status' => 400]
+        );
+    }
+    return null;
+}
+
+/** Revoking the application password this very request is signed in with (or all of its user's) would cut the caller off. */
+function cms_admin_guard_own_app_password(int $user_id, ?string $uuid): ?WP_Error
+{
+    $own = function_exists('rest_get_authenticated_app_password') ? rest_get_authenticated_app_password() : null;
+    if (!$own || get_current_user_id() !== $user_id || (null !== $uuid && $uuid !== $own)) {
+        return null;
+    }
+    return new WP_Error(
+        'cms_admin_own_app_password',
+        __('You cannot revoke the application password this request is signed in with.', 'cms-admin-companion'),
+        ['status' => 409]
+    );
+}

@@ -1,0 +1,137 @@
+import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { ToolError } from '../tool-error.js';
+import { userNotFound } from './records.js';
+import { POWER_CAPABILITIES } from './risk.js';
+
+/**
+ * Checks the account tools (delete-user, app passwords, sessions) make before they write, so
+ * the toolkit says why first; the companion plugin and WordPress enforce the same rules.
+ */
+
+export interface Account {
+  id: number;
+  username: string;
+  roles: string[];
+  capabilities: Record<string, boolean>;
+  disabled: boolean | null;
+}
+
+/**
+ * A user with its capabilities. Through the collection: `context=edit` there needs only
+ * list_users, while /users/{id} needs edit_user, which WordPress may refuse for a stronger account.
+ */
+export async function readAccount(client: WordPressClient, id: number): Promise<Account> {
+  const [raw] = await client.get<Array<Partial<Account> & { cms_disabled?: boolean }>>('/wp/v2/users', {
+    include: id,
+    context: 'edit',
+    _fields: 'id,username,roles,capabilities,cms_disabled',
+  });
+  if (!raw) throw userNotFound(id);
+  return {
+    id: Number(raw.id),
+    username: raw.username ?? '',
+    roles: raw.roles ?? [],
+    capabilities: raw.capabilities ?? {},
+    disabled: typeof raw.cms_disabled === 'boolean' ? raw.cms_disabled : null,
+  };
+}
+
+/**
+ * Capabilities `account` holds and the toolkit's own account does not (roles and level_N left
+ * out), the power capabilities first so a message names what matters.
+ */
+export async function capabilitiesBeyondCaller(client: WordPressClient, account: Account): Promise<string[]> {
+  const me = await client.connect();
+  const beyond = Object.entries(account.capabilities)
+    .filter(
+      ([cap, granted]) => granted && !/^level_\d+$/.test(cap) && !account.roles.includes(cap) && !me.capabilities[cap],
+    )
+    .map(([cap]) => cap)
+    .sort();
+  const power: readonly string[] = POWER_CAPABILITIES;
+  return [...beyond.filter((cap) => power.includes(cap)), ...beyond.filter((cap) => !power.includes(cap))];
+}
+
+/** The account, unless it is the toolkit's own (`self`) or holds capabilities the caller lacks. */
+export async function targetAccount(
+  client: WordPressClient,
+  id: number,
+  what: string,
+  self?: { code: string; hint: string },
+): Promise<Account> {
+  if (self) await refuseSelf(client, id, what, self);
+  const account = await readAccount(client, id);
+  await refuseStronger(client, account, what);
+  return account;
+}
+
+/** Refuses `id` when it is the account the toolkit signs in as. */
+export async function refuseSelf(
+  client: WordPressClient,
+  id: number,
+  what: string,
+  self: { code: string; hint: string },
+) {
+  const me = await client.connect();
+  if (id !== me.id) return;
+  throw new ToolError(
+    self.code,
+    `User ${me.id} (${me.username}) is the account this toolkit is signed in as: it cannot ${what} it. Nothing was changed.`,
+    { hint: self.hint },
+  );
+}
+
+/** Refuses an account that holds capabilities the caller lacks (as the plugin's account-guards.php). */
+export async function refuseStronger(client: WordPressClient, account: Account, what: string): Promise<void> {
+  const beyond = await capabilitiesBeyondCaller(client, account);
+  if (!beyond.length) return;
+  const shown = beyond.slice(0, 5).join(', ') + (beyond.length > 5 ? ', …' : '');
+  throw new ToolError(
+    'account_stronger_than_caller',
+    `You cannot ${what} ${account.username}: that account holds capabilities yours does not (${shown}). Nothing was changed.`,
+    {
+      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
+    },
+  );
+}
+
+/**
+ * The uuid of the application password the toolkit signs in with (core's introspect route,
+ * WordPress 5.7+), or undefined when it signs in some other way.
+ * https://developer.wordpress.org/rest-api/reference/application-passwords/#retrieve-the-current-application-password
+ */
+export async function ownAppPasswordUuid(client: WordPressClient): Promise<string | undefined> {
+  try {
+    const own = await client.get<{ uuid: string }>('/wp/v2/users/me/application-passwords/introspect', {
+      _fields: 'uuid',
+    });
+    return own.uuid;
+  } catch (err) {
+    if (err instanceof WordPressError && err.code === 'rest_no_authenticated_app_password') return undefined;
+    throw err;
+  }
+}
+
+/** The companion plugin's account refusals (offboarding.php, sessions.php) as tool errors. */
+export function explainAccountError(err: unknown): unknown {
+  if (!(err instanceof WordPressError)) return err;
+  const codes: Record<string, [string, string]> = {
+    cms_admin_cannot_delete_self: ['cannot_delete_self', 'Delete it from another administrator account, if at all.'],
+    cms_admin_cannot_log_out_self: ['cannot_log_out_self', 'Log it out from another administrator account.'],
+    cms_admin_own_app_password: [
+      'own_app_password',
+      'Revoke it from another account, or in wp-admin under Users → Profile.',
+    ],
+    cms_admin_invalid_reassign: [
+      'invalid_reassign',
+      'Give reassign_to: the id of another user who can write posts (list-users).',
+    ],
+    cms_admin_last_administrator: ['last_administrator', 'Make another administrator first.'],
+    cms_admin_account_stronger_than_caller: [
+      'account_stronger_than_caller',
+      'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
+    ],
+  };
+  const mapped = codes[err.code];
+  return mapped ? new ToolError(mapped[0], `${err.message} Nothing was changed.`, { hint: mapped[1] }) : err;
+}

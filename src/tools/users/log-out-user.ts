@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { userOutput } from '../output-schemas.js';
+import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
+import { wpId } from '../schema.js';
+import { explainAccountError, readAccount, targetAccount } from './accounts.js';
+import { forUser } from './records.js';
+import { none, required } from './risk.js';
+import { loadSessions } from './sessions.js';
+
+export const logOutUser = defineTool({
+  name: 'log-out-user',
+  toolkit: 'users',
+  description: 'End all of a user’s login sessions; the account stays enabled and can log in again.',
+  schema: z.strictObject({ user_id: wpId().describe('User id') }),
+  outputSchema: userOutput,
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  async review({ client }, { user_id }) {
+    const [me, account, sessions] = await Promise.all([
+      client.connect(),
+      readAccount(client, user_id),
+      loadSessions(client, user_id, 'Logging a user out'),
+    ]);
+    const where = [...new Set(sessions.items.map((s) => s.ip).filter(Boolean))].slice(0, 5).join(', ');
+    const summary = `end ${sessions.total} login session(s) of ${account.username}${where ? ` (from ${where})` : ''}; the account stays enabled`;
+    return user_id === me.id ? none(summary) : required(summary);
+  },
+  async execute({ client }, { user_id }) {
+    await requireCompanion(client, 'Logging a user out', 'users/sessions');
+    const hint =
+      'Log out in wp-admin (Users → Profile → Log Out Everywhere Else), or from another administrator account.';
+    const account = await targetAccount(client, user_id, 'log out', { code: 'cannot_log_out_self', hint });
+    const ended = await forUser(user_id, () =>
+      client.delete<{ ended: number }>(`/${COMPANION_NAMESPACE}/users/${user_id}/sessions`),
+    ).catch((err) => {
+      throw explainAccountError(err);
+    });
+    return { id: user_id, username: account.username, sessions_ended: ended.ended, disabled: account.disabled };
+  },
+});
