@@ -7,8 +7,14 @@ import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
 import { type Account, explainAccountError, readAccount, refuseSelf, refuseStronger } from './accounts.js';
 import { forUser } from './records.js';
-import { none, required } from './risk.js';
+import { required } from './risk.js';
 import { contentFate, contentOutcome, loadUserContent } from './user-content.js';
+
+interface DeleteParams {
+  id: number;
+  reassign_to?: number;
+  delete_content?: boolean;
+}
 
 export const deleteUser = defineTool({
   name: 'delete-user',
@@ -24,45 +30,21 @@ export const deleteUser = defineTool({
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
   async review({ client }, params) {
-    const heirGiven = params.reassign_to != null;
-    if (heirGiven === Boolean(params.delete_content)) {
-      return none('nothing: delete-user needs either reassign_to or delete_content: true (it will refuse)');
-    }
-    const account = await readAccount(client, params.id);
-    const content = await loadUserContent(client, params.id);
-    const heir = params.reassign_to == null ? undefined : (await readAccount(client, params.reassign_to)).username;
+    // Every refusal is found here already: no one is asked about a call that would fail.
+    const { account, heir, content } = await plan(client, params);
     const roles = account.roles.join(', ') || 'none';
     return required(
-      `delete ${account.username}'s account (roles: ${roles}) and ${contentFate(content, heir)}; this cannot be undone`,
+      `delete ${account.username}'s account (roles: ${roles}) and ${contentFate(content, heir?.username)}; this cannot be undone`,
     );
   },
-  async execute({ client }, { id, reassign_to, delete_content }) {
-    await requireCompanion(client, 'Deleting a user', 'users/delete');
-    if (reassign_to === undefined && !delete_content) {
-      throw new ToolError(
-        'reassign_required',
-        'Say who gets the user’s posts (reassign_to), or delete them with delete_content: true and reassign_to: null. Nothing was changed.',
-      );
-    }
-    if (reassign_to !== undefined && delete_content) {
-      throw new ToolError(
-        'conflicting_params',
-        'Give either reassign_to or delete_content: true, not both. Nothing was changed.',
-      );
-    }
-    const hint = 'Delete it from another administrator account, if at all.';
-    await refuseSelf(client, id, 'delete', { code: 'cannot_delete_self', hint });
-    const account = await readAccount(client, id);
-    // The same order as the plugin: "last administrator" says more than "stronger".
-    await refuseLastAdministrator(client, account);
-    await refuseStronger(client, account, 'delete');
-    const heir = reassign_to === undefined ? undefined : await checkHeir(client, id, reassign_to);
-    const content = await loadUserContent(client, id);
-    await forUser(id, () =>
-      client.delete(`/wp/v2/users/${id}`, { force: true, reassign: reassign_to ?? 'false' }),
-    ).catch((err) => {
-      throw explainAccountError(err);
-    });
+  async execute({ client }, params) {
+    const { account, heir, content } = await plan(client, params);
+    const { id } = params;
+    await forUser(id, () => client.delete(`/wp/v2/users/${id}`, { force: true, reassign: heir?.id ?? 'false' })).catch(
+      (err) => {
+        throw explainAccountError(err);
+      },
+    );
     const answer: Record<string, unknown> = { id, username: account.username, deleted: true };
     if (heir) answer.reassigned_to = heir;
     for (const [key, counts] of Object.entries(contentOutcome(content, heir !== undefined))) {
@@ -73,6 +55,32 @@ export const deleteUser = defineTool({
     return answer;
   },
 });
+
+/** The checks the plugin makes too, in its order, and what the account owns. */
+async function plan(client: WordPressClient, { id, reassign_to, delete_content }: DeleteParams) {
+  await requireCompanion(client, 'Deleting a user', 'users/delete');
+  if (reassign_to == null && !delete_content) {
+    throw new ToolError(
+      'reassign_required',
+      'Say who gets the user’s posts (reassign_to), or delete them with delete_content: true and reassign_to: null. Nothing was changed.',
+    );
+  }
+  if (reassign_to != null && delete_content) {
+    throw new ToolError(
+      'conflicting_params',
+      'Give either reassign_to or delete_content: true, not both. Nothing was changed.',
+    );
+  }
+  const hint = 'Delete it from another administrator account, if at all.';
+  await refuseSelf(client, id, 'delete', { code: 'cannot_delete_self', hint });
+  const account = await readAccount(client, id);
+  // "Last administrator" first, as the plugin does: it says more than "stronger".
+  await refuseLastAdministrator(client, account);
+  await refuseStronger(client, account, 'delete');
+  const heir = reassign_to == null ? undefined : await checkHeir(client, id, reassign_to);
+  const content = await loadUserContent(client, id);
+  return { account, heir, content };
+}
 
 async function checkHeir(
   client: WordPressClient,
@@ -90,9 +98,8 @@ async function checkHeir(
       : err;
   });
   if (!heir.capabilities.edit_posts) {
-    throw invalid(
-      `${heir.username} cannot write posts (no edit_posts: roles ${heir.roles.join(', ') || 'none'}), so cannot own them.`,
-    );
+    const roles = heir.roles.join(', ') || 'none';
+    throw invalid(`${heir.username} cannot write posts (no edit_posts; roles: ${roles}), so cannot own them.`);
   }
   return { id: heir.id, username: heir.username };
 }
@@ -109,8 +116,6 @@ async function refuseLastAdministrator(client: WordPressClient, account: Account
   throw new ToolError(
     'last_administrator',
     `${account.username} is the last enabled administrator; deleting it would leave the site without one. Nothing was changed.`,
-    {
-      hint: 'Make another administrator first.',
-    },
+    { hint: 'Make another administrator first.' },
   );
 }

@@ -3,10 +3,15 @@ import { defineTool } from '../define-tool.js';
 import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { wpId } from '../schema.js';
-import { explainAccountError, readAccount, targetAccount } from './accounts.js';
+import { explainAccountError, targetAccount } from './accounts.js';
 import { forUser } from './records.js';
-import { none, required } from './risk.js';
+import { required } from './risk.js';
 import { loadSessions } from './sessions.js';
+
+const SELF = {
+  code: 'cannot_log_out_self',
+  hint: 'Log out in wp-admin (Users → Profile → Log Out Everywhere Else), or from another administrator account.',
+};
 
 export const logOutUser = defineTool({
   name: 'log-out-user',
@@ -16,14 +21,14 @@ export const logOutUser = defineTool({
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, { user_id }) {
-    const [me, account, sessions] = await Promise.all([
-      client.connect(),
-      readAccount(client, user_id),
-      loadSessions(client, user_id, 'Logging a user out'),
-    ]);
+    // The refusals (self, stronger account, no plugin) are found here already.
+    await requireCompanion(client, 'Logging a user out', 'users/sessions');
+    const account = await targetAccount(client, user_id, 'log out', SELF);
+    const sessions = await loadSessions(client, user_id, 'Logging a user out');
     const where = [...new Set(sessions.items.map((s) => s.ip).filter(Boolean))].slice(0, 5).join(', ');
-    const summary = `end ${sessions.total} login session(s) of ${account.username}${where ? ` (from ${where})` : ''}; the account stays enabled`;
-    return user_id === me.id ? none(summary) : required(summary);
+    return required(
+      `end ${sessions.total} login session(s) of ${account.username}${where ? ` (from ${where})` : ''}; the account stays enabled`,
+    );
   },
   async execute({ client }, { user_id }) {
     await requireCompanion(client, 'Logging a user out', 'users/sessions');

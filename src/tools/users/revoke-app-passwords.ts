@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { mapLimit, WordPressError } from '../../client/index.js';
+import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
-import { explainAccountError, ownAppPasswordUuid, readAccount, targetAccount } from './accounts.js';
+import { explainAccountError, ownAppPasswordUuid, targetAccount } from './accounts.js';
 import { type AppPassword, loadAppPasswords } from './app-passwords.js';
 import { none, required } from './risk.js';
 
@@ -23,48 +23,72 @@ export const revokeAppPasswords = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
-  async review({ client }, { user_id, uuid }) {
-    const [me, account, items] = await Promise.all([
-      client.connect(),
-      readAccount(client, user_id),
-      loadAppPasswords(client, user_id),
-    ]);
-    const chosen = uuid ? items.filter((item) => item.uuid === uuid) : items;
+  async review({ client }, params) {
+    // Every refusal is found here already: no one is asked about a call that would fail.
+    const { me, account, chosen } = await choose(client, params);
     const names = chosen.slice(0, 5).map(describe).join(', ') + (chosen.length > 5 ? ', …' : '');
     const summary = `revoke ${chosen.length} application password(s) of ${account.username}${names ? `: ${names}` : ''} (cannot be undone; integrations using them stop working)`;
-    return user_id === me.id ? none(summary) : required(summary);
+    return params.user_id === me.id ? none(summary) : required(summary);
   },
-  async execute({ client }, { user_id, uuid }) {
-    const me = await client.connect();
-    const account = await targetAccount(client, user_id, 'revoke the application passwords of');
-    const items = await loadAppPasswords(client, user_id);
-    const own = me.id === user_id ? await ownAppPasswordUuid(client) : undefined;
-    const chosen = uuid ? items.filter((item) => item.uuid === uuid) : items;
-    if (uuid && !chosen.length) {
-      throw new ToolError('app_password_not_found', `${account.username} has no application password ${uuid}.`, {
-        hint: 'list-app-passwords shows the uuids.',
-      });
-    }
-    if (own && chosen.some((item) => item.uuid === own)) throw ownPassword(uuid === undefined);
-    const revoked: Array<Pick<AppPassword, 'uuid' | 'name'>> = [];
+  async execute({ client }, params) {
+    const { user_id } = params;
+    const { account, chosen } = await choose(client, params);
     const alreadyGone: string[] = [];
     // One by one rather than core's "delete all": exactly the passwords the approval named go.
-    await mapLimit(chosen, 4, async (item) => {
-      try {
-        await client.delete(`/wp/v2/users/${user_id}/application-passwords/${item.uuid}`);
-        revoked.push({ uuid: item.uuid, name: item.name });
-      } catch (err) {
-        if (err instanceof WordPressError && err.code === 'rest_application_password_not_found')
-          alreadyGone.push(item.uuid);
-        else throw explainAccountError(err);
+    // Not in parallel: WordPress keeps all of a user's passwords in one user meta array, and
+    // concurrent deletes (or a password's last-used update) overwrite each other's write.
+    // https://developer.wordpress.org/reference/classes/wp_application_passwords/delete_application_password/
+    const revokeAll = async (items: AppPassword[]) => {
+      for (const item of items) {
+        try {
+          await client.delete(`/wp/v2/users/${user_id}/application-passwords/${item.uuid}`);
+        } catch (err) {
+          if (err instanceof WordPressError && err.code === 'rest_application_password_not_found')
+            alreadyGone.push(item.uuid);
+          else throw explainAccountError(err);
+        }
       }
-    });
+    };
+    await revokeAll(chosen);
+    // Read back: a write that raced ours may have restored one; one more try, then say so.
+    const left = async () => {
+      const now = new Set((await loadAppPasswords(client, user_id)).map((item) => item.uuid));
+      return chosen.filter((item) => now.has(item.uuid));
+    };
+    let remaining = await left();
+    if (remaining.length) {
+      await revokeAll(remaining);
+      remaining = await left();
+    }
+    const revoked = chosen
+      .filter((item) => !remaining.includes(item) && !alreadyGone.includes(item.uuid))
+      .map(({ uuid, name }) => ({ uuid, name }));
     const answer: Record<string, unknown> = { id: user_id, username: account.username, revoked, count: revoked.length };
     if (alreadyGone.length) answer.already_gone = alreadyGone;
+    if (remaining.length) {
+      answer.not_revoked = remaining.map(({ uuid, name }) => ({ uuid, name }));
+      answer.note = 'These came back after two tries (something else wrote the user’s passwords meanwhile); try again.';
+    }
     if (!chosen.length) answer.note = `${account.username} had no application passwords.`;
     return answer;
   },
 });
+
+/** The passwords the call names, after the checks the plugin makes too. */
+async function choose(client: WordPressClient, { user_id, uuid }: { user_id: number; uuid?: string }) {
+  const me = await client.connect();
+  const account = await targetAccount(client, user_id, 'revoke the application passwords of');
+  const items = await loadAppPasswords(client, user_id);
+  const own = me.id === user_id ? await ownAppPasswordUuid(client) : undefined;
+  const chosen = uuid ? items.filter((item) => item.uuid === uuid) : items;
+  if (uuid && !chosen.length) {
+    throw new ToolError('app_password_not_found', `${account.username} has no application password ${uuid}.`, {
+      hint: 'list-app-passwords shows the uuids.',
+    });
+  }
+  if (own && chosen.some((item) => item.uuid === own)) throw ownPassword(uuid === undefined);
+  return { me, account, chosen };
+}
 
 function describe(item: AppPassword): string {
   return `"${item.name}" (last used ${item.last_used ? item.last_used.slice(0, 10) : 'never'})`;

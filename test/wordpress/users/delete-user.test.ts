@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { findTool, reviewCall } from '../../../src/tools/index.js';
+import { type CallReview, findTool, reviewCall } from '../../../src/tools/index.js';
 import { testContext, unique, wp } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, makeUser, runError, runOk, wpPhp } from './helpers.js';
 
@@ -41,7 +41,7 @@ describe('delete-user', () => {
     const bob = await makeUser({ prefix: 'bob', roles: ['editor'] });
     const ids = await authoredContent(alice.id);
 
-    const review = await reviewCall(findTool('delete-user')!, testContext(), { id: alice.id, reassign_to: bob.id });
+    const review = (await reviewCall(findTool('delete-user')!, testContext(), { id: alice.id, reassign_to: bob.id })) as CallReview;
     expect(review.approval).toBe('required');
     expect(review.summary).toContain(`delete ${alice.username}'s account (roles: author)`);
     expect(review.summary).toContain(`give 8 item(s): `);
@@ -68,11 +68,11 @@ describe('delete-user', () => {
   it('with delete_content and reassign_to null, deletes the content as wp-admin does: posts and pages to the Trash, the rest for good', async () => {
     const carol = await makeUser({ prefix: 'carol', roles: ['author'] });
     const ids = await authoredContent(carol.id);
-    const review = await reviewCall(findTool('delete-user')!, testContext(), {
+    const review = (await reviewCall(findTool('delete-user')!, testContext(), {
       id: carol.id,
       reassign_to: null,
       delete_content: true,
-    });
+    })) as CallReview;
     expect(review.approval).toBe('required');
     expect(review.summary).toContain('to the Trash: 5 post, 1 page (emptied after 30 days, authorless)');
     expect(review.summary).toContain('DELETED for good: 1 post, 1 book');
@@ -121,6 +121,17 @@ describe('delete-user', () => {
     });
     expect(await runError('delete-user', { id: 999999, reassign_to: dave.id })).toMatchObject({
       code: 'user_not_found',
+    });
+
+    // The review finds the same refusals: no one is asked about a call that would fail.
+    const tool = findTool('delete-user')!;
+    expect(await reviewCall(tool, testContext(), { id: dave.id, reassign_to: reader.id })).toMatchObject({
+      approval: 'fails',
+      error: { code: 'invalid_reassign' },
+    });
+    expect(await reviewCall(tool, testContext(), { id: me.id, reassign_to: dave.id })).toMatchObject({
+      approval: 'fails',
+      error: { code: 'cannot_delete_self' },
     });
 
     expect(await exists(dave.id)).toBe(true);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { findTool, reviewCall } from '../../../src/tools/index.js';
+import { type CallReview, findTool, reviewCall } from '../../../src/tools/index.js';
 import { callIn, restOnlyContext, testContext, testSite, wp } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, formLogin, makeUser, runError, runOk, secret, wpPhp } from './helpers.js';
 
@@ -57,7 +57,7 @@ describe('list-user-sessions and log-out-user', () => {
     });
     expect(Date.parse(listed.items[0].expires)).toBeGreaterThan(Date.parse(listed.items[0].login));
 
-    const review = await reviewCall(findTool('log-out-user')!, testContext(), { user_id: user.id });
+    const review = (await reviewCall(findTool('log-out-user')!, testContext(), { user_id: user.id })) as CallReview;
     expect(review).toEqual({
       approval: 'required',
       summary: `end 1 login session(s) of ${user.username} (from 127.0.0.1); the account stays enabled`,
