@@ -78,6 +78,13 @@ function cms_admin_enabled_administrators(): array
     return array_values(array_filter($ids, static fn (int $id) => !cms_admin_is_disabled($id)));
 }
 
+/** The GET_LOCK name every change of administrators takes (also user deletes, offboarding.php). */
+function cms_admin_administrators_lock_name(): string
+{
+    global $wpdb;
+    return 'cms_admin_admins_' . md5($wpdb->prefix . DB_NAME);
+}
+
 /**
  * Runs `$check_and_write` while holding a database lock, so two requests that each disable an
  * administrator cannot both pass the last-administrator check before either writes (MySQL's
@@ -86,7 +93,7 @@ function cms_admin_enabled_administrators(): array
 function cms_admin_with_administrators_lock(callable $check_and_write)
 {
     global $wpdb;
-    $name = 'cms_admin_admins_' . md5($wpdb->prefix . DB_NAME);
+    $name = cms_admin_administrators_lock_name();
     if ('1' !== (string) $wpdb->get_var($wpdb->prepare('SELECT GET_LOCK(%s, %d)', $name, 15))) {
         return new WP_Error(
             'cms_admin_busy',

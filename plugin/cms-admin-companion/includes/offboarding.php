@@ -96,40 +96,57 @@ add_filter(
     3
 );
 
+/**
+ * The user delete's own checks. The caller needs delete_users; a stronger target is refused by
+ * WordPress itself (delete_user, capability-guards.php), said here first with the reason. The
+ * last-administrator check holds the administrators lock until the delete is done (released in
+ * rest_request_after_callbacks), so a concurrent disable or delete cannot pass it too.
+ */
 function cms_admin_guard_user_delete(WP_REST_Request $request, int $user_id): ?WP_Error
 {
     $user = get_userdata($user_id);
-    if (!$user || !current_user_can('delete_user', $user_id)) {
+    if (!$user || !current_user_can('delete_users')) {
         return null; // core answers: not found, or not allowed
     }
     if (get_current_user_id() === $user_id) {
         return new WP_Error('cms_admin_cannot_delete_self', __('You cannot delete the account you are signed in with.', 'cms-admin-companion'), ['status' => 400]);
     }
+    $reassign = $request['reassign'];
+    if (!(false === $reassign || null === $reassign || '' === $reassign || 'false' === $reassign || 0 === (int) $reassign)) {
+        $heir = get_userdata((int) $reassign);
+        if (!$heir || $heir->ID === $user_id || !user_can($heir, 'edit_posts')) {
+            return new WP_Error(
+                'cms_admin_invalid_reassign',
+                __('The posts must go to another existing user who can write posts (edit_posts).', 'cms-admin-companion'),
+                ['status' => 400]
+            );
+        }
+    }
+    global $wpdb;
+    $lock = cms_admin_administrators_lock_name();
+    if ('1' !== (string) $wpdb->get_var($wpdb->prepare('SELECT GET_LOCK(%s, %d)', $lock, 15))) {
+        return new WP_Error('cms_admin_busy', __('Another request is changing administrators right now; try again.', 'cms-admin-companion'), ['status' => 503]);
+    }
     // As disabling (rest-routes.php): the last administrator first, it says more than "stronger".
-    if (user_can($user, 'manage_options') && !cms_admin_is_disabled($user_id) && !array_diff(cms_admin_enabled_administrators(), [$user_id])) {
-        return new WP_Error(
+    $refused = cms_admin_refuse_last_administrator($user) ?? cms_admin_refuse_stronger_account($user, 'delete');
+    if ($refused && 'cms_admin_last_administrator' === $refused->get_error_code()) {
+        $refused = new WP_Error(
             'cms_admin_last_administrator',
             /* translators: %s: user login */
             sprintf(__('%s is the last enabled administrator; deleting it would leave the site without one.', 'cms-admin-companion'), $user->user_login),
             ['status' => 409]
         );
     }
-    $refused = cms_admin_refuse_stronger_account($user, 'delete');
     if ($refused) {
+        $wpdb->query($wpdb->prepare('SELECT RELEASE_LOCK(%s)', $lock));
         return $refused;
     }
-    $reassign = $request['reassign'];
-    if (false === $reassign || null === $reassign || '' === $reassign || 'false' === $reassign || 0 === (int) $reassign) {
-        return null; // the content is deleted with the account
-    }
-    $heir = get_userdata((int) $reassign);
-    if (!$heir || $heir->ID === $user_id || !user_can($heir, 'edit_posts')) {
-        return new WP_Error(
-            'cms_admin_invalid_reassign',
-            __('The posts must go to another existing user who can write posts (edit_posts).', 'cms-admin-companion'),
-            ['status' => 400]
-        );
-    }
+    // Held until core's delete has run.
+    add_filter('rest_request_after_callbacks', static function ($response) use ($lock) {
+        global $wpdb;
+        $wpdb->query($wpdb->prepare('SELECT RELEASE_LOCK(%s)', $lock));
+        return $response;
+    }, PHP_INT_MIN);
     return null;
 }
 

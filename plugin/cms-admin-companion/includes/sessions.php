@@ -6,7 +6,7 @@
  *   DELETE cms-admin/v1/users/{id}/sessions   → {id, username, ended}
  *
  * Both need edit_user on the account (as wp-admin's user-edit.php "Log Out Everywhere" does,
- * wp_ajax_destroy_sessions()), refuse accounts stronger than the caller (account-guards.php),
+ * wp_ajax_destroy_sessions()), which refuses accounts stronger than the caller (capability-guards.php),
  * and never send a session token or its verifier (the array keys of WP_Session_Tokens::get_all()
  * in the user meta are sha256 verifiers of the cookie tokens). Ending the caller's own sessions
  * is refused: a person does that with "Log Out" in wp-admin.
@@ -22,17 +22,34 @@ add_action('rest_api_init', static function (): void {
         [
             'methods' => WP_REST_Server::READABLE,
             'callback' => 'cms_admin_rest_list_sessions',
-            'permission_callback' => 'cms_admin_rest_can_edit_user',
+            'permission_callback' => 'cms_admin_rest_sessions_permission',
             'args' => ['id' => ['type' => 'integer', 'minimum' => 1, 'required' => true]],
         ],
         [
             'methods' => WP_REST_Server::DELETABLE,
             'callback' => 'cms_admin_rest_end_sessions',
-            'permission_callback' => 'cms_admin_rest_can_edit_user',
+            'permission_callback' => 'cms_admin_rest_sessions_permission',
             'args' => ['id' => ['type' => 'integer', 'minimum' => 1, 'required' => true]],
         ],
     ]);
 });
+
+/**
+ * edit_user on the account, which WordPress refuses for a stronger account (capability-guards.php);
+ * then the refusal says why, as core's user routes do there.
+ */
+function cms_admin_rest_sessions_permission(WP_REST_Request $request)
+{
+    $id = (int) $request['id'];
+    if (current_user_can('edit_user', $id)) {
+        return true;
+    }
+    $user = get_userdata($id);
+    if ($user && current_user_can('list_users') && !empty($GLOBALS['cms_admin_guard_refusals'][$id])) {
+        return cms_admin_refuse_stronger_account($user, 'DELETE' === $request->get_method() ? 'log out' : 'see the login sessions of') ?? false;
+    }
+    return false;
+}
 
 /** The route's user when the caller may see or end its sessions, or the error why not. */
 function cms_admin_sessions_user(WP_REST_Request $request, string $what)

@@ -1,7 +1,8 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { userNotFound } from './records.js';
-import { POWER_CAPABILITIES } from './risk.js';
+import { forUser } from './records.js';
+import { capabilitiesBeyond } from './guards.js';
+import { explainGuardError } from './write-errors.js';
 
 /**
  * Checks the account tools (delete-user, app passwords, sessions) make before they write, so
@@ -16,17 +17,22 @@ export interface Account {
   disabled: boolean | null;
 }
 
+type RawAccount = Partial<Account> & { cms_disabled?: boolean };
+const ACCOUNT_QUERY = { context: 'edit', _fields: 'id,username,roles,capabilities,cms_disabled' } as const;
+
 /**
- * A user with its capabilities. Through the collection: `context=edit` there needs only
- * list_users, while /users/{id} needs edit_user, which WordPress may refuse for a stronger account.
+ * A user with its capabilities, as the caller may see it: WordPress shows the edit view only
+ * of accounts the caller may edit (the users collection skips the others), and the companion
+ * plugin (0.3.0) refuses that for a stronger account, with the reason: that error, or
+ * user_not_found, is what a missing account gives.
  */
 export async function readAccount(client: WordPressClient, id: number): Promise<Account> {
-  const [raw] = await client.get<Array<Partial<Account> & { cms_disabled?: boolean }>>('/wp/v2/users', {
-    include: id,
-    context: 'edit',
-    _fields: 'id,username,roles,capabilities,cms_disabled',
-  });
-  if (!raw) throw userNotFound(id);
+  const [listed] = await client.get<RawAccount[]>('/wp/v2/users', { include: id, ...ACCOUNT_QUERY });
+  const raw =
+    listed ??
+    (await forUser(id, () => client.get<RawAccount>(`/wp/v2/users/${id}`, ACCOUNT_QUERY)).catch((err) => {
+      throw explainGuardError(err);
+    }));
   return {
     id: Number(raw.id),
     username: raw.username ?? '',
@@ -37,19 +43,21 @@ export async function readAccount(client: WordPressClient, id: number): Promise<
 }
 
 /**
- * Capabilities `account` holds and the toolkit's own account does not (roles and level_N left
- * out), the power capabilities first so a message names what matters.
+ * Whether user `id` exists and whether it can write posts, through the public view (list_users
+ * shows every account there, also those the caller may not edit).
  */
-export async function capabilitiesBeyondCaller(client: WordPressClient, account: Account): Promise<string[]> {
-  const me = await client.connect();
-  const beyond = Object.entries(account.capabilities)
-    .filter(
-      ([cap, granted]) => granted && !/^level_\d+$/.test(cap) && !account.roles.includes(cap) && !me.capabilities[cap],
-    )
-    .map(([cap]) => cap)
-    .sort();
-  const power: readonly string[] = POWER_CAPABILITIES;
-  return [...beyond.filter((cap) => power.includes(cap)), ...beyond.filter((cap) => !power.includes(cap))];
+export async function postAuthor(
+  client: WordPressClient,
+  id: number,
+): Promise<{ exists: boolean; canWrite: boolean; name: string }> {
+  const query = { include: id, _fields: 'id,slug' };
+  const [[found], [writer], [editable]] = await Promise.all([
+    client.get<Array<{ id: number; slug: string }>>('/wp/v2/users', query),
+    client.get<Array<{ id: number }>>('/wp/v2/users', { ...query, capabilities: 'edit_posts' }),
+    // The username, when the caller may see it (the slug otherwise).
+    client.get<Array<{ username: string }>>('/wp/v2/users', { include: id, context: 'edit', _fields: 'username' }),
+  ]);
+  return { exists: found !== undefined, canWrite: writer !== undefined, name: editable?.username ?? found?.slug ?? '' };
 }
 
 /** The account, unless it is the toolkit's own (`self`) or holds capabilities the caller lacks. */
@@ -83,14 +91,16 @@ export async function refuseSelf(
 
 /** Refuses an account that holds capabilities the caller lacks (as the plugin's account-guards.php). */
 export async function refuseStronger(client: WordPressClient, account: Account, what: string): Promise<void> {
-  const beyond = await capabilitiesBeyondCaller(client, account);
+  const me = await client.connect();
+  const beyond = capabilitiesBeyond(account.capabilities, me.capabilities, [...account.roles, ...me.roles]);
   if (!beyond.length) return;
   const shown = beyond.slice(0, 5).join(', ') + (beyond.length > 5 ? ', …' : '');
   throw new ToolError(
     'account_stronger_than_caller',
-    `You cannot ${what} ${account.username}: that account holds capabilities yours does not (${shown}). Nothing was changed.`,
+    `You cannot ${what} ${account.username}: that account holds capabilities yours (${me.username}) does not (${shown}). Nothing was changed.`,
     {
       hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
+      details: { capabilities: beyond.slice(0, 20) },
     },
   );
 }
@@ -126,12 +136,9 @@ export function explainAccountError(err: unknown): unknown {
       'invalid_reassign',
       'Give reassign_to: the id of another user who can write posts (list-users).',
     ],
-    cms_admin_last_administrator: ['last_administrator', 'Make another administrator first.'],
-    cms_admin_account_stronger_than_caller: [
-      'account_stronger_than_caller',
-      'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
-    ],
   };
   const mapped = codes[err.code];
-  return mapped ? new ToolError(mapped[0], `${err.message} Nothing was changed.`, { hint: mapped[1] }) : err;
+  return mapped
+    ? new ToolError(mapped[0], `${err.message} Nothing was changed.`, { hint: mapped[1] })
+    : explainGuardError(err);
 }

@@ -5,7 +5,7 @@ import { userOutput } from '../output-schemas.js';
 import { requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
-import { type Account, explainAccountError, readAccount, refuseSelf, refuseStronger } from './accounts.js';
+import { explainAccountError, postAuthor, readAccount, refuseSelf, refuseStronger } from './accounts.js';
 import { forUser } from './records.js';
 import { required } from './risk.js';
 import { contentFate, contentOutcome, loadUserContent } from './user-content.js';
@@ -73,9 +73,9 @@ async function plan(client: WordPressClient, { id, reassign_to, delete_content }
   }
   const hint = 'Delete it from another administrator account, if at all.';
   await refuseSelf(client, id, 'delete', { code: 'cannot_delete_self', hint });
-  const account = await readAccount(client, id);
   // "Last administrator" first, as the plugin does: it says more than "stronger".
-  await refuseLastAdministrator(client, account);
+  await refuseLastAdministrator(client, id);
+  const account = await readAccount(client, id);
   await refuseStronger(client, account, 'delete');
   const heir = reassign_to == null ? undefined : await checkHeir(client, id, reassign_to);
   const content = await loadUserContent(client, id);
@@ -92,30 +92,35 @@ async function checkHeir(
       hint: 'Give reassign_to: the id of another user who can write posts (list-users).',
     });
   if (heirId === id) throw invalid('The posts cannot go to the account being deleted.');
-  const heir = await readAccount(client, heirId).catch((err) => {
-    throw err instanceof ToolError && err.code === 'user_not_found'
-      ? invalid(`No user with id ${heirId} to give the posts to.`)
-      : err;
-  });
-  if (!heir.capabilities.edit_posts) {
-    const roles = heir.roles.join(', ') || 'none';
-    throw invalid(`${heir.username} cannot write posts (no edit_posts; roles: ${roles}), so cannot own them.`);
-  }
-  return { id: heir.id, username: heir.username };
+  // The public view: the heir may be an account the caller cannot edit (an editor, for a user manager).
+  const heir = await postAuthor(client, heirId);
+  if (!heir.exists) throw invalid(`No user with id ${heirId} to give the posts to.`);
+  if (!heir.canWrite) throw invalid(`${heir.name} cannot write posts (no edit_posts), so cannot own them.`);
+  return { id: heirId, username: heir.name };
 }
 
-/** An enabled administrator is deleted only while another enabled one remains. */
-async function refuseLastAdministrator(client: WordPressClient, account: Account): Promise<void> {
-  if (!account.capabilities.manage_options || account.disabled === true) return;
-  const admins = await client.all<{ id: number; cms_disabled?: boolean }>('/wp/v2/users', {
-    capabilities: 'manage_options',
-    context: 'edit',
-    _fields: 'id,cms_disabled',
-  });
-  if (admins.some((a) => a.id !== account.id && a.cms_disabled !== true)) return;
+/**
+ * An enabled administrator is deleted only while another enabled one remains. Every
+ * administrator is in the public view; the disabled state only in the edit view of those the
+ * caller may edit (the others count as enabled: the plugin decides for them).
+ */
+async function refuseLastAdministrator(client: WordPressClient, id: number): Promise<void> {
+  const query = { capabilities: 'manage_options', _fields: 'id,slug' };
+  const [all, visible] = await Promise.all([
+    client.all<{ id: number; slug: string }>('/wp/v2/users', query),
+    client.all<{ id: number; username: string; cms_disabled?: boolean }>('/wp/v2/users', {
+      ...query,
+      context: 'edit',
+      _fields: 'id,username,cms_disabled',
+    }),
+  ]);
+  const target = all.find((a) => a.id === id);
+  const disabled = new Set(visible.filter((a) => a.cms_disabled === true).map((a) => a.id));
+  if (!target || disabled.has(id) || all.some((a) => a.id !== id && !disabled.has(a.id))) return;
+  const name = visible.find((a) => a.id === id)?.username ?? target.slug;
   throw new ToolError(
     'last_administrator',
-    `${account.username} is the last enabled administrator; deleting it would leave the site without one. Nothing was changed.`,
+    `${name} is the last enabled administrator; deleting it would leave the site without one. Nothing was changed.`,
     { hint: 'Make another administrator first.' },
   );
 }
