@@ -101,7 +101,8 @@ add_filter(
         if (!in_array($status, [401, 403], true) || !$user) {
             return $response;
         }
-        return cms_admin_refuse_stronger_account($user, 'DELETE' === $request->get_method() ? 'delete' : 'edit') ?? $response;
+        $what = ['GET' => 'manage', 'DELETE' => 'delete'][$request->get_method()] ?? 'edit';
+        return cms_admin_refuse_stronger_account($user, $what) ?? $response;
     },
     10,
     3

@@ -33,7 +33,8 @@ export function capabilitiesBeyond(caps: Record<string, boolean> | string[], min
   const granted = Array.isArray(caps) ? caps : Object.keys(caps).filter((cap) => caps[cap]);
   const beyond = granted.filter((cap) => !/^level_\d+$/.test(cap) && !roleNames.includes(cap) && !mine[cap]);
   const power = POWER_CAPABILITIES as readonly string[];
-  return [...beyond.filter((cap) => power.includes(cap)), ...beyond.filter((cap) => !power.includes(cap)).sort()];
+  const rank = (cap: string) => (power.includes(cap) ? power.indexOf(cap) : power.length);
+  return beyond.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 const list = (caps: string[]) => `${caps.slice(0, 5).join(', ')}${caps.length > 5 ? ', …' : ''}`;

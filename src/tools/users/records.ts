@@ -1,5 +1,6 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
+import { explainGuardError } from './write-errors.js';
 
 /** The user record every user tool returns: what a person looks at, never `_links` or avatars. */
 export interface UserRecord {
@@ -41,7 +42,8 @@ export async function forUser<T>(id: number, request: () => Promise<T>): Promise
     return await request();
   } catch (err) {
     if (err instanceof WordPressError && err.code === 'rest_user_invalid_id') throw userNotFound(id);
-    throw err;
+    // The companion plugin (0.3.0) refuses even the edit view of a stronger account, saying why.
+    throw explainGuardError(err);
   }
 }
 

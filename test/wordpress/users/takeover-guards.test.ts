@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import { findTool, reviewCall, type ToolContext } from '../../../src/tools/index.js';
 import { testSite, wp } from '../../helpers/site.js';
 import { Browser, restAs } from './browser.js';
 import {
@@ -60,6 +60,9 @@ describe('finding 1: a user manager cannot take over an administrator', () => {
     const before = await snapshot(admin.id);
     const stolen = { email: `thief-${admin.id}@example.net`, password: newPassword() };
 
+    // No one is even asked: the review already knows the call cannot succeed.
+    const review = await reviewCall(findTool('update-user')!, manager.context, { id: admin.id, ...stolen });
+    expect(review).toMatchObject({ approval: 'fails', error: { code: 'account_stronger_than_caller' } });
     const outcome = await runIn(manager.context, 'update-user', { id: admin.id, ...stolen });
     expect(outcome).toMatchObject({
       ok: false,
