@@ -17,7 +17,9 @@ export type Fault =
   | { kind: 'drop'; when: 'before' | 'after' }
   /** Wait, then forward (unless the client has given up by then). `Infinity`: never answer. */
   | { kind: 'delay'; ms: number }
-  | { kind: 'status'; status: number; when: 'before' | 'after' };
+  | { kind: 'status'; status: number; when: 'before' | 'after' }
+  /** Park the request, unanswered and not forwarded, until `release()`; after that, forward. */
+  | { kind: 'hold' };
 
 export interface FaultRule {
   method?: string;
@@ -45,6 +47,7 @@ export interface ProxyEvent {
 export function faultLabel(fault: Fault): string {
   if (fault.kind === 'drop') return `drop-${fault.when}`;
   if (fault.kind === 'delay') return fault.ms === Number.POSITIVE_INFINITY ? 'hang' : 'delay';
+  if (fault.kind === 'hold') return 'hold';
   return `${fault.status}-${fault.when}`;
 }
 
@@ -78,6 +81,10 @@ export class FaultProxy {
   #random: () => number;
   #server: LoopbackServer | undefined;
   #timers = new Set<NodeJS.Timeout>();
+  /** Requests parked by a `hold` fault, and callers waiting for the first one. */
+  #held: Array<() => void> = [];
+  #released = false;
+  #holdWaiters: Array<() => void> = [];
   /** Path and headers after the request-side quirks, until forwarded. */
   #pending = new WeakMap<http.IncomingMessage, { path: string; headers: http.IncomingHttpHeaders }>();
 
@@ -95,6 +102,7 @@ export class FaultProxy {
   }
 
   async stop(): Promise<void> {
+    this.release();
     for (const timer of this.#timers) clearTimeout(timer);
     await this.#server?.stop();
     this.#upstream.destroy();
@@ -111,10 +119,26 @@ export class FaultProxy {
     return this;
   }
 
-  /** Removes every rule and quirk (the event log stays). */
+  /** Removes every rule and quirk (the event log stays); `hold` faults hold again. */
   clear(): this {
     this.#rules = [];
     this.#quirks = {};
+    this.release();
+    this.#released = false;
+    return this;
+  }
+
+  /** Resolves once a `hold` fault has parked a request (at once if one is parked). */
+  whenHeld(): Promise<void> {
+    if (this.#held.length) return Promise.resolve();
+    return new Promise((resolve) => this.#holdWaiters.push(resolve));
+  }
+
+  /** Forwards every parked request; later `hold` faults forward at once (until `clear()`). */
+  release(): this {
+    this.#released = true;
+    const held = this.#held.splice(0);
+    for (const forward of held) forward();
     return this;
   }
 
@@ -166,6 +190,11 @@ export class FaultProxy {
       this.#pending.set(req, quirked);
       if (fault?.kind === 'drop' && fault.when === 'before') return void req.socket.destroy();
       if (fault?.kind === 'status' && fault.when === 'before') return void answerError(res, fault.status);
+      if (fault?.kind === 'hold' && !this.#released) {
+        this.#held.push(() => this.#forward(req, res, body, undefined));
+        for (const resolve of this.#holdWaiters.splice(0)) resolve();
+        return;
+      }
       if (fault?.kind === 'delay') {
         if (fault.ms === Number.POSITIVE_INFINITY) return; // held until the client gives up or stop()
         const timer = setTimeout(() => {
@@ -205,7 +234,11 @@ export class FaultProxy {
           if (fault?.kind === 'drop') return void req.socket.destroy();
           if (fault?.kind === 'status') return void answerError(res, fault.status);
           const urls = { proxy: this.url, target: this.#target.origin };
-          const upstreamAnswer = { status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(parts) };
+          const upstreamAnswer = {
+            status: answer.statusCode ?? 502,
+            headers: answer.headers,
+            body: Buffer.concat(parts),
+          };
           send(res, responseQuirks(this.#quirks, upstreamAnswer, urls));
         });
       },

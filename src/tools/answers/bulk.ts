@@ -81,8 +81,9 @@ export function noneDone(failed: readonly PostFailure[]): ToolError {
   const { failures, more } = failuresByReason(failed);
   const unknown = failed.some((f) => f.error.code === 'outcome_unknown');
   const reasons = failures.slice(0, 3).map((f) => `${f.code}: ${f.message}`);
+  const allUnknown = failed.every((f) => f.error.code === 'outcome_unknown');
   return new ToolError(
-    'all_posts_failed',
+    allUnknown ? 'outcome_unknown' : 'all_posts_failed',
     `All ${failed.length} post(s) failed${unknown ? ' (for some the outcome is unknown: see their reasons)' : '; nothing was changed'}. ${reasons.join(' ')}`,
     {
       hint: 'Fix the reasons given, then run the call again: it only changes what is not done yet.',

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/config.js';
+import type { ToolOutcome } from '../../src/tools/index.js';
+import { siteLockOptions } from '../../src/tools/taxonomy/site-lock.js';
+import { restOnlyContext, testSite } from '../helpers/site.js';
+import { makeCategory, makePosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
+import { BATCH, BULK, companion, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
+import { checkAssignAnswer, checkDeleteAnswer, checkMergeAnswer, noTermLost, readPosts } from './writer-checks.js';
+
+useFaultProxy();
+
+/**
+ * Two calls meet: the first call's bulk writes are held at the proxy while the second call runs
+ * from start to end (straight to the site), then released. No sleeps: the proxy says when it
+ * holds a write, and the release follows the second call's answer. On each path, after each
+ * pair: no post lost a term no call removed, and every ok answer matches the site.
+ */
+const PATHS = [
+  { path: 'companion plugin', first: () => companion(), second: () => createContext(testSite()), writes: BULK },
+  { path: 'core API (/batch/v1)', first: () => proxied(), second: () => restOnlyContext(), writes: BATCH },
+] as const;
+
+const POSTS = 60;
+
+async function meet(
+  writes: RegExp,
+  first: () => Promise<ToolOutcome>,
+  second: () => Promise<ToolOutcome>,
+): Promise<[ToolOutcome, ToolOutcome]> {
+  proxy.clear().inject({ method: 'POST', path: writes, fault: { kind: 'hold' } });
+  const a = first();
+  const early = a.then((o) => Promise.reject(new Error(`the first call ended before writing: ${JSON.stringify(o)}`)));
+  await Promise.race([proxy.whenHeld(), early]);
+  early.catch(() => undefined);
+  const b = await second();
+  proxy.release();
+  const outcomes: [ToolOutcome, ToolOutcome] = [await a, b];
+  proxy.clear();
+  return outcomes;
+}
+
+/** Posts in `groups[i % groups.length]`, every third also in a category no call touches. */
+async function postsIn(groups: number[][]): Promise<number[]> {
+  const keep = await makeCategory('Meet keep');
+  return makePosts(
+    Array.from({ length: POSTS }, (_, i) => ({
+      status: (['publish', 'draft', 'private'] as const)[i % 3],
+      categories: [...(groups[i % groups.length] as number[]), ...(i % 3 === 0 ? [keep.id] : [])],
+    })),
+  );
+}
+
+describe.each(PATHS)('two writers meet, $path', ({ first, second, writes }) => {
+  let wait: number;
+  beforeAll(() => {
+    // The core path's second post-terms call waits for the held one's lock this long, then
+    // gives up having changed nothing (site_busy); the proxy releases the first call after it.
+    wait = siteLockOptions.waitMs;
+    siteLockOptions.waitMs = 1_500;
+  });
+  afterAll(() => {
+    siteLockOptions.waitMs = wait;
+  });
+
+  it('merge vs delete of its target: the posts keep their source, which stays', async () => {
+    const [s, t] = [await makeCategory('Meet S'), await makeCategory('Meet T')];
+    const posts = await postsIn([[s.id]]);
+    const before = await readPosts(posts);
+    const [merge, del] = await meet(
+      writes,
+      () => run(first(), 'merge-categories', { source_ids: [s.id], target_id: t.id, delete_sources: true }),
+      () => run(second(), 'delete-category', { id: t.id, force: true }),
+    );
+    const after = await readPosts(posts);
+    noTermLost(before, after, (term) => term === t.id);
+    await checkMergeAnswer(merge, { sources: [s.id], target: t.id, posts }, after);
+    await checkDeleteAnswer(del, t.id);
+    expect(del.ok).toBe(true);
+    expect(merge).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
+    expect(await readTerm('categories', s.id)).toBeDefined();
+  });
+
+  it('assign vs delete of its category: reported failed, the posts keep what they had', async () => {
+    const [x, other] = [await makeCategory('Meet X'), await makeCategory('Meet other')];
+    const posts = await postsIn([[other.id], []]);
+    const before = await readPosts(posts);
+    const [assign, del] = await meet(
+      writes,
+      () => run(first(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [x.id] }),
+      () => run(second(), 'delete-category', { id: x.id, force: true }),
+    );
+    const after = await readPosts(posts);
+    noTermLost(before, after, () => false);
+    checkAssignAnswer(assign, x.id, posts, after);
+    await checkDeleteAnswer(del, x.id);
+    expect(assign).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
+    expect(JSON.stringify(assign)).toContain(`${x.id}`);
+  });
+
+  it('merge vs assign on the same posts: neither change is lost', async () => {
+    const [s, t, x] = [await makeCategory('Meet S'), await makeCategory('Meet T'), await makeCategory('Meet X')];
+    const posts = await postsIn([[s.id]]);
+    const before = await readPosts(posts);
+    const [merge, assign] = await meet(
+      writes,
+      () => run(first(), 'merge-categories', { source_ids: [s.id], target_id: t.id, delete_sources: true }),
+      () => run(second(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [x.id] }),
+    );
+    const after = await readPosts(posts);
+    noTermLost(before, after, (term, now) => term === s.id && now.includes(t.id));
+    await checkMergeAnswer(merge, { sources: [s.id], target: t.id, posts }, after);
+    checkAssignAnswer(assign, x.id, posts, after);
+    expect(merge.ok).toBe(true);
+    // With the plugin both land; on the core path the assign waited for the merge's lock and
+    // gave up, changing nothing.
+    if (writes === BULK) expect(assign.ok).toBe(true);
+    else expect(assign).toMatchObject({ ok: false, error: { code: 'site_busy' } });
+  });
+
+  it('two merges sharing a source: every post ends in a target, none in neither', async () => {
+    const [s, sa, sb] = [await makeCategory('Meet S'), await makeCategory('Meet SA'), await makeCategory('Meet SB')];
+    const [ta, tb] = [await makeCategory('Meet TA'), await makeCategory('Meet TB')];
+    const posts = await postsIn([
+      [s.id, sa.id],
+      [s.id, sb.id],
+    ]);
+    const before = await readPosts(posts);
+    const [a, b] = await meet(
+      writes,
+      () => run(first(), 'merge-categories', { source_ids: [s.id, sa.id], target_id: ta.id, delete_sources: true }),
+      () => run(second(), 'merge-categories', { source_ids: [s.id, sb.id], target_id: tb.id, delete_sources: true }),
+    );
+    const after = await readPosts(posts);
+    noTermLost(
+      before,
+      after,
+      (term, now) =>
+        ([s.id, sa.id].includes(term) && now.includes(ta.id)) || ([s.id, sb.id].includes(term) && now.includes(tb.id)),
+    );
+    await checkMergeAnswer(a, { sources: [s.id, sa.id], target: ta.id, posts }, after);
+    await checkMergeAnswer(b, { sources: [s.id, sb.id], target: tb.id, posts }, after);
+    expect(a.ok).toBe(true);
+  });
+});

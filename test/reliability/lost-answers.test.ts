@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { perPost, type BulkAnswer } from '../helpers/listing.js';
+import { makeCategory, makePosts, readPosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
+import { BATCH, BULK, companion, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
+
+useFaultProxy();
+
+/**
+ * WordPress applied the write, the answer never arrived (the proxy drops it): the tools read
+ * the site back and say done, or, when the read fails too, "outcome unknown" with what to
+ * check — never a plain failure for a change that happened.
+ */
+describe('answers lost after WordPress applied the write', () => {
+  it('delete-category: read back, reported deleted', async () => {
+    const c = await makeCategory('Lost delete');
+    proxy
+      .clear()
+      .inject({ method: 'DELETE', path: /\/wp\/v2\/categories\/\d+/, fault: { kind: 'drop', when: 'after' } });
+    const outcome = await run(proxied(), 'delete-category', { id: c.id, force: true });
+    proxy.clear();
+    expect(outcome).toMatchObject({ ok: true, result: { deleted: { id: c.id } } });
+    expect(await readTerm('categories', c.id)).toBeUndefined();
+  });
+
+  it('delete-category: the read-back fails too → outcome_unknown, saying what to check', async () => {
+    const c = await makeCategory('Lost delete unknown');
+    const term = new RegExp(`/wp/v2/categories/${c.id}\\b`);
+    proxy
+      .clear()
+      .inject({ method: 'DELETE', path: term, fault: { kind: 'drop', when: 'after' } })
+      // The first read of the term is the tool's own check; every read after the delete fails.
+      .inject({ method: 'GET', path: term, nth: [2, 3, 4, 5, 6], fault: { kind: 'drop', when: 'before' } });
+    const outcome = await run(proxied(), 'delete-category', { id: c.id, force: true });
+    proxy.clear();
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'outcome_unknown' } });
+    expect(!outcome.ok && outcome.error.hint).toMatch(/still exists/);
+    expect(await readTerm('categories', c.id)).toBeUndefined();
+  });
+
+  it.each([
+    ['companion plugin', companion, BULK],
+    ['core API', proxied, BATCH],
+  ] as const)(
+    'assign (%s): every bulk write applied, every answer lost → all reported updated',
+    async (_path, context, writes) => {
+      const c = await makeCategory('Lost bulk');
+      const posts = await makePosts(Array.from({ length: 60 }, () => ({})));
+      proxy.clear().inject({ method: 'POST', path: writes, fault: { kind: 'drop', when: 'after' } });
+      const outcome = await run(context(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [c.id] });
+      proxy.clear();
+      expect(outcome.ok).toBe(true);
+      expect(perPost((outcome as { result: BulkAnswer }).result).updated.sort()).toEqual([...posts].sort());
+      const site = await readPosts(posts);
+      for (const id of posts) expect(site.get(id)?.categories).toContain(c.id);
+    },
+  );
+
+  it('assign (companion plugin): the answer lost and the posts unreadable → outcome_unknown, not "failed"', async () => {
+    const c = await makeCategory('Lost bulk unknown');
+    const posts = await makePosts(Array.from({ length: 10 }, () => ({})));
+    proxy
+      .clear()
+      .inject({ method: 'POST', path: BULK, fault: { kind: 'drop', when: 'after' } })
+      .inject({ method: 'GET', path: /\/wp\/v2\/posts\?/, fault: { kind: 'drop', when: 'before' } });
+    const outcome = await run(companion(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [c.id] });
+    proxy.clear();
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'outcome_unknown' } });
+    expect(!outcome.ok && outcome.error.message).toMatch(/unknown/);
+  });
+
+  it('merge (core API): the posts’ batches applied, answers lost → moved, sources deleted', async () => {
+    const [s, t] = [await makeCategory('Lost S'), await makeCategory('Lost T')];
+    const posts = await makePosts(Array.from({ length: 60 }, () => ({ categories: [s.id] })));
+    proxy.clear().inject({ method: 'POST', path: BATCH, fault: { kind: 'drop', when: 'after' } });
+    const outcome = await run(proxied(), 'merge-categories', {
+      source_ids: [s.id],
+      target_id: t.id,
+      delete_sources: true,
+    });
+    proxy.clear();
+    expect(outcome).toMatchObject({ ok: true, result: { posts_moved: 60, posts_failed: [], sources_deleted: [s.id] } });
+    const site = await readPosts(posts);
+    for (const id of posts) expect(site.get(id)?.categories).toEqual([t.id]);
+    expect(await readTerm('categories', s.id)).toBeUndefined();
+  });
+});
