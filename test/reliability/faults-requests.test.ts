@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../helpers/fault-proxy.js';
 import { unique, wp } from '../helpers/site.js';
-import { makeCategory, makePosts } from '../wordpress/taxonomy/fixtures.js';
-import { assignReport, checkAssign, expectClearError, tally } from './fault-checks.js';
+import { makeCategory, makePosts, readPosts } from '../wordpress/taxonomy/fixtures.js';
+import { expandIds } from '../helpers/listing.js';
+import { checkAssign, expectClearError, tally } from './fault-checks.js';
 import { BATCH, CATEGORIES, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
 
 useFaultProxy();
@@ -130,18 +131,21 @@ describe('timeouts are bounded', () => {
     expect(await categoriesNamed(name)).toEqual([]);
   });
 
-  it('bulk assign with every batch held forever reports every post failed', async () => {
+  it('bulk assign with every batch held forever fails as a whole, naming every post', async () => {
     const category = await makeCategory('Held bulk');
     const posts = await makePosts(Array.from({ length: 60 }, () => ({})));
     const context = proxied(timeoutMs);
+    const before = new Map([...(await readPosts(posts)).values()].map((p) => [p.id, p.categories]));
     const since = proxy.events.length;
     proxy.clear().inject({ method: 'POST', path: BATCH, fault: { kind: 'delay', ms: Number.POSITIVE_INFINITY } });
     const outcome = await run(context, 'assign-categories-to-posts', { post_ids: posts, category_ids: [category.id] });
     proxy.clear();
     // 3 chunks of 25: each batch sent once, none retried after its timeout.
     expect(proxy.count('POST', BATCH, since)).toBe(3);
-    const report = assignReport(outcome);
-    expect(report.failed.map((f) => f.post_id).sort()).toEqual([...posts].sort());
-    await checkAssign(outcome, posts, category.id);
+    // Every post failed (timed out, read back: not applied): an error, exit 1, not an ok answer.
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
+    const failures = (outcome as { error: { details: { failures: Array<{ post_ids: string }> } } }).error.details.failures;
+    expect(failures.flatMap((f) => expandIds(f.post_ids)).sort()).toEqual([...posts].sort());
+    await checkAssign(outcome, posts, category.id, before);
   });
 });
