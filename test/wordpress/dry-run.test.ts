@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { tools } from '../../src/tools/index.js';
 import { call, callOk, unique, wp } from '../helpers/site.js';
 import { makeCategory, makePosts, makeTag, readTerm } from './taxonomy/fixtures.js';
-import { mailTo, makeUser, newIdentity, newPassword, readUser, wpPhp } from './users/helpers.js';
+import {
+  formLogin,
+  mailTo,
+  makeAppPassword,
+  makeUser,
+  newIdentity,
+  newPassword,
+  readUser,
+  wpPhp,
+} from './users/helpers.js';
 
 /**
  * `dry_run: true` on every write tool: the answer names what would change (read from the site)
@@ -145,6 +154,28 @@ const CASES: Record<string, Case> = {
     async setup() {
       const u = await makeUser({ prefix: 'dryrole' });
       return { params: { id: u.id, role: 'editor' }, names: [u.username, 'editor', 'subscriber'], read: user(u.id) };
+    },
+  },
+  'delete-user': {
+    async setup() {
+      const [u, heir] = [await makeUser({ prefix: 'drydel' }), await makeUser({ prefix: 'dryheir', roles: ['author'] })];
+      return { params: { id: u.id, reassign_to: heir.id }, names: [u.username, heir.username], read: user(u.id) };
+    },
+  },
+  'revoke-app-passwords': {
+    async setup() {
+      const u = await makeUser({ prefix: 'dryrevoke' });
+      await makeAppPassword(u.id);
+      const read = () => wp().get(`/wp/v2/users/${u.id}/application-passwords`);
+      return { params: { user_id: u.id }, names: [u.username, '1 application password'], read };
+    },
+  },
+  'log-out-user': {
+    async setup() {
+      const u = await makeUser({ prefix: 'drylogout' });
+      expect((await formLogin(u.username, u.password)).ok).toBe(true);
+      const read = async () => (await wpPhp(`echo count(WP_Session_Tokens::get_instance(${u.id})->get_all());`)).trim();
+      return { params: { user_id: u.id }, names: [u.username, '1 login session'], read };
     },
   },
 };
