@@ -119,8 +119,8 @@ describe('finding 1: a user manager cannot take over an administrator', () => {
 
   it('a role with delete_users cannot delete an administrator', async () => {
     const { cms_test_deleter: deleter } = attackers;
-    const admin = await makeUser({ roles: ['administrator'] });
-    const direct = await restAs(deleter, 'DELETE', `/wp/v2/users/${admin.id}?force=true&reassign=${deleter.id}`);
+    const [admin, heir] = [await makeUser({ roles: ['administrator'] }), await makeUser({ roles: ['author'] })];
+    const direct = await restAs(deleter, 'DELETE', `/wp/v2/users/${admin.id}?force=true&reassign=${heir.id}`);
     expect(direct).toMatchObject({ status: 403, body: { code: 'cms_admin_account_stronger_than_caller' } });
     expect((await readUser(admin.id)).id).toBe(admin.id);
   });
