@@ -32,6 +32,9 @@ export function parseBody(body: string): ParsedBody {
   const direct = tryJson(text);
   if (direct.ok) return { kind: 'json', value: direct.value, ...(causes.length && { leading: causes.join(' and ') }) };
   // PHP output before the JSON: try each `{`/`[` as the start (a notice may itself contain one).
+  // Text that itself starts as JSON is JSON cut off, not PHP output: its last complete object
+  // is not the answer.
+  if (/^[[{]/.test(text.slice(start))) return { kind: 'other', text: plainText(text).slice(0, 200) };
   let tries = 0;
   for (let i = text.indexOf('{', start), j = text.indexOf('[', start); tries < 25; tries++) {
     const at = i < 0 ? j : j < 0 ? i : Math.min(i, j);

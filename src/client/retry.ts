@@ -6,10 +6,20 @@
  * second term or user. Retry-After is honoured as RFC 9110 §10.2.3 defines it (seconds or
  * an HTTP date).
  */
-export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+// 500 too: for a read it is often a passing fault (a PHP worker killed, a database connection
+// lost); repeating a read is harmless, and a real bug simply fails again.
+export const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 // A timeout is not retried: a site that let one request hang for the whole timeout would
 // make the caller wait several timeouts in all. Fast failures (reset, refused) are retried.
 export const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN']);
+
+/**
+ * A success whose body is JSON cut off (an answer truncated by a proxy, or a connection closed
+ * after a short Content-Length): worth repeating for a read, never taken for data.
+ */
+export function cutJson(status: number, body: string): boolean {
+  return status < 300 && /^\s*[[{]/.test(body.replace(/^\uFEFF/, ''));
+}
 
 export interface RetryPolicy {
   maxRetries: number;

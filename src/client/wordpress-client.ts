@@ -7,6 +7,7 @@ import { jsonError, notJsonError, type RawResponse } from './response.js';
 import { type CollectionWindow, fetchWindow } from './window.js';
 import {
   backoffMs,
+  cutJson,
   DEFAULT_RETRY,
   RETRYABLE_NETWORK_CODES,
   RETRYABLE_STATUS,
@@ -126,12 +127,8 @@ export class WordPressClient {
       if (method === 'HEAD' && parsed.kind === 'empty' && raw.status < 300) return this.#answer(raw, undefined as T);
       const error =
         parsed.kind === 'json' ? jsonError(raw, parsed.value, method, url) : notJsonError(raw, parsed, method, url);
-      if (
-        idempotent &&
-        attempt < this.#retry.maxRetries &&
-        RETRYABLE_STATUS.has(raw.status) &&
-        error.code !== 'site_maintenance'
-      ) {
+      const passing = RETRYABLE_STATUS.has(raw.status) || (parsed.kind === 'other' && cutJson(raw.status, raw.body));
+      if (idempotent && attempt < this.#retry.maxRetries && passing && error.code !== 'site_maintenance') {
         await this.#backoff(attempt, retryAfterMs(raw.headers['retry-after'] as string | undefined));
         continue;
       }

@@ -18,6 +18,12 @@ export type Fault =
   /** Wait, then forward (unless the client has given up by then). `Infinity`: never answer. */
   | { kind: 'delay'; ms: number }
   | { kind: 'status'; status: number; when: 'before' | 'after' }
+  /**
+   * Forward, then send WordPress's status and headers but only the first half of the body:
+   * `declared` keeps the full Content-Length (the connection closes early), `shortened` says
+   * the cut length (a complete response whose JSON is cut off).
+   */
+  | { kind: 'cut'; length: 'declared' | 'shortened' }
   /** Park the request, unanswered and not forwarded, until `release()`; after that, forward. */
   | { kind: 'hold' };
 
@@ -48,6 +54,7 @@ export function faultLabel(fault: Fault): string {
   if (fault.kind === 'drop') return `drop-${fault.when}`;
   if (fault.kind === 'delay') return fault.ms === Number.POSITIVE_INFINITY ? 'hang' : 'delay';
   if (fault.kind === 'hold') return 'hold';
+  if (fault.kind === 'cut') return `cut-${fault.length}`;
   return `${fault.status}-${fault.when}`;
 }
 
@@ -233,6 +240,7 @@ export class FaultProxy {
           // Fully received by WordPress and answered: now lose or replace the answer.
           if (fault?.kind === 'drop') return void req.socket.destroy();
           if (fault?.kind === 'status') return void answerError(res, fault.status);
+          if (fault?.kind === 'cut') return void cut(res, answer, Buffer.concat(parts), fault.length);
           const urls = { proxy: this.url, target: this.#target.origin };
           const upstreamAnswer = {
             status: answer.statusCode ?? 502,
@@ -253,6 +261,17 @@ function send(res: http.ServerResponse, answer: Answer): void {
   const out: http.OutgoingHttpHeaders = { ...answer.headers, 'content-length': String(payload.length) };
   for (const name of HOP_BY_HOP) delete out[name];
   res.writeHead(answer.status, out).end(payload);
+}
+
+function cut(res: http.ServerResponse, answer: http.IncomingMessage, body: Buffer, length: 'declared' | 'shortened') {
+  const half = body.subarray(0, Math.floor(body.length / 2));
+  const out: http.OutgoingHttpHeaders = { ...answer.headers };
+  for (const name of HOP_BY_HOP) delete out[name];
+  out['content-length'] = String(length === 'declared' ? body.length : half.length);
+  res.writeHead(answer.statusCode ?? 200, out);
+  res.write(half);
+  if (length === 'declared') res.socket?.destroy();
+  else res.end();
 }
 
 function answerError(res: http.ServerResponse, status: number): void {

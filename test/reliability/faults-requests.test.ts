@@ -23,6 +23,10 @@ describe('reads are retried, writes never', () => {
     { kind: 'status', status: 503, when: 'before' },
     { kind: 'drop', when: 'before' },
     { kind: 'drop', when: 'after' },
+    { kind: 'status', status: 500, when: 'before' },
+    { kind: 'status', status: 502, when: 'before' },
+    { kind: 'cut', length: 'declared' },
+    { kind: 'cut', length: 'shortened' },
   ];
   it.each(faults.map((f) => [JSON.stringify(f), f] as const))(
     'a GET that fails once (%s) is retried and succeeds',
