@@ -13,6 +13,9 @@ import { createTerm } from './taxonomy/create-term.js';
 import { updateTerm } from './taxonomy/update-term.js';
 import { deleteTerm } from './taxonomy/delete-term.js';
 import { findPosts } from './taxonomy/find-posts.js';
+import { assignTermsToPosts } from './taxonomy/assign-terms-to-posts.js';
+import { removeTermsFromPosts } from './taxonomy/remove-terms-from-posts.js';
+import { mergeTerms } from './taxonomy/merge-terms.js';
 import { mergeCategories } from './taxonomy/merge-categories.js';
 import { updateCategory } from './taxonomy/update-category.js';
 import { updateTag } from './taxonomy/update-tag.js';
@@ -50,6 +53,9 @@ export const tools: readonly AnyToolDefinition[] = [
   updateTerm,
   deleteTerm,
   findPosts,
+  assignTermsToPosts,
+  removeTermsFromPosts,
+  mergeTerms,
   // users
   listUsers,
   createUser,

@@ -22,6 +22,9 @@ const TAXONOMY_TOOLS = [
   'update-term',
   'delete-term',
   'find-posts',
+  'assign-terms-to-posts',
+  'remove-terms-from-posts',
+  'merge-terms',
 ];
 const USER_TOOLS = [
   'list-users',

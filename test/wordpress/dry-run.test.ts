@@ -117,6 +117,28 @@ const CASES: Record<string, Case> = {
       return { params: { taxonomy: 'genre', id: genre.id }, names: [genre.name], read };
     },
   },
+  'assign-terms-to-posts': {
+    async setup() {
+      const genre = await wp().post<{ id: number; name: string }>('/wp/v2/genres', { name: unique('Dry assign genre') });
+      const posts = await makePosts([{}, {}]);
+      return { params: { taxonomy: 'genre', post_ids: posts, term_ids: [genre.id] }, names: [genre.name, '2 post'], read: postTerms(posts) };
+    },
+  },
+  'remove-terms-from-posts': {
+    async setup() {
+      const tag = await makeTag('Dry remove tag');
+      const posts = await makePosts([{ tags: [tag.id] }, {}]);
+      return { params: { taxonomy: 'post_tag', post_ids: posts, term_ids: [tag.id] }, names: [tag.name, '1 post'], read: postTerms(posts) };
+    },
+  },
+  'merge-terms': {
+    async setup() {
+      const [source, target] = [await makeTag('Dry merge src'), await makeTag('Dry merge tgt')];
+      const posts = await makePosts([{ tags: [source.id] }]);
+      const read = async () => [await term('tags', source.id)(), await postTerms(posts)()];
+      return { params: { taxonomy: 'post_tag', source_ids: [source.id], target_id: target.id, delete_sources: true }, names: [target.id, ...posts], read };
+    },
+  },
   'create-user': {
     async setup() {
       const { username, email } = newIdentity('dryuser');

@@ -1,12 +1,14 @@
 import type { WordPressClient } from '../../client/index.js';
 import { changePostTerms } from './change-post-terms.js';
 import { failure, missingTerms, type PostFailure, type PostTerms, postsWithAnyTerm } from './post-terms.js';
-import { CATEGORY } from './terms.js';
+import type { TermKind } from './terms.js';
 
 export interface MergePlan {
+  /** The taxonomy merged in: categories, tags, any other. */
+  kind: TermKind;
   targetId: number;
   sourceIds: number[];
-  /** Posts in any source, with their current categories. */
+  /** Posts in any source, with their current terms of the taxonomy. */
   posts: PostTerms[];
   /** Children of sources to move under the target. */
   children: number[];
@@ -38,31 +40,31 @@ export async function finishMerge(
 ): Promise<MergeReport> {
   if (!plan.deleteSources) return report;
   if (report.posts_failed.length || report.children_failed?.length) {
-    report.sources_kept_reason = `Sources were not deleted: ${report.posts_failed.length} post(s) and ${report.children_failed?.length ?? 0} child categor(ies) could not be moved. Fix them and run the merge again.`;
+    report.sources_kept_reason = `Sources were not deleted: ${report.posts_failed.length} post(s) and ${report.children_failed?.length ?? 0} child term(s) could not be moved. Fix them and run the merge again.`;
     return report;
   }
   // Verify on the site before deleting: a post the reads missed (added meanwhile, of a type or
   // status not listed, or a list cut short by a proxy) would otherwise lose its category, and
   // so would every moved post if the target was deleted meanwhile.
   const [remaining, targetGone] = await Promise.all([
-    postsWithAnyTerm(client, CATEGORY, plan.sourceIds),
-    missingTerms(client, CATEGORY, [plan.targetId]),
+    postsWithAnyTerm(client, plan.kind, plan.sourceIds),
+    missingTerms(client, plan.kind, [plan.targetId]),
   ]);
   if (targetGone.length) {
     await giveSourcesBack(client, plan, moved);
     report.posts_moved -= moved.length;
     const message = (id: number) =>
-      `Category ${plan.targetId} (the target) was deleted meanwhile; post ${id} got its source categories back.`;
+      `The target ${plan.kind.noun} ${plan.targetId} was deleted meanwhile; post ${id} got its source ${plan.kind.plural} back.`;
     for (const id of moved) report.posts_failed.push(failure(id, { code: 'term_not_found', message: message(id) }));
-    report.sources_kept_reason = `Sources were not deleted: the target category ${plan.targetId} was deleted during the merge.`;
+    report.sources_kept_reason = `Sources were not deleted: the target ${plan.kind.noun} ${plan.targetId} was deleted during the merge.`;
     return report;
   }
   if (remaining.length) {
     const ids = remaining.map((post) => post.id);
-    report.sources_kept_reason = `Sources were not deleted: ${ids.length} post(s) still have a source category after the merge (ids ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}). Run the merge again.`;
+    report.sources_kept_reason = `Sources were not deleted: ${ids.length} post(s) still have a source term after the merge (ids ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}). Run the merge again.`;
     return report;
   }
-  return deleteSources(client, plan.sourceIds, report);
+  return deleteSources(client, plan.kind, plan.sourceIds, report);
 }
 
 /** The sources each lost post had before the merge, added back (as changes). */
@@ -74,7 +76,7 @@ async function giveSourcesBack(client: WordPressClient, plan: MergePlan, ids: nu
     groups.set(key, [...(groups.get(key) ?? []), post.id]);
   }
   for (const [key, postIds] of groups)
-    await changePostTerms(client, CATEGORY, postIds, { add: JSON.parse(key) as number[], remove: [] });
+    await changePostTerms(client, plan.kind, postIds, { add: JSON.parse(key) as number[], remove: [] });
 }
 
 /**
@@ -82,14 +84,14 @@ async function giveSourcesBack(client: WordPressClient, plan: MergePlan, ids: nu
  * a deletion whose answer was lost is read back: gone → deleted, there → failed, unreadable →
  * outcome unknown.
  */
-async function deleteSources(client: WordPressClient, ids: number[], report: MergeReport): Promise<MergeReport> {
+async function deleteSources(client: WordPressClient, kind: TermKind, ids: number[], report: MergeReport): Promise<MergeReport> {
   const deletions = await client.batch(
-    ids.map((id) => ({ method: 'DELETE' as const, path: `${CATEGORY.route}/${id}?force=true` })),
+    ids.map((id) => ({ method: 'DELETE' as const, path: `${kind.route}/${id}?force=true` })),
   );
   const lost = (r: (typeof deletions)[number]) => !r.ok && (r.status === undefined || r.status >= 500);
   let gone: Set<number> | undefined = new Set();
   if (deletions.some(lost))
-    gone = await missingTerms(client, CATEGORY, ids).then(
+    gone = await missingTerms(client, kind, ids).then(
       (m) => new Set(m),
       () => undefined,
     );
@@ -107,6 +109,6 @@ async function deleteSources(client: WordPressClient, ids: number[], report: Mer
 function unknownDelete(error: { message: string }) {
   return {
     code: 'outcome_unknown',
-    message: `${error.message}; reading the category back failed too, so whether it was deleted is unknown. Check with a category listing and run the merge again.`,
+    message: `${error.message}; reading the term back failed too, so whether it was deleted is unknown. List the terms and run the merge again.`,
   };
 }

@@ -8,34 +8,35 @@ export type { MergePlan, MergeReport };
 import { postsWithAnyTerm } from './post-terms.js';
 import { withSiteLock } from './site-lock.js';
 import { defaultCategoryId } from './term-writes.js';
-import { CATEGORY, termNotFound } from './terms.js';
+import { type TermKind, termNotFound } from './terms.js';
 
 type TermRef = { id: number; parent: number };
 
 /** Reads everything a merge needs and checks it; writes nothing. */
 export async function planMerge(
   client: WordPressClient,
+  kind: TermKind,
   sourceIds: number[],
   targetId: number,
   deleteSources: boolean,
 ): Promise<MergePlan> {
   const ids = [...sourceIds, targetId];
-  const found = await client.all<TermRef>(CATEGORY.route, {
+  const found = await client.all<TermRef>(kind.route, {
     include: ids,
-    _fields: 'id,parent',
+    _fields: kind.hierarchical ? 'id,parent' : 'id',
     hide_empty: false,
     per_page: 100,
   });
   const known = new Map(found.map((term) => [term.id, term]));
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length) {
-    const error = termNotFound(CATEGORY, missing);
+    const error = termNotFound(kind, missing);
     throw new ToolError(error.code, `${error.message} Nothing was changed.`, {
       hint: error.hint,
       details: error.details,
     });
   }
-  if (deleteSources) {
+  if (deleteSources && kind.taxonomy === 'category') {
     const defaultId = await defaultCategoryId(client);
     if (defaultId !== undefined && sourceIds.includes(defaultId)) {
       throw new ToolError(
@@ -47,9 +48,11 @@ export async function planMerge(
       );
     }
   }
-  const posts = await postsWithAnyTerm(client, CATEGORY, sourceIds);
-  const children = await childrenToMove(client, sourceIds, targetId, known);
-  return { targetId, sourceIds, posts, children, deleteSources };
+  const [posts, children] = await Promise.all([
+    postsWithAnyTerm(client, kind, sourceIds),
+    kind.hierarchical ? childrenToMove(client, kind, sourceIds, targetId, known) : [],
+  ]);
+  return { kind, targetId, sourceIds, posts, children, deleteSources };
 }
 
 /**
@@ -58,19 +61,20 @@ export async function planMerge(
  */
 async function childrenToMove(
   client: WordPressClient,
+  kind: TermKind,
   sourceIds: number[],
   targetId: number,
   known: Map<number, TermRef>,
 ): Promise<number[]> {
   const lists = await mapLimit(sourceIds, client.concurrency, (parent) =>
-    client.all<TermRef>(CATEGORY.route, { parent, _fields: 'id,parent', hide_empty: false, orderby: 'id' }),
+    client.all<TermRef>(kind.route, { parent, _fields: 'id,parent', hide_empty: false, orderby: 'id' }),
   );
   const children = lists.flat().map((child) => child.id);
   if (!children.length) return [];
   const ancestors = new Set<number>([targetId]);
   for (let id = known.get(targetId)?.parent ?? 0; id !== 0 && !ancestors.has(id); ) {
     ancestors.add(id);
-    id = (known.get(id) ?? (await client.get<TermRef>(`${CATEGORY.route}/${id}`, { _fields: 'id,parent' }))).parent;
+    id = (known.get(id) ?? (await client.get<TermRef>(`${kind.route}/${id}`, { _fields: 'id,parent' }))).parent;
   }
   return [...new Set(children)].filter((id) => !ancestors.has(id));
 }
@@ -102,13 +106,13 @@ async function writeMerge(client: WordPressClient, plan: MergePlan): Promise<Mer
   const [posts, children] = await Promise.all([
     changePostTerms(
       client,
-      CATEGORY,
+      plan.kind,
       plan.posts.map((post) => post.id),
       { add: [plan.targetId], remove: plan.sourceIds },
       plan.posts,
     ),
     client.batch(
-      plan.children.map((id) => ({ path: `${CATEGORY.route}/${id}?_fields=id`, body: { parent: plan.targetId } })),
+      plan.children.map((id) => ({ path: `${plan.kind.route}/${id}?_fields=id`, body: { parent: plan.targetId } })),
     ),
   ]);
   const report: MergeReport = {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTool, reviewCall } from '../../../src/tools/index.js';
 import { applyMerge } from '../../../src/tools/taxonomy/merge.js';
+import { CATEGORY } from '../../../src/tools/taxonomy/terms.js';
 import { call, callOk, callOkIn, restOnlyContext, testContext } from '../../helpers/site.js';
 import { countRequests, makeCategory, makePosts, readPosts, readTerm, STATUSES } from './fixtures.js';
 
@@ -173,6 +174,7 @@ describe('merge-categories', () => {
       const s = await makeCategory('S3');
       const [id] = (await makePosts([{ status: 'pending', categories: [s.id] }])) as [number];
       const plan = {
+        kind: CATEGORY,
         targetId: t.id,
         sourceIds: [s.id],
         children: [],

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { taxonomySlug, wpIds } from '../schema.js';
+import { termAssignTool } from './post-term-tools.js';
+
+export const assignTermsToPosts = termAssignTool({
+  name: 'assign-terms-to-posts',
+  description: 'Add terms of any taxonomy to posts, keeping existing ones. Returns counts, id ranges and failures.',
+  termsParam: 'term_ids',
+  schema: z.strictObject({
+    taxonomy: taxonomySlug(),
+    post_ids: wpIds().describe('Post ids'),
+    term_ids: wpIds().describe('Term ids'),
+  }),
+});

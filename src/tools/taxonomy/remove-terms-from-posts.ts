@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { taxonomySlug, wpIds } from '../schema.js';
+import { termRemoveTool } from './post-term-tools.js';
+
+export const removeTermsFromPosts = termRemoveTool({
+  name: 'remove-terms-from-posts',
+  description: 'Take terms off posts, keeping their other terms. Returns counts, id ranges and failures.',
+  termsParam: 'term_ids',
+  schema: z.strictObject({
+    taxonomy: taxonomySlug(),
+    post_ids: wpIds().describe('Post ids'),
+    term_ids: wpIds().describe('Term ids to remove'),
+  }),
+});
