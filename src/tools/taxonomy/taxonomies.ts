@@ -45,12 +45,16 @@ export async function resolveTaxonomy(client: WordPressClient, slug: string): Pr
   return termKindOf(record);
 }
 
+const CORE_NOUNS: Record<string, [string, string]> = { category: ['category', 'categories'], post_tag: ['tag', 'tags'] };
+
 function termKindOf(record: RestTaxonomy): TermKind {
   const base = record.rest_base || record.slug;
   const hierarchical = Boolean(record.hierarchical);
+  // Messages say "tag"/"category" for core's two; other taxonomies' terms by slug ("genre term").
+  const words = CORE_NOUNS[record.slug] ?? [`${record.slug} term`, `${record.slug} terms`];
   return {
-    noun: `${record.slug} term`,
-    plural: `${record.slug} terms`,
+    noun: words[0],
+    plural: words[1],
     code: 'term',
     route: `/${record.rest_namespace || 'wp/v2'}/${base}`,
     postsParam: base,
