@@ -33,7 +33,7 @@ export const termName = () => z.string().trim().min(1).meta(typeOnly);
 export const text = (max = 1000) => z.string().min(1).max(max).meta(typeOnly);
 
 /** A taxonomy's slug as list-taxonomies shows it (WordPress allows 32 characters). */
-export const taxonomySlug = () => text(32).describe('Taxonomy slug, e.g. category, post_tag, genre');
+export const taxonomySlug = () => text(32).describe('Taxonomy slug');
 
 /** An optional term URL slug; WordPress lowercases it and turns spaces into dashes. */
 export const termSlug = () => z.string().trim().min(1).meta(typeOnly).optional().describe('URL slug');

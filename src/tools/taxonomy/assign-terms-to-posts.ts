@@ -4,7 +4,7 @@ import { termAssignTool } from './post-term-tools.js';
 
 export const assignTermsToPosts = termAssignTool({
   name: 'assign-terms-to-posts',
-  description: 'Add terms of any taxonomy to posts, keeping existing ones. Returns counts, id ranges and failures.',
+  description: 'Add terms to posts, keeping their others.',
   termsParam: 'term_ids',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),

@@ -4,12 +4,12 @@ import { termCreateTool } from './term-tools.js';
 
 export const createTerm = termCreateTool({
   name: 'create-term',
-  description: 'Create a term in any taxonomy; returns it. A duplicate name fails with existing_id.',
+  description: 'Create a term; a duplicate name fails with existing_id.',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
     name: termName().describe('Term name'),
     slug: termSlug(),
-    parent: parentId().optional().describe('Parent term id (hierarchical only)'),
+    parent: parentId().optional().describe('Parent term id'),
     description: z.string().optional().describe('Description'),
   }),
 });

@@ -4,7 +4,7 @@ import { termDeleteTool } from './term-tools.js';
 
 export const deleteTerm = termDeleteTool({
   name: 'delete-term',
-  description: 'Delete a term of any taxonomy permanently; children move to its parent.',
+  description: 'Delete a term permanently; children move to its parent.',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
     id: wpId(),

@@ -5,7 +5,7 @@ import { termListTool } from './term-tools.js';
 
 export const listTerms = termListTool({
   name: 'list-terms',
-  description: "Terms of any taxonomy by id: {total, items, next_cursor}; count = published posts.",
+  description: 'Terms of a taxonomy by id; count = published posts.',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
     search: text().optional().describe('In name or slug'),

@@ -2,6 +2,6 @@ import { termMergeTool } from './merge-tool.js';
 
 export const mergeTerms = termMergeTool({
   name: 'merge-terms',
-  description: 'Merge terms of any taxonomy (tags too): posts of the sources get the target instead; children move under it.',
+  description: 'Merge terms into target_id: their posts and children move to it.',
   noun: 'Term',
 });

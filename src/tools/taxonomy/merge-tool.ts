@@ -16,7 +16,7 @@ import type { TermKind } from './terms.js';
  */
 export function termMergeTool(spec: { name: string; description: string; kind?: TermKind; noun: string }) {
   const shape = {
-    ...(spec.kind ? {} : { taxonomy: z.string().min(1).max(32).describe('Taxonomy slug, e.g. post_tag') }),
+    ...(spec.kind ? {} : { taxonomy: z.string().min(1).max(32).describe('Taxonomy slug') }),
     source_ids: wpIds().describe(`${spec.noun} ids to merge`),
     target_id: wpId().describe(`Target ${spec.noun.toLowerCase()} id`),
     delete_sources: z.boolean().optional().describe('Delete sources if every post moved'),

@@ -4,11 +4,11 @@ import { termRemoveTool } from './post-term-tools.js';
 
 export const removeTermsFromPosts = termRemoveTool({
   name: 'remove-terms-from-posts',
-  description: 'Take terms off posts, keeping their other terms. Returns counts, id ranges and failures.',
+  description: 'Take terms off posts, keeping their others.',
   termsParam: 'term_ids',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
     post_ids: wpIds().describe('Post ids'),
-    term_ids: wpIds().describe('Term ids to remove'),
+    term_ids: wpIds().describe('Term ids'),
   }),
 });

@@ -4,7 +4,7 @@ import { termUpdateTool } from './term-tools.js';
 
 export const updateTerm = termUpdateTool({
   name: 'update-term',
-  description: "Change a term's name, slug, parent or description in any taxonomy; returns it.",
+  description: "Change a term; returns it.",
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
     id: wpId(),
