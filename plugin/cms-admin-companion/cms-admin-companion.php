@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name:       CMS Admin Companion
- * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions and guards on account deletion (namespace cms-admin/v1).
+ * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions, and guards that keep an account from editing, promoting, disabling or deleting a stronger one (namespace cms-admin/v1).
  * Version:           0.3.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
