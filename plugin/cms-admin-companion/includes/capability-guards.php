@@ -26,7 +26,7 @@ add_filter(
     'map_meta_cap',
     static function (array $caps, string $cap, int $user_id, array $args): array {
         static $busy = false;
-        $target_id = (int) ($args[0] ?? 0);
+        $target_id = is_numeric($args[0] ?? null) ? (int) $args[0] : 0;
         if ($busy || !$target_id || $target_id === $user_id || !in_array($cap, CMS_ADMIN_GUARDED_META_CAPS, true)) {
             return $caps;
         }
