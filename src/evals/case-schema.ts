@@ -38,7 +38,10 @@ const fixturePost = z.strictObject({
   status: z.enum(['publish', 'draft', 'pending', 'private']).optional(),
   categories: z.array(id).optional(),
   tags: z.array(id).optional(),
+  author: id.optional(),
 });
+/** An application password for a user (its secret is thrown away: no one needs it). */
+const fixtureAppPassword = z.strictObject({ user: id, name: z.string().min(1) });
 
 /** Created in this order (so posts can name the categories and tags created before them). */
 export const fixtureSchema = z.strictObject({
@@ -46,6 +49,9 @@ export const fixtureSchema = z.strictObject({
   tags: z.array(fixtureTag).optional(),
   users: z.array(fixtureUser).optional(),
   posts: z.array(fixturePost).optional(),
+  app_passwords: z.array(fixtureAppPassword).optional(),
+  /** Existing users (e.g. seeded ones) to disable, by id. */
+  disabled_users: z.array(id).optional(),
 });
 
 const toolCall = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() });

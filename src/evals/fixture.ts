@@ -8,7 +8,8 @@ type Raw = Record<string, unknown>;
 
 /**
  * Applies a case's fixture on top of the seeded site over plain REST (the eval's own client,
- * not the tools): categories, then tags, users and posts, so each can name the ones before it.
+ * not the tools): categories, then tags, users, posts, application passwords and disabled users,
+ * so each can name the ones before it.
  * Returns the created records by key, for `{{fixture.<key>.<field>}}`.
  */
 export async function applyFixture(client: WordPressClient, fixture: Fixture | undefined) {
@@ -46,6 +47,14 @@ export async function applyFixture(client: WordPressClient, fixture: Fixture | u
     const body = { status: 'publish', content: `Eval fixture post: ${input.title}.`, ...input };
     const raw = await create(client, '/wp/v2/posts', body, `post "${item.title}"`);
     keep(key, { id: raw.id, title: input.title });
+  }
+  for (const item of fixture.app_passwords ?? []) {
+    const { user, name } = await resolver.resolve(item);
+    await create(client, `/wp/v2/users/${user}/application-passwords`, { name }, `application password "${name}"`);
+  }
+  for (const user of fixture.disabled_users ?? []) {
+    const id = await resolver.resolve(user);
+    await create(client, `/cms-admin/v1/users/${id}/disable`, { reason: 'eval fixture' }, `disabled user ${id}`);
   }
   return records;
 }

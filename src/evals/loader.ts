@@ -104,7 +104,7 @@ function semanticProblems(evalCase: EvalCase, file: string): string[] {
   const keys = new Set<string>();
   for (const list of Object.values(evalCase.fixture ?? {})) {
     for (const item of list ?? []) {
-      if (!item.key) continue;
+      if (typeof item !== 'object' || !('key' in item) || !item.key) continue;
       if (keys.has(item.key)) problems.push(`fixture: key "${item.key}" is used twice`);
       keys.add(item.key);
     }

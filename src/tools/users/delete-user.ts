@@ -72,9 +72,10 @@ async function plan(client: WordPressClient, { id, reassign_to, delete_content }
     );
   }
   const hint = 'Delete it from another administrator account, if at all.';
-  await refuseSelf(client, id, 'delete', { code: 'cannot_delete_self', hint });
-  // "Last administrator" first, as the plugin does: it says more than "stronger".
+  // "Last administrator" first: it says more than "yourself" or "stronger" (the site would be
+  // left without one), and is the only way an administrator's own account is ever the last one.
   await refuseLastAdministrator(client, id);
+  await refuseSelf(client, id, 'delete', { code: 'cannot_delete_self', hint });
   const account = await readAccount(client, id);
   await refuseStronger(client, account, 'delete');
   const heir = reassign_to == null ? undefined : await checkHeir(client, id, reassign_to);
