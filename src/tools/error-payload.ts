@@ -17,6 +17,9 @@ function hintFor(err: WordPressError): string | undefined {
   if (err.code === 'authentication_failed') return 'Fix the credentials, then try again.';
   if (err.code === 'cancelled')
     return 'The person cancelled this call. What ran before the cancel stays done: read the site before retrying.';
+  const write = err.request !== undefined && !['GET', 'HEAD'].includes(err.request.method);
+  if (write && (err.status === undefined || err.status >= 500))
+    return 'The request was sent and its answer lost: WordPress may have applied it. Check the site (list what it changes) before trying again.';
   if (err.status === undefined) return 'Check that the site is reachable (CMS_URL) and try again.';
   if (err.status === 401 || err.status === 403)
     return 'The WordPress account lacks permission for this; use an administrator’s application password.';

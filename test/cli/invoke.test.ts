@@ -36,6 +36,13 @@ describe('cms-admin invoke', () => {
     expect((await wp().get<{ name: string }>(`/wp/v2/tags/${tag.id}`)).name).toBe(tag.name);
   });
 
+  it('a bulk call in which every post failed prints ok:false and exits 1', async () => {
+    const envelope = { tool: 'assign-categories-to-posts', params: { post_ids: [987_654_321], category_ids: [1] } };
+    const run = await runCli(['invoke', JSON.stringify(envelope)]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
+  });
+
   const invalid: Array<[string, string, string]> = [
     ['unknown tool', '{"tool":"create-categry","params":{"name":"X"}}', 'unknown_tool'],
     ['missing required param', '{"tool":"create-category","params":{}}', 'invalid_params'],

@@ -89,4 +89,14 @@ describe('MCP outputSchema and structuredContent', () => {
     const { error } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
     expect(error).toMatchObject({ code: expect.any(String), message: expect.any(String), hint: expect.any(String) });
   });
+
+  it('a bulk call in which every post failed is an isError result too (all_posts_failed)', async () => {
+    const result = await client.callTool({
+      name: 'assign-categories-to-posts',
+      arguments: { post_ids: [987_654_321], category_ids: [1] },
+    });
+    expect(result.isError).toBe(true);
+    const { error } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
+    expect(error).toMatchObject({ code: 'all_posts_failed', details: { failures: [{ code: 'post_not_found' }] } });
+  });
 });

@@ -83,4 +83,29 @@ describe('answers lost after WordPress applied the write', () => {
     for (const id of posts) expect(site.get(id)?.categories).toEqual([t.id]);
     expect(await readTerm('categories', s.id)).toBeUndefined();
   });
+
+  it('merge (companion plugin) failing after its post writes says what it wrote, and deletes nothing', async () => {
+    const [s, t] = [await makeCategory('Half S'), await makeCategory('Half T')];
+    const posts = await makePosts(Array.from({ length: 20 }, () => ({ categories: [s.id] })));
+    // The plan's read of the source's posts passes; the re-read before deleting keeps failing.
+    proxy
+      .clear()
+      .inject({
+        method: 'GET',
+        path: /\/wp\/v2\/posts\?.*\bcategories=/,
+        nth: [2, 3, 4, 5],
+        fault: { kind: 'drop', when: 'before' },
+      });
+    const outcome = await run(companion(), 'merge-categories', {
+      source_ids: [s.id],
+      target_id: t.id,
+      delete_sources: true,
+    });
+    proxy.clear();
+    expect(outcome).toMatchObject({ ok: false, error: { details: { posts_moved: 20 } } });
+    expect(!outcome.ok && outcome.error.message).toMatch(/20 post\(s\) had been moved .* no source was deleted/);
+    const site = await readPosts(posts);
+    for (const id of posts) expect(site.get(id)?.categories).toEqual([t.id]);
+    expect(await readTerm('categories', s.id)).toBeDefined();
+  });
 });

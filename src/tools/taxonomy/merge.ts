@@ -1,5 +1,6 @@
 import { mapLimit, type WordPressClient } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
+import { toErrorPayload } from '../error-payload.js';
 import { changePostTerms } from './change-post-terms.js';
 import { hasCompanion } from '../companion.js';
 import { finishMerge, type MergePlan, type MergeReport } from './merge-finish.js';
@@ -129,5 +130,23 @@ async function writeMerge(client: WordPressClient, plan: MergePlan): Promise<Mer
     else childFailures.push({ id: childId, error: { code: result.error.code, message: result.error.message } });
   });
   if (childFailures.length) report.children_failed = childFailures;
-  return finishMerge(client, plan, report, [...posts.updated, ...posts.unchanged]);
+  try {
+    return await finishMerge(client, plan, report, [...posts.updated, ...posts.unchanged]);
+  } catch (err) {
+    throw written(err, report);
+  }
+}
+
+/** A merge that fails after its post writes says what it had written (and that no source is deleted). */
+function written(err: unknown, report: MergeReport): unknown {
+  const payload = toErrorPayload(err);
+  if (!payload || !report.posts_moved) return err;
+  return new ToolError(
+    payload.code,
+    `${payload.message} Before this failure ${report.posts_moved} post(s) had been moved to category ${report.target_id}; no source was deleted.`,
+    {
+      hint: 'Run the same merge again: it moves what is left and then deletes the sources.',
+      details: { posts_moved: report.posts_moved },
+    },
+  );
 }
