@@ -82,7 +82,9 @@ export type AnyToolDefinition = ToolDefinition<z.ZodObject>;
 
 /** The param every write tool takes: answer what would change, write nothing. */
 export const DRY_RUN = 'dry_run';
-const dryRunParam = z.boolean().optional().describe('Preview; writes nothing');
+// No description: the name says it, and it is sent with every write tool on every request
+// (7 tokens each with none, 15 with "Preview; writes nothing"). README and safety.md explain it.
+const dryRunParam = z.boolean().optional();
 
 /**
  * Keeps the params type of `execute` tied to the schema, and gives every write tool the

@@ -85,9 +85,10 @@ describe('registry', () => {
     '%s rejects unknown params and documents every param',
     (_name, tool) => {
       expect(tool.schema.safeParse({ not_a_param: 1 }).success).toBe(false);
-      // `id` is the tool's own resource by convention (src/tools/schema.ts); all else is described.
+      // `id` is the tool's own resource by convention (src/tools/schema.ts), `dry_run` is the same
+      // on every write tool (define-tool.ts); all else is described.
       for (const [key, field] of Object.entries(tool.schema.shape)) {
-        if (key !== 'id') expect(field.description, `${tool.name}.${key} needs .describe()`).toBeTruthy();
+        if (key !== 'id' && key !== 'dry_run') expect(field.description, `${tool.name}.${key} needs .describe()`).toBeTruthy();
       }
       const { readOnly, destructive } = tool.annotations;
       expect(readOnly && destructive).toBe(false);
