@@ -159,4 +159,23 @@ describe('delete-user', () => {
     expect(await refusal('/wp/v2/users/me', { force: true, reassign: erin.id })).toBe('cms_admin_cannot_delete_self');
     expect(await exists(erin.id)).toBe(true);
   });
+
+  it('refuses the last enabled administrator (here: the toolkit’s own account, once the others are disabled)', async () => {
+    const me = await wp().get<{ id: number }>('/wp/v2/users/me');
+    const heir = await makeUser({ prefix: 'heir', roles: ['editor'] });
+    const admins: number[] = JSON.parse(await wpPhp('echo json_encode(cms_admin_enabled_administrators());'));
+    const others = admins.filter((id) => id !== me.id);
+    try {
+      await wpPhp(
+        `foreach ([${others.join(',')}] as $id) { update_user_meta($id, '_cms_admin_disabled', ['reason' => 'last-admin test', 'disabled_at' => gmdate('c'), 'disabled_by' => 0]); }`,
+      );
+      expect(await runError('delete-user', { id: me.id, reassign_to: heir.id })).toMatchObject({
+        code: 'last_administrator',
+        message: expect.stringContaining('leave the site without one'),
+      });
+      expect(await exists(me.id)).toBe(true);
+    } finally {
+      await wpPhp(`foreach ([${others.join(',')}] as $id) { delete_user_meta($id, '_cms_admin_disabled'); }`);
+    }
+  });
 });
