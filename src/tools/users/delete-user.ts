@@ -19,12 +19,12 @@ interface DeleteParams {
 export const deleteUser = defineTool({
   name: 'delete-user',
   toolkit: 'users',
-  description: 'Delete an account for good; its posts go to reassign_to. Always needs approval.',
+  description: 'Delete an account for good, giving its posts to reassign_to. Needs approval.',
   schema: z.strictObject({
     id: wpId(),
     // Required in effect: omitted or null is refused unless delete_content is true. Not a
     // required nullable in the schema: Gemini's schema subset has no null type.
-    reassign_to: wpId().optional().describe('Required: user id who gets the posts; null only with delete_content'),
+    reassign_to: wpId().optional().describe('Required: heir user id; null only with delete_content'),
     delete_content: z.boolean().optional().describe('Delete the posts instead'),
   }),
   outputSchema: userOutput,

@@ -8,7 +8,7 @@ import { loadSessions } from './sessions.js';
 export const listUserSessions = defineTool({
   name: 'list-user-sessions',
   toolkit: 'users',
-  description: 'A user’s login sessions: {total, items: [{login, expires, ip, user_agent}]}.',
+  description: 'A user’s login sessions: login, expires, ip, user_agent.',
   schema: z.strictObject({ user_id: wpId().describe('User id') }),
   outputSchema: accountListOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },

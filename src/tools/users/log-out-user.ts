@@ -16,7 +16,7 @@ const SELF = {
 export const logOutUser = defineTool({
   name: 'log-out-user',
   toolkit: 'users',
-  description: 'End all of a user’s login sessions; the account stays enabled and can log in again.',
+  description: 'End all login sessions of a user; the account stays enabled.',
   schema: z.strictObject({ user_id: wpId().describe('User id') }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },

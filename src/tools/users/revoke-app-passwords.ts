@@ -11,7 +11,7 @@ import { none, required } from './risk.js';
 export const revokeAppPasswords = defineTool({
   name: 'revoke-app-passwords',
   toolkit: 'users',
-  description: 'Revoke one application password, or all of a user’s; the account stays enabled. Returns those revoked.',
+  description: 'Revoke one or all of a user’s application passwords; the account stays enabled.',
   schema: z.strictObject({
     user_id: wpId().describe('User id'),
     uuid: z
