@@ -50,15 +50,19 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
 }
 
 /**
- * A dry run's answer: the tool's own preview, or what its review says the call would change
- * (read from the site). Any error the reading meets is the dry run's error: a call that cannot
- * succeed answers that error, and a site that cannot be read is not described as if it were.
+ * A dry run's answer: what the call would change (the tool's own preview, else its review's
+ * summary), read from the site, and whether the call itself would need approval. Any error the
+ * reading meets is the dry run's error: a call that cannot succeed answers that error, and a
+ * site that cannot be read is not described as if it were.
  */
 async function previewCall(tool: AnyToolDefinition, context: ToolContext, params: unknown): Promise<unknown> {
-  if (tool.preview) return { dry_run: true, ...(await tool.preview(context, params as never)) };
-  const review = tool.review ? await tool.review(context, params as never) : await reviewCall(tool, context, params);
+  const [review, preview] = await Promise.all([
+    tool.review ? tool.review(context, params as never) : reviewCall(tool, context, params),
+    tool.preview?.(context, params as never),
+  ]);
   if (review.approval === 'fails') throw new Error('unreachable: a tool without review() has no failed review');
-  return { dry_run: true, would: review.summary, needs_approval: review.approval === 'required' };
+  const needs_approval = review.approval === 'required';
+  return preview ? { dry_run: true, ...preview, needs_approval } : { dry_run: true, would: review.summary, needs_approval };
 }
 
 /** The outcome, saying that it is missing from the audit log (the write itself stands). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tools } from '../../src/tools/index.js';
-import { call, callOk, unique, wp } from '../helpers/site.js';
+import { findTool, reviewCall, tools } from '../../src/tools/index.js';
+import { call, callOk, testContext, unique, wp } from '../helpers/site.js';
 import { makeCategory, makePosts, makeTag, readTerm } from './taxonomy/fixtures.js';
 import {
   formLogin,
@@ -213,6 +213,10 @@ describe('dry_run on every write tool', () => {
     const before = await read();
     const preview = await callOk(_name, { ...params, dry_run: true });
     expect(preview.dry_run).toBe(true);
+    // Whether the call itself would ask a person: the review's answer, the same as on every surface.
+    expect(preview.needs_approval, _name).toBe(
+      (await reviewCall(findTool(_name)!, testContext(), params)).approval === 'required',
+    );
     const text = JSON.stringify(preview);
     for (const name of names) expect(text, `${_name} preview: ${text}`).toContain(String(name));
     expect(await read()).toEqual(before);
