@@ -61,6 +61,15 @@ describe('MCP outputSchema and structuredContent', () => {
     await structured('merge-categories', { source_ids: [source.id], target_id: target.id, delete_sources: true });
     await structured('delete-category', { id: target.id, force: true });
     await structured('delete-tag', { id: tag.id, force: true });
+    await structured('list-terms', { taxonomy: 'genre' });
+    await structured('find-posts', { limit: 1 });
+    const genre = await structured('create-term', { taxonomy: 'genre', name: unique('MCP genre') });
+    const other = await structured('create-term', { taxonomy: 'genre', name: unique('MCP genre two') });
+    await structured('update-term', { taxonomy: 'genre', id: genre.id, name: unique('MCP genre renamed') });
+    await structured('assign-terms-to-posts', { taxonomy: 'genre', post_ids: [post!.id], term_ids: [other.id] });
+    await structured('remove-terms-from-posts', { taxonomy: 'genre', post_ids: [post!.id], term_ids: [other.id] });
+    await structured('merge-terms', { taxonomy: 'genre', source_ids: [other.id], target_id: genre.id, delete_sources: true });
+    await structured('delete-term', { taxonomy: 'genre', id: genre.id, force: true });
 
     const username = unique('mcpuser').replace(/\s+/g, '').toLowerCase();
     const user = await structured('create-user', {
