@@ -85,7 +85,7 @@ console.log(JSON.stringify({
     toolkit: true,
     tools: true,
     model: true,
-    session: 20,
+    session: registry.length,
     mcp: 'function',
   });
 
