@@ -1,11 +1,10 @@
 import type { WordPressClient } from '../../client/index.js';
 
 /**
- * Writing a post's terms is read-modify-write: WordPress's `categories`/`tags` fields replace
- * the whole list. Two such calls in flight at once (parallel tool calls of one agent) would
- * each write the list they read, and one change would be lost. Calls that share a client
- * (one session) therefore take turns. Separate processes are not covered: WordPress offers
- * no conditional update to build that on.
+ * Post-term calls that share a client (one session: parallel tool calls of one agent) take
+ * turns. Across processes, the companion plugin writes changes (nothing to lose), and the core
+ * API path takes the site lock (site-lock.ts), which is held per client: this queue keeps two
+ * calls of one client from both running under it. See docs/concurrency.md.
  */
 const queues = new WeakMap<WordPressClient, Promise<unknown>>();
 

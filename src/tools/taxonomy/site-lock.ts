@@ -92,7 +92,49 @@ export async function withSiteLock<T>(client: WordPressClient, task: () => Promi
   } finally {
     held.delete(client);
     clearInterval(renew);
-    await client.delete(`${ROUTE}/${id}`, { force: true }).catch(() => undefined);
+    await release(client, id, token);
+  }
+}
+
+/**
+ * Deletes the entry. WordPress before 6.4 lets no one delete a *draft* reusable block (it maps
+ * delete_post to `delete_blocks`, which no role has: https://core.trac.wordpress.org/ticket/59041),
+ * so the entry is published for that instant, then deleted (that needs Editor rights). If it
+ * still cannot go, it is marked released (its lease in the past: it holds no one up) and stays,
+ * with a warning.
+ */
+async function release(client: WordPressClient, id: number, token: string): Promise<void> {
+  const released = `${LOCK_TITLE} (${token}) until ${new Date(0).toISOString()} - released, safe to delete`;
+  if (await removeEntry(client, id)) return;
+  await client.post(`${ROUTE}/${id}`, { title: released }, { _fields: 'id' }).catch(() => undefined);
+  client.warnOnce(
+    'site-lock-release',
+    `This account may not delete reusable blocks here, so each post-term write through the core API leaves its lock entry, a reusable block titled "${LOCK_TITLE} … released": an editor can delete them, or install the companion plugin (it needs no lock).`,
+  );
+}
+
+/** Deletes an entry (published first where a draft cannot be deleted); false if refused. */
+export async function removeEntry(client: WordPressClient, id: number): Promise<boolean> {
+  const refused = (err: unknown) => err instanceof WordPressError && err.status === 403;
+  const remove = () => client.delete(`${ROUTE}/${id}`, { force: true });
+  try {
+    await remove();
+    return true;
+  } catch (err) {
+    if (!refused(err)) return true; // gone already, or unreachable: its lease expires by itself
+  }
+  try {
+    await client.post(`${ROUTE}/${id}`, { status: 'publish' }, { _fields: 'id' });
+  } catch (err) {
+    return !refused(err);
+  }
+  try {
+    await remove();
+    return true;
+  } catch (err) {
+    // Not in the block inserter: back to draft.
+    await client.post(`${ROUTE}/${id}`, { status: 'draft' }, { _fields: 'id' }).catch(() => undefined);
+    return !refused(err);
   }
 }
 
@@ -101,8 +143,11 @@ async function waitForTurn(client: WordPressClient, id: number): Promise<void> {
   for (;;) {
     const now = Date.now();
     const all = await entries(client);
-    const expired = all.filter((entry) => entry.id !== id && (lease(entry)?.until ?? 0) < now);
-    for (const entry of expired) await client.delete(`${ROUTE}/${entry.id}`, { force: true }).catch(() => undefined);
+    const expired = all.filter(
+      (entry) => entry.id !== id && (lease(entry)?.until ?? 0) < now && !entry.title?.raw?.includes('released'),
+    );
+    // A crashed call's entry; best effort: expired entries hold no one up either way.
+    for (const entry of expired) await removeEntry(client, entry.id);
     const holder = all.find((entry) => entry.id === id || (lease(entry)?.until ?? 0) >= now);
     if (!holder || holder.id === id) return;
     if (Date.now() - start >= siteLockOptions.waitMs) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_TITLE, siteLockOptions } from '../../../src/tools/taxonomy/site-lock.js';
+import { LOCK_TITLE, removeEntry, siteLockOptions } from '../../../src/tools/taxonomy/site-lock.js';
 import { callIn, restOnlyContext, wp } from '../../helpers/site.js';
 import { makeCategory, makePosts, readPosts } from './fixtures.js';
 
@@ -39,7 +39,7 @@ describe('the site lock for post-term writes without the plugin', () => {
     expect(busy).toMatchObject({ ok: false, error: { code: 'site_busy', details: { lock_id: live } } });
     for (const post of (await readPosts(posts)).values()) expect(post.categories).not.toContain(c.id);
 
-    await wp().delete(`/wp/v2/blocks/${live}`, { force: true });
+    expect(await removeEntry(wp(), live)).toBe(true);
     const stale = await entry(new Date(Date.now() - 1_000));
     const done = await callIn(restOnlyContext(), 'assign-categories-to-posts', {
       post_ids: posts,
