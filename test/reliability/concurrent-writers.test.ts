@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import type { ToolOutcome } from '../../src/tools/index.js';
+import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
 import { siteLockOptions } from '../../src/tools/taxonomy/site-lock.js';
 import { restOnlyContext, testSite } from '../helpers/site.js';
 import { makeCategory, makePosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
@@ -97,25 +97,33 @@ describe.each(PATHS)('two writers meet, $path', ({ first, second, writes }) => {
     expect(JSON.stringify(assign)).toContain(`${x.id}`);
   });
 
-  it('merge vs assign on the same posts: neither change is lost', async () => {
-    const [s, t, x] = [await makeCategory('Meet S'), await makeCategory('Meet T'), await makeCategory('Meet X')];
-    const posts = await postsIn([[s.id]]);
-    const before = await readPosts(posts);
-    const [merge, assign] = await meet(
-      writes,
-      () => run(first(), 'merge-categories', { source_ids: [s.id], target_id: t.id, delete_sources: true }),
-      () => run(second(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [x.id] }),
-    );
-    const after = await readPosts(posts);
-    noTermLost(before, after, (term, now) => term === s.id && now.includes(t.id));
-    await checkMergeAnswer(merge, { sources: [s.id], target: t.id, posts }, after);
-    checkAssignAnswer(assign, x.id, posts, after);
-    expect(merge.ok).toBe(true);
-    // With the plugin both land; on the core path the assign waited for the merge's lock and
-    // gave up, changing nothing.
-    if (writes === BULK) expect(assign.ok).toBe(true);
-    else expect(assign).toMatchObject({ ok: false, error: { code: 'site_busy' } });
-  });
+  it.each(['merge', 'assign'] as const)(
+    'merge vs assign on the same posts (the %s held): neither change is lost',
+    async (held) => {
+      const [s, t, x] = [await makeCategory('Meet S'), await makeCategory('Meet T'), await makeCategory('Meet X')];
+      const posts = await postsIn([[s.id]]);
+      const before = await readPosts(posts);
+      const mergeIn = (context: ToolContext) =>
+        run(context, 'merge-categories', { source_ids: [s.id], target_id: t.id, delete_sources: true });
+      const assignIn = (context: ToolContext) =>
+        run(context, 'assign-categories-to-posts', { post_ids: posts, category_ids: [x.id] });
+      const [a, b] = await meet(
+        writes,
+        () => (held === 'merge' ? mergeIn : assignIn)(first()),
+        () => (held === 'merge' ? assignIn : mergeIn)(second()),
+      );
+      const [merge, assign] = held === 'merge' ? [a, b] : [b, a];
+      const after = await readPosts(posts);
+      noTermLost(before, after, (term, now) => term === s.id && now.includes(t.id));
+      await checkMergeAnswer(merge, { sources: [s.id], target: t.id, posts }, after);
+      checkAssignAnswer(assign, x.id, posts, after);
+      // With the plugin both land; on the core path the second call waited for the held one's
+      // lock and gave up, changing nothing.
+      expect(a.ok).toBe(true);
+      if (writes === BULK) expect(b.ok).toBe(true);
+      else expect(b).toMatchObject({ ok: false, error: { code: 'site_busy' } });
+    },
+  );
 
   it('two merges sharing a source: every post ends in a target, none in neither', async () => {
     const [s, sa, sb] = [await makeCategory('Meet S'), await makeCategory('Meet SA'), await makeCategory('Meet SB')];
