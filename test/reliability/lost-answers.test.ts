@@ -88,14 +88,12 @@ describe('answers lost after WordPress applied the write', () => {
     const [s, t] = [await makeCategory('Half S'), await makeCategory('Half T')];
     const posts = await makePosts(Array.from({ length: 20 }, () => ({ categories: [s.id] })));
     // The plan's read of the source's posts passes; the re-read before deleting keeps failing.
-    proxy
-      .clear()
-      .inject({
-        method: 'GET',
-        path: /\/wp\/v2\/posts\?.*\bcategories=/,
-        nth: [2, 3, 4, 5],
-        fault: { kind: 'drop', when: 'before' },
-      });
+    proxy.clear().inject({
+      method: 'GET',
+      path: /\/wp\/v2\/posts\?.*\bcategories=/,
+      nth: [2, 3, 4, 5],
+      fault: { kind: 'drop', when: 'before' },
+    });
     const outcome = await run(companion(), 'merge-categories', {
       source_ids: [s.id],
       target_id: t.id,
@@ -107,5 +105,20 @@ describe('answers lost after WordPress applied the write', () => {
     const site = await readPosts(posts);
     for (const id of posts) expect(site.get(id)?.categories).toEqual([t.id]);
     expect(await readTerm('categories', s.id)).toBeDefined();
+  });
+
+  it('merge: the children’s re-parenting applied, its answer lost → read back, reported, sources deleted', async () => {
+    const [s, t] = [await makeCategory('Lost parent S'), await makeCategory('Lost parent T')];
+    const child = await makeCategory('Lost child', s.id);
+    await makePosts([{ categories: [s.id] }]);
+    proxy.clear().inject({ method: 'POST', path: BATCH, body: /"parent"/, fault: { kind: 'drop', when: 'after' } });
+    const outcome = await run(companion(), 'merge-categories', {
+      source_ids: [s.id],
+      target_id: t.id,
+      delete_sources: true,
+    });
+    proxy.clear();
+    expect(outcome).toMatchObject({ ok: true, result: { children_reparented: [child.id], sources_deleted: [s.id] } });
+    expect((await readTerm('categories', child.id))?.parent).toBe(t.id);
   });
 });

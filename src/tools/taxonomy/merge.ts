@@ -124,9 +124,10 @@ async function writeMerge(client: WordPressClient, plan: MergePlan): Promise<Mer
     children_reparented: [],
   };
   const childFailures: NonNullable<MergeReport['children_failed']> = [];
+  const moved = await childrenMoved(client, plan, children);
   children.forEach((result, index) => {
     const childId = plan.children[index] as number;
-    if (result.ok) report.children_reparented.push(childId);
+    if (result.ok || moved.has(childId)) report.children_reparented.push(childId);
     else childFailures.push({ id: childId, error: { code: result.error.code, message: result.error.message } });
   });
   if (childFailures.length) report.children_failed = childFailures;
@@ -149,4 +150,26 @@ function written(err: unknown, report: MergeReport): unknown {
       details: { posts_moved: report.posts_moved },
     },
   );
+}
+
+/** Children whose re-parenting answer was lost (network, 5xx) but which are under the target, read back. */
+async function childrenMoved(
+  client: WordPressClient,
+  plan: MergePlan,
+  results: Awaited<ReturnType<WordPressClient['batch']>>,
+): Promise<Set<number>> {
+  const lost = plan.children.filter((_, i) => {
+    const result = results[i];
+    return result && !result.ok && (result.status === undefined || result.status >= 500);
+  });
+  if (!lost.length) return new Set();
+  const now = await client
+    .all<{ id: number; parent: number }>(plan.kind.route, {
+      include: lost,
+      _fields: 'id,parent',
+      hide_empty: false,
+      per_page: 100,
+    })
+    .catch(() => []);
+  return new Set(now.filter((term) => term.parent === plan.targetId).map((term) => term.id));
 }
