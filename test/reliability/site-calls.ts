@@ -157,6 +157,15 @@ export function validWrite(tool: string, text: string, id: number): Record<strin
     'enable-user': { id },
     'reset-user-password': { id },
     'set-user-role': { id, role: 'subscriber' },
+    'create-term': { taxonomy: 'genre', name: text },
+    'update-term': { taxonomy: 'genre', id, name: text },
+    'delete-term': { taxonomy: 'genre', id, force: true },
+    'assign-terms-to-posts': { taxonomy: 'genre', post_ids: [id], term_ids: [id] },
+    'remove-terms-from-posts': { taxonomy: 'genre', post_ids: [id], term_ids: [id] },
+    'merge-terms': { taxonomy: 'genre', source_ids: [id + 1], target_id: id, delete_sources: true },
+    'delete-user': { id, reassign_to: id + 1 },
+    'revoke-app-passwords': { user_id: id },
+    'log-out-user': { user_id: id },
   };
   const params = byTool[tool];
   if (!params || !(findTool(tool)?.schema.safeParse(params).success ?? false))
