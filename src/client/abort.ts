@@ -15,3 +15,11 @@ export function withAbortSignal<T>(signal: AbortSignal | undefined, work: () => 
 export function currentAbortSignal(): AbortSignal | undefined {
   return current.getStore();
 }
+
+/**
+ * Runs `work` outside any cancellation: for the clean-up a cancelled call still owes the site
+ * (releasing the site lock), which must not be cancelled with the call it cleans up after.
+ */
+export function withoutAbortSignal<T>(work: () => Promise<T>): Promise<T> {
+  return current.exit(work);
+}

@@ -1,4 +1,4 @@
-export { currentAbortSignal, withAbortSignal } from './abort.js';
+export { currentAbortSignal, withAbortSignal, withoutAbortSignal } from './abort.js';
 export { type BatchItemResult, type BatchRequest, BATCH_SIZE } from './batch.js';
 export { chunk, mapLimit } from './concurrency.js';
 export { type RedactedRequest, WordPressError } from './errors.js';

@@ -8,6 +8,7 @@ import { lastToolResult, scriptedSession, unansweredToolCalls } from '../helpers
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { LOCK_TITLE } from '../../src/tools/taxonomy/site-lock.js';
 import { testSite, unique, withoutCompanion, wp } from '../helpers/site.js';
 import { makeCategory, makePosts } from '../wordpress/taxonomy/fixtures.js';
 
@@ -89,5 +90,8 @@ describe('cancellation', () => {
     const report = outcome.result as Record<string, any>;
     expect(report.updated).toBe(25);
     expect(expandIds(report.updated_ids)).toEqual([...withCategory].sort((a, b) => a - b));
+    // The cancelled call gave the site lock back: the next writer is not kept waiting.
+    const locks = await wp().get<unknown[]>('/wp/v2/blocks', { search: LOCK_TITLE, status: 'draft', _fields: 'id' });
+    expect(locks).toEqual([]);
   });
 });

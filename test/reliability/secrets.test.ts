@@ -252,7 +252,8 @@ describe('every output channel', () => {
     };
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp'],
+      // --yes: the operator approves up front (this client answers no elicitation); the test is about secrets.
+      args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', '--yes'],
       cwd: REPO_ROOT,
       env,
       stderr: 'pipe',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { type WordPressClient, WordPressError, withoutAbortSignal } from '../../client/index.js';
 import { sleep } from '../../client/retry.js';
 import { ToolError } from '../tool-error.js';
 
@@ -92,7 +92,9 @@ export async function withSiteLock<T>(client: WordPressClient, task: () => Promi
   } finally {
     held.delete(client);
     clearInterval(renew);
-    await release(client, id, token);
+    // A cancelled call (Ctrl-C) still gives the lock back: otherwise every other writer waits
+    // out its lease.
+    await withoutAbortSignal(() => release(client, id, token));
   }
 }
 
