@@ -6,7 +6,8 @@ import { z } from 'zod';
  */
 
 export const CASE_CATEGORIES = ['single', 'multi-step', 'ambiguity', 'refusal', 'injection'] as const;
-export const STATE_KINDS = ['categories', 'tags', 'users', 'posts'] as const;
+// genres, product_cats and products: the sandbox's custom taxonomies and shop fixture (its mu-plugin).
+export const STATE_KINDS = ['categories', 'tags', 'users', 'posts', 'genres', 'product_cats', 'products'] as const;
 export type StateKind = (typeof STATE_KINDS)[number];
 
 const id = z.union([z.number().int().positive(), z.string().min(1)]);
@@ -86,6 +87,9 @@ const stateCheck = z
     tags: selector.optional(),
     users: selector.optional(),
     posts: selector.optional(),
+    genres: selector.optional(),
+    product_cats: selector.optional(),
+    products: selector.optional(),
     /** Default: exactly one record matches (or none with `exists: false`). */
     exists: z.boolean().optional(),
     count: z.number().int().nonnegative().optional(),

@@ -3,7 +3,15 @@ import { STATE_KINDS, type StateCheck, type StateKind } from './case-schema.js';
 import { arrayDifferences, describeValue, matchesSubset, subsetDifferences } from './match.js';
 import type { SiteRecord, SiteSnapshot } from './site-state.js';
 
-const NOUN: Record<StateKind, string> = { categories: 'category', tags: 'tag', users: 'user', posts: 'post' };
+const NOUN: Record<StateKind, string> = {
+  categories: 'category',
+  tags: 'tag',
+  users: 'user',
+  posts: 'post',
+  genres: 'genre',
+  product_cats: 'product category',
+  products: 'product',
+};
 
 /** Failures of the `state` checks against the site as it is now. Placeholders already resolved. */
 export async function checkState(checks: readonly StateCheck[], site: SiteSnapshot): Promise<string[]> {

@@ -14,24 +14,48 @@ export const decodeHtml = (text: unknown): string => decodeEntities(String(text 
 
 type Raw = Record<string, unknown>;
 
+const categoriesAt = (route: string) => async (client: WordPressClient) =>
+  (await client.all<Raw>(route, { hide_empty: false, orderby: 'id', context: 'edit' })).map((raw) => ({
+    id: Number(raw.id),
+    name: decodeHtml(raw.name),
+    slug: String(raw.slug ?? ''),
+    parent: Number(raw.parent ?? 0),
+    description: decodeHtml(raw.description),
+    count: Number(raw.count ?? 0),
+  }));
+
+const tagsAt = (route: string) => async (client: WordPressClient) =>
+  (await client.all<Raw>(route, { hide_empty: false, orderby: 'id', context: 'edit' })).map((raw) => ({
+    id: Number(raw.id),
+    name: decodeHtml(raw.name),
+    slug: String(raw.slug ?? ''),
+    description: decodeHtml(raw.description),
+    count: Number(raw.count ?? 0),
+  }));
+
+/** Posts of a type with their term ids; `terms` maps a record field to the REST field. */
+const postsAt =
+  (route: string, terms: Record<string, string>, statuses = POST_STATUSES) =>
+  async (client: WordPressClient) =>
+    (
+      await client.all<Raw>(route, {
+        status: statuses,
+        orderby: 'id',
+        order: 'asc',
+        context: 'edit',
+        _fields: `id,title,status,author,${Object.values(terms).join(',')}`,
+      })
+    ).map((raw) => ({
+      id: Number(raw.id),
+      title: String((raw.title as { raw?: string } | undefined)?.raw ?? ''),
+      status: String(raw.status ?? ''),
+      ...Object.fromEntries(Object.entries(terms).map(([field, rest]) => [field, (raw[rest] as number[] | undefined) ?? []])),
+      author: Number(raw.author ?? 0),
+    }));
+
 const readers: Record<StateKind, (client: WordPressClient) => Promise<SiteRecord[]>> = {
-  categories: async (client) =>
-    (await client.all<Raw>('/wp/v2/categories', { hide_empty: false, orderby: 'id', context: 'edit' })).map((raw) => ({
-      id: Number(raw.id),
-      name: decodeHtml(raw.name),
-      slug: String(raw.slug ?? ''),
-      parent: Number(raw.parent ?? 0),
-      description: decodeHtml(raw.description),
-      count: Number(raw.count ?? 0),
-    })),
-  tags: async (client) =>
-    (await client.all<Raw>('/wp/v2/tags', { hide_empty: false, orderby: 'id', context: 'edit' })).map((raw) => ({
-      id: Number(raw.id),
-      name: decodeHtml(raw.name),
-      slug: String(raw.slug ?? ''),
-      description: decodeHtml(raw.description),
-      count: Number(raw.count ?? 0),
-    })),
+  categories: categoriesAt('/wp/v2/categories'),
+  tags: tagsAt('/wp/v2/tags'),
   users: async (client) =>
     (await client.all<Raw>('/wp/v2/users', { orderby: 'id', context: 'edit' })).map((raw) => ({
       id: Number(raw.id),
@@ -43,23 +67,11 @@ const readers: Record<StateKind, (client: WordPressClient) => Promise<SiteRecord
       disabled: raw.cms_disabled === true,
       registered_date: String(raw.registered_date ?? ''),
     })),
-  posts: async (client) =>
-    (
-      await client.all<Raw>('/wp/v2/posts', {
-        status: POST_STATUSES,
-        orderby: 'id',
-        order: 'asc',
-        context: 'edit',
-        _fields: 'id,title,status,categories,tags,author',
-      })
-    ).map((raw) => ({
-      id: Number(raw.id),
-      title: String((raw.title as { raw?: string } | undefined)?.raw ?? ''),
-      status: String(raw.status ?? ''),
-      categories: (raw.categories as number[] | undefined) ?? [],
-      tags: (raw.tags as number[] | undefined) ?? [],
-      author: Number(raw.author ?? 0),
-    })),
+  posts: postsAt('/wp/v2/posts', { categories: 'categories', tags: 'tags', genres: 'genres' }),
+  // The sandbox's custom taxonomies and shop (scripts/sandbox/sandbox-mu-plugin.php).
+  genres: tagsAt('/wp/v2/genres'),
+  product_cats: categoriesAt('/shop/v1/product-categories'),
+  products: postsAt('/wp/v2/products', { product_cats: 'product-categories' }),
 };
 
 /** Reads each kind at most once (per instance): create one per point in time. */
