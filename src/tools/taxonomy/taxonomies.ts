@@ -55,7 +55,7 @@ function termKindOf(record: RestTaxonomy): TermKind {
   return {
     noun: words[0],
     plural: words[1],
-    code: 'term',
+    codeStem: 'term',
     route: `/${record.rest_namespace || 'wp/v2'}/${base}`,
     postsParam: base,
     taxonomy: record.slug,

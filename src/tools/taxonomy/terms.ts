@@ -12,7 +12,7 @@ export interface TermKind<R extends { id: number; name: string } = { id: number;
   noun: string;
   plural: string;
   /** Error code stem: `category_not_found`, `tag_not_found`, `term_not_found`. */
-  code: 'category' | 'tag' | 'term';
+  codeStem: 'category' | 'tag' | 'term';
   /** REST collection route, `/<rest_namespace>/<rest_base>`. */
   route: string;
   /** The posts query parameter and field: the taxonomy's `rest_base` (`categories`, `tags`, `genres`). */
@@ -29,7 +29,7 @@ export interface TermKind<R extends { id: number; name: string } = { id: number;
 export const CATEGORY: TermKind<Category> = {
   noun: 'category',
   plural: 'categories',
-  code: 'category',
+  codeStem: 'category',
   route: '/wp/v2/categories',
   postsParam: 'categories',
   taxonomy: 'category',
@@ -42,7 +42,7 @@ export const CATEGORY: TermKind<Category> = {
 export const TAG: TermKind<Tag> = {
   noun: 'tag',
   plural: 'tags',
-  code: 'tag',
+  codeStem: 'tag',
   route: '/wp/v2/tags',
   postsParam: 'tags',
   taxonomy: 'post_tag',
@@ -114,7 +114,7 @@ function storedForm(search: string): string {
 
 export function termNotFound(kind: TermKind, ids: readonly number[], what: string = kind.noun): ToolError {
   const list = ids.join(', ');
-  return new ToolError(`${kind.code}_not_found`, `No ${what} with id ${list}.`, {
+  return new ToolError(`${kind.codeStem}_not_found`, `No ${what} with id ${list}.`, {
     hint: `List ${kind.plural} with ${kind.listTool} to find the right id.`,
     details: { missing_ids: [...ids] },
   });

@@ -70,7 +70,10 @@ export const updateUser = defineTool({
 });
 
 function nothingToUpdate(): ToolError {
-  return new ToolError('nothing_to_update', 'No field to change was given.', {
+  // One code for "nothing to change" across tools (the term tools say it too); this tool said
+  // `nothing_to_update` before, kept in details for clients that matched it.
+  return new ToolError('no_changes', 'No field to change was given.', {
     hint: 'Give at least one of email, name, bio, password.',
+    details: { formerly: 'nothing_to_update' },
   });
 }

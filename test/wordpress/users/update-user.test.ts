@@ -96,7 +96,7 @@ describe('update-user', () => {
 
   it('needs at least one field, and an existing user', async () => {
     const user = await makeUser();
-    expect(await runError('update-user', { id: user.id })).toMatchObject({ code: 'nothing_to_update' });
+    expect(await runError('update-user', { id: user.id })).toMatchObject({ code: 'no_changes', details: { formerly: 'nothing_to_update' } });
     expect(await runError('update-user', { id: 987654, name: 'x' })).toMatchObject({
       code: 'user_not_found',
       hint: expect.stringContaining('list-users'),
