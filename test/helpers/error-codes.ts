@@ -130,11 +130,11 @@ export function documentedCodes(): DocCode[] {
 /** `a` and `b` name the same code: equal, or one is a pattern (`http_*`) the other fits. */
 export function sameCode(a: string, b: string): boolean {
   const fits = (pattern: string, code: string) =>
-    pattern.includes('*') && new RegExp(`^${pattern.split('*').map(escape).join('[A-Za-z0-9_*]+')}$`).test(code);
+    pattern.includes('*') && new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[A-Za-z0-9_*]+')}$`).test(code);
   return a === b || fits(a, b) || fits(b, a);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
