@@ -78,7 +78,9 @@ export function resolveCall(envelope: unknown, filter: ToolFilter = {}): Resolve
       hint: close.length ? `Did you mean: ${close.join(', ')}?` : 'Run `cms-admin tools` to list them.',
     });
   }
-  if (!selectTools([tool], filter).length) {
+  // Selected from the whole registry: an allowlist names other tools too (and its unknown names
+  // are an error of the filter, not of this call).
+  if (!selectTools(tools, filter).includes(tool)) {
     return fail({
       code: 'tool_not_allowed',
       message: `Tool "${name}" is not enabled in this session${filter.readOnly ? ' (read-only mode)' : ''}.`,

@@ -20,6 +20,21 @@ describe('cms-admin invoke', () => {
     expect(out.result.total).toBe(await wp().count('/wp/v2/categories', { hide_empty: false }));
   });
 
+  it('--allow with two and three tools: each allowed tool runs, any other is tool_not_allowed (exit 2)', async () => {
+    for (const allow of ['get-cms-categories,get-cms-tags', 'get-cms-categories,get-cms-tags,list-taxonomies']) {
+      for (const name of allow.split(',')) {
+        const run = await runCli(['invoke', '--allow', allow, JSON.stringify({ tool: name })]);
+        expect(run.code, `${allow}: ${name}`).toBe(0);
+        expect(JSON.parse(run.stdout).ok).toBe(true);
+      }
+      const tag = unique('Not allowed');
+      const refused = await runCli(['invoke', '--allow', allow, JSON.stringify({ tool: 'create-tag', params: { name: tag } })]);
+      expect(refused.code).toBe(2);
+      expect(JSON.parse(refused.stdout).error.code).toBe('tool_not_allowed');
+      expect(await wp().get<unknown[]>('/wp/v2/tags', { search: tag })).toEqual([]);
+    }
+  });
+
   it('reads the envelope from stdin with -', async () => {
     const run = await runCli(['invoke', '-'], { input: '{"tool":"get-cms-categories","params":{}}' });
     expect(run.code).toBe(0);

@@ -140,3 +140,28 @@ describe('@langchain/mcp-adapters', () => {
     }
   });
 });
+
+describe('--allow with several tools over MCP', () => {
+  it('lists and runs exactly the allowed tools (two and three names); others are tool_not_allowed', async () => {
+    for (const allow of [['get-cms-tags', 'list-users'], ['get-cms-tags', 'list-users', 'list-taxonomies']]) {
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      const command = serverCommand();
+      await client.connect(new StdioClientTransport({ ...command, args: [...command.args, '--allow', allow.join(',')] }));
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual([...allow].sort());
+        for (const name of allow) {
+          const result = await client.callTool({ name, arguments: {} });
+          expect(result.isError, name).toBe(false);
+        }
+        const name = unique('not allowed');
+        const refused = await client.callTool({ name: 'create-tag', arguments: { name } });
+        expect(refused.isError).toBe(true);
+        expect((refused.content as Array<{ text: string }>)[0]!.text).toContain('tool_not_allowed');
+        expect(await wp().get<unknown[]>('/wp/v2/tags', { search: name })).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});

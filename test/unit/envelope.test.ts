@@ -50,6 +50,13 @@ describe('invocation envelope', () => {
     expect(outcome.ok || outcome.error.code).toBe('tool_not_allowed');
   });
 
+  it('an allowlist of several tools refuses the others before any request', async () => {
+    const outcome = await invoke({ tool: 'create-tag', params: { name: 'x' } }, context, {
+      allow: ['get-cms-categories', 'get-cms-tags', 'list-users'],
+    });
+    expect(outcome.ok || outcome.error.code).toBe('tool_not_allowed');
+  });
+
   it('parses JSON or says why not', () => {
     expect(parseEnvelope('{"tool":"x"}')).toEqual({ ok: true, value: { tool: 'x' } });
     const bad = parseEnvelope('{tool:');
