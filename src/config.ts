@@ -1,5 +1,6 @@
 import { fileAuditSink } from './audit.js';
 import { WordPressClient } from './client/index.js';
+import { MIN_ANSWER_BUDGET } from './tools/answers/budget.js';
 import { COMPANION_INDEX_FIELD } from './tools/companion.js';
 import type { ToolContext } from './tools/index.js';
 
@@ -11,8 +12,15 @@ export interface SiteConfig {
   sandbox: boolean;
 }
 
+/** `not_configured`: something is missing; `invalid_config`: a setting's value is wrong (exit 2). */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly code: 'not_configured' | 'invalid_config' = 'not_configured',
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -39,6 +47,7 @@ export function siteConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SiteCon
       `CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`,
     );
   }
+  checkSiteUrl(env.CMS_URL);
   return {
     url: env.CMS_URL,
     username: env.CMS_USERNAME as string,
@@ -62,7 +71,7 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     url: site.url,
     username: site.username,
     appPassword: site.appPassword,
-    timeoutMs: options.timeoutMs ?? numberFromEnv('CMS_TIMEOUT_MS'),
+    timeoutMs: options.timeoutMs ?? numberFromEnv('CMS_TIMEOUT_MS', 1),
     indexFields: [COMPANION_INDEX_FIELD],
   });
   const auditLog = options.auditLog ?? process.env.CMS_AUDIT_LOG;
@@ -71,7 +80,7 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     secrets: [...secretForms(site.username, site.appPassword), ...urlSecrets(site.url)],
     audit: auditLog ? fileAuditSink(auditLog) : undefined,
     secretsTo: options.secretsTo,
-    answerBudget: options.answerBudget ?? numberFromEnv('CMS_ANSWER_BUDGET'),
+    answerBudget: options.answerBudget ?? numberFromEnv('CMS_ANSWER_BUDGET', MIN_ANSWER_BUDGET),
   };
 }
 
@@ -92,7 +101,29 @@ function urlSecrets(url: string): string[] {
   }
 }
 
-function numberFromEnv(key: string): number | undefined {
-  const n = Number(process.env[key]);
-  return Number.isFinite(n) && n > 0 ? n : undefined;
+/** A whole-number setting from env: unset is undefined; anything but a whole number ≥ min is an error, like its flag. */
+export function numberFromEnv(key: string, min: number, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env[key]?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) {
+    throw new ConfigError(`${key} must be a whole number ≥ ${min} (it is "${raw}").`, 'invalid_config');
+  }
+  return n;
+}
+
+/** CMS_URL must be an http(s) address with its scheme; the message never repeats a password in it. */
+function checkSiteUrl(url: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname) return;
+  const shown = url.includes('@') ? 'the value given' : `"${url}"`;
+  throw new ConfigError(
+    `CMS_URL ${shown} is not a site address: give the scheme and host, e.g. CMS_URL=https://example.com or CMS_URL=http://127.0.0.1:8888.`,
+    'invalid_config',
+  );
 }

@@ -19,6 +19,8 @@ export const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   'unknown_tool',
   'tool_not_allowed',
   'invalid_params',
+  // A setting's value is wrong (CMS_URL without a scheme, CMS_TIMEOUT_MS=abc): fixed before any call can run.
+  'invalid_config',
 ]);
 
 export function isUsageError(outcome: ToolOutcome): boolean {

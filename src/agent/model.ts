@@ -1,4 +1,5 @@
 import { ChatOpenAI } from '@langchain/openai';
+import { numberFromEnv } from '../config.js';
 
 export const DEFAULT_MODEL = 'gpt-4.1-mini';
 
@@ -18,12 +19,12 @@ export function modelConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ModelC
   const apiKey = env.OPENAI_API_KEY;
   const baseURL = env.OPENAI_BASE_URL || undefined;
   if (!apiKey && !baseURL) return undefined;
-  const timeout = Number(env.CMS_AGENT_TIMEOUT_MS);
+  const timeout = numberFromEnv('CMS_AGENT_TIMEOUT_MS', 1, env);
   return {
     model: env.CMS_AGENT_MODEL || DEFAULT_MODEL,
     apiKey: apiKey || 'not-needed',
     baseURL,
-    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 120_000,
+    timeoutMs: timeout ?? 120_000,
   };
 }
 

@@ -69,7 +69,7 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
       secretsTo: options.showResetLink ? 'result' : undefined,
     }), params);
   } catch (err) {
-    if (err instanceof ConfigError) return { ok: false, error: { code: 'not_configured', message: err.message } };
+    if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
     throw err;
   }
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { loadDotEnv } from './dotenv.js';
 import { packageRoot } from '../package-root.js';
 import { registerAuditCommand } from './audit.js';
 import { registerChatCommand } from './chat.js';
@@ -11,6 +12,17 @@ import { registerMcpCommand } from './mcp.js';
 import { registerPluginCommands } from './plugin.js';
 import { registerSiteCommands } from './site.js';
 import { registerToolsCommand } from './tools.js';
+
+// `cms-admin tools | head`: a reader that closes the pipe early ends the output, not the process with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
+// ./.env (as `cms-admin site env >> .env` writes it); variables already set win.
+loadDotEnv();
 
 /** Entry point of `cms-admin`. Heavy modules (langchain) load only in the commands that need them. */
 const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
@@ -23,7 +35,8 @@ const program = new Command('cms-admin')
     'after',
     `
 Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (an application password). Without CMS_URL,
-commands use the local sandbox started by \`cms-admin site up\`.`,
+commands use the local sandbox started by \`cms-admin site up\`. ./.env is read too (the
+environment wins).`,
   );
 
 registerChatCommand(program);
@@ -37,5 +50,7 @@ registerEvalCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`cms-admin: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
+  // A setting with a wrong value is fixed before anything can run, like a bad call: exit 2.
+  // (ConfigError, matched by its fields: main loads no site module up front.)
+  process.exitCode = (err as { code?: unknown } | undefined)?.code === 'invalid_config' ? 2 : 1;
 });

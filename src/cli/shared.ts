@@ -1,3 +1,4 @@
+import { MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
 import type { ToolFilter } from '../tools/index.js';
 
 export interface FilterOptions {
@@ -17,7 +18,8 @@ export const ANSWER_BUDGET_FLAG = [
 export function contextOptions(options: FilterOptions): { auditLog?: string; answerBudget?: number } {
   if (options.answerBudget === undefined) return { auditLog: options.auditLog };
   const budget = Number(options.answerBudget);
-  if (!Number.isInteger(budget) || budget < 2000) throw new Error('--answer-budget takes a whole number ≥ 2000.');
+  if (!Number.isInteger(budget) || budget < MIN_ANSWER_BUDGET)
+    throw new Error(`--answer-budget takes a whole number ≥ ${MIN_ANSWER_BUDGET}.`);
   return { auditLog: options.auditLog, answerBudget: budget };
 }
 

@@ -35,7 +35,10 @@ export async function fetchCurrentUser(client: UserSource): Promise<CurrentUser>
       capabilities: me.capabilities ?? {},
     };
   } catch (err) {
-    if (err instanceof WordPressError && (err.status === 401 || err.status === 403)) {
+    // http_403 & co.: a page from a firewall or CDN, not WordPress (notJsonError names it): kept
+    // as it is, since no password is at fault.
+    const fromWordPress = err instanceof WordPressError && !/^http_\d+$/.test(err.code);
+    if (err instanceof WordPressError && fromWordPress && (err.status === 401 || err.status === 403)) {
       // rest_not_logged_in: WordPress saw no credentials at all, which a wrong password on 6.1
       // and a server that drops the Authorization header look like alike; the hint names both.
       const loggedOut = err.code === 'rest_not_logged_in' || err.hint !== undefined;

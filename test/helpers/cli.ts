@@ -14,12 +14,13 @@ export interface CliResult {
 /** Runs `cms-admin` from source (via tsx), as a user would from a shell. */
 export function runCli(
   args: string[],
-  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...options.env },
+      cwd: options.cwd ?? REPO_ROOT,
+      // A variable given as undefined is left out (to run as if it were not set).
+      env: Object.fromEntries(Object.entries({ ...process.env, ...options.env }).filter(([, v]) => v !== undefined)),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -113,6 +113,16 @@ describe('HTML instead of the REST API', () => {
     },
   );
 
+  it('a challenge page on the very first request (/users/me) is http_403 naming the page, not a password problem', async () => {
+    proxy().quirk({ html: { status: 403, page: 'challenge', path: /users\/me/ } });
+    const outcome = await callIn(siteAt(proxy().url), 'get-cms-tags');
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'http_403' } });
+    if (!outcome.ok) {
+      expect(outcome.error.message).toContain('Just a moment...');
+      expect(outcome.error.hint).toMatch(/firewall, CDN or security plugin/);
+    }
+  });
+
   it('a write answered with an HTML page is an error, and the site holds nothing', async () => {
     proxy().quirk({ html: { status: 200, page: 'home', method: 'POST' } });
     const name = unique('HtmlWrite');
