@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createContext } from '../config.js';
 import { findTool } from '../tools/index.js';
@@ -7,7 +8,12 @@ import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptio
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('Serve every tool over the Model Context Protocol on stdio (for MCP clients)')
+    .description('Serve every tool over the Model Context Protocol on stdio, or Streamable HTTP with --http')
+    .option('--http', 'serve MCP Streamable HTTP at /mcp instead of stdio (bearer token: env CMS_MCP_TOKEN or --token-file)')
+    .option('--host <host>', 'with --http: address to bind (default 127.0.0.1; others need --public-url https://…)')
+    .option('--port <port>', 'with --http: port (default 8765)')
+    .option('--public-url <url>', 'with --http: the https address a TLS reverse proxy serves it at')
+    .option('--token-file <file>', 'with --http: file holding the bearer token clients must send')
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
@@ -37,12 +43,43 @@ Example client config:
       });
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
       await context.client.connect();
+      const serverOptions = { strict: Boolean(options.strict), approvals };
+      if (options.http) {
+        const { serveMcpHttp } = await import('../mcp-http.js');
+        const server = await serveMcpHttp(context, filter, serverOptions, {
+          host: options.host,
+          port: options.port === undefined ? undefined : Number(options.port),
+          publicUrl: options.publicUrl,
+          token: bearerToken(options.tokenFile),
+        });
+        process.stderr.write(`cms-admin mcp: serving MCP (Streamable HTTP) at ${server.url}\n`);
+        return;
+      }
       const { serveStdio } = await import('../mcp.js');
-      await serveStdio(context, filter, { strict: Boolean(options.strict), approvals });
+      await serveStdio(context, filter, serverOptions);
     });
 }
 
-type McpOptions = FilterOptions & { revealResetLinks?: boolean; strict?: boolean; yes?: boolean; approve?: string };
+type McpOptions = FilterOptions & {
+  revealResetLinks?: boolean;
+  strict?: boolean;
+  yes?: boolean;
+  approve?: string;
+  http?: boolean;
+  host?: string;
+  port?: string;
+  publicUrl?: string;
+  tokenFile?: string;
+};
+
+/** The bearer token of --http: from --token-file or CMS_MCP_TOKEN, never from the command line (ps shows it). */
+function bearerToken(file: string | undefined): string {
+  const token = (file ? readFileSync(file, 'utf8') : (process.env.CMS_MCP_TOKEN ?? '')).trim();
+  if (!token) {
+    throw new Error('--http needs a bearer token: set CMS_MCP_TOKEN or pass --token-file FILE (e.g. `openssl rand -hex 32 > token`).');
+  }
+  return token;
+}
 
 /** `--approve a,b` as tool names; an unknown name stops the server before it starts. */
 function approveList(names: string | undefined): string[] {

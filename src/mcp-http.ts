@@ -1,0 +1,152 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer, type McpServerOptions } from './mcp.js';
+import type { ToolContext, ToolFilter } from './tools/index.js';
+
+export interface McpHttpOptions {
+  /** Default 127.0.0.1. Another address needs `publicUrl` with https (a TLS proxy in front). */
+  host?: string;
+  /** Default 8765; 0 picks a free port. */
+  port?: number;
+  /** The bearer token every request must carry (static token mode, for scripts and local clients). */
+  token: string;
+  /** The address clients use when a TLS reverse proxy sits in front: its origin is allowed too. */
+  publicUrl?: string;
+  /** Largest request body accepted; default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface McpHttpServer {
+  /** `http://host:port/mcp` */
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+/**
+ * The tools over MCP's Streamable HTTP transport at `/mcp`: one MCP server (the same
+ * `createMcpServer` as stdio: filters, structured output, approvals by elicitation) per session,
+ * every request authenticated with the bearer token, its Origin checked (DNS rebinding), bodies
+ * bounded. Every session acts as the one configured WordPress account: see docs/remote-mcp.md.
+ */
+export async function serveMcpHttp(
+  context: ToolContext,
+  filter: ToolFilter,
+  serverOptions: McpServerOptions,
+  options: McpHttpOptions,
+): Promise<McpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.test(host) && !options.publicUrl?.startsWith('https://')) {
+    throw new Error(
+      `Refusing to serve plain HTTP on ${host}: the bearer token would cross the network in clear text. Bind 127.0.0.1 (the default), or put a TLS reverse proxy in front and pass --public-url https://….`,
+    );
+  }
+  if (options.token.length < 16) throw new Error('The MCP bearer token must be at least 16 characters.');
+  const expected = digest(options.token);
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let origins = new Set<string>();
+
+  const http: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) send(res, 500, { error: 'internal error' });
+      process.stderr.write(`cms-admin mcp: ${(err as Error).message}\n`);
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return send(res, 404, { error: 'not found: use /mcp' });
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin)) return send(res, 403, { error: `origin ${origin} not allowed` });
+    if (!authorized(req.headers.authorization, expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="cms-admin", error="invalid_token"');
+      return send(res, 401, { error: 'a valid bearer token is required (Authorization: Bearer …)' });
+    }
+    const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
+    if (body instanceof HttpProblem) return send(res, body.status, { error: body.message });
+    const id = req.headers['mcp-session-id'];
+    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (existing) return existing.handleRequest(req, res, body);
+    if (typeof id === 'string') return send(res, 404, { error: 'unknown or closed session: initialize again' });
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return send(res, 400, { error: 'no session: send an initialize request first' });
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await createMcpServer(context, filter, serverOptions).connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 8765, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  origins = new Set([`http://${shownHost}:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}`]);
+  if (options.publicUrl) origins.add(new URL(options.publicUrl).origin);
+  return {
+    url: `http://${shownHost}:${port}/mcp`,
+    async close() {
+      await Promise.all([...sessions.values()].map((transport) => transport.close()));
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+class HttpProblem {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+  ) {}
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** Compared as digests, in constant time: the token's length and content do not leak through timing. */
+function authorized(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match !== null && timingSafeEqual(digest(match[1] as string), expected);
+}
+
+/** The body as JSON; past `max` bytes it stops reading (the answer closes the connection). */
+function readJson(req: IncomingMessage, max: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        resolve(new HttpProblem(413, `request body over ${max} bytes`));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > max) return;
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        resolve(new HttpProblem(400, 'the body is not JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const close = status === 413 ? { connection: 'close' } : {};
+  res.writeHead(status, { 'content-type': 'application/json', ...close }).end(JSON.stringify(body));
+}

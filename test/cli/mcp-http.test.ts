@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tools as registry } from '../../src/tools/index.js';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { recordOutput } from '../helpers/output-log.js';
+import { testSite, unique, wp } from '../helpers/site.js';
+
+// `cms-admin mcp --http` as a user starts it, and the MCP SDK's own HTTP client.
+const token = `test-token-${'x'.repeat(24)}-${process.pid}`;
+let server: ChildProcess;
+let url = '';
+let stderr = '';
+
+beforeAll(async () => {
+  const site = testSite();
+  server = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', '--http', '--port', '0'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stderr?.on('data', (d) => (stderr += d));
+  url = await new Promise<string>((resolve, reject) => {
+    const found = () => {
+      const m = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stderr);
+      if (m) resolve(m[1] as string);
+    };
+    server.stderr?.on('data', found);
+    server.once('exit', (code) => reject(new Error(`mcp --http exited (${code}): ${stderr}`)));
+  });
+});
+
+afterAll(() => {
+  server.kill();
+  recordOutput(stderr);
+});
+
+async function connect(headers: Record<string, string> = { Authorization: `Bearer ${token}` }): Promise<Client> {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+describe('cms-admin mcp --http', () => {
+  it('lists every tool with its outputSchema, answers with structuredContent, writes (read back)', async () => {
+    const client = await connect();
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(registry.length);
+      expect(tools.every((t) => t.outputSchema)).toBe(true);
+      const listed = await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } });
+      expect(listed.isError).toBe(false);
+      expect((listed.structuredContent as { total: number }).total).toBe(await wp().count('/wp/v2/tags', { hide_empty: false }));
+      const name = unique('Over HTTP');
+      const created = await client.callTool({ name: 'create-tag', arguments: { name } });
+      expect(created.isError).toBe(false);
+      const onSite = await wp().get<Array<{ name: string }>>('/wp/v2/tags', { search: name });
+      expect(onSite.map((t) => t.name)).toEqual([name]);
+      const bad = await client.callTool({ name: 'delete-tag', arguments: { id: 'x' } });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('invalid_params');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a call that needs approval is refused for a client without elicitation; nothing written', async () => {
+    const client = await connect();
+    try {
+      const username = unique('httpadmin').toLowerCase().replace(/[^a-z0-9]/g, '');
+      const refused = await client.callTool({
+        name: 'create-user',
+        arguments: { username, email: `${username}@example.com`, role: 'administrator', password: `Http-admin-${process.pid}-pass!` },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('approval_unavailable');
+      expect(await wp().get<unknown[]>('/wp/v2/users', { search: username, context: 'edit' })).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const post = (headers: Record<string, string>, body: string = JSON.stringify(initialize)) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+
+  it('refuses a request without the token, or with another, with 401 and WWW-Authenticate', async () => {
+    for (const headers of [{}, { Authorization: 'Bearer not-the-token-at-all' }]) {
+      const res = await post(headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    }
+    await expect(connect({ Authorization: 'Bearer wrong-token-wrong-token' })).rejects.toThrow();
+  });
+
+  it('refuses another Origin (DNS rebinding) and an oversized body', async () => {
+    const evil = await post({ Authorization: `Bearer ${token}`, Origin: 'http://evil.example' });
+    expect(evil.status).toBe(403);
+    const huge = await post({ Authorization: `Bearer ${token}` }, JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(huge.status).toBe(413);
+    const own = await post({ Authorization: `Bearer ${token}`, Origin: new URL(url).origin });
+    expect(own.status).toBe(200);
+  });
+});
