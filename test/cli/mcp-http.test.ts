@@ -87,7 +87,7 @@ describe('cms-admin mcp --http', () => {
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
 
   it('refuses a request without the token, or with another, with 401 and WWW-Authenticate', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer not-the-token-at-all' }]) {
+    for (const headers of [{}, { Authorization: "Bearer not-the-token-at-all" }] as Array<Record<string, string>>) {
       const res = await post(headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
