@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
@@ -27,21 +28,13 @@ export const disableUser = defineTool({
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, params) {
+    // Found before anyone is asked (and in a dry run): the call could not succeed.
+    await refuseUnusable(client, params.id);
     const user = await getUser(client, params.id);
     return required(`disable ${user.username}'s account (roles: ${user.roles.join(', ') || 'none'})`);
   },
   async execute({ client }, params) {
-    await requireCompanion(client, 'Disabling a user', 'users/disable');
-    const me = await client.connect();
-    if (params.id === me.id) {
-      throw new ToolError(
-        'cannot_disable_self',
-        `User ${me.id} (${me.username}) is the account this toolkit is signed in as; disabling it would lock the toolkit out.`,
-        {
-          hint: 'Disable it from another administrator account, if at all.',
-        },
-      );
-    }
+    await refuseUnusable(client, params.id);
     const state = await forUser(params.id, () =>
       client.post<DisableResponse>(`/${COMPANION_NAMESPACE}/users/${params.id}/disable`, {
         reason: params.reason ?? '',
@@ -60,3 +53,16 @@ export const disableUser = defineTool({
     return result;
   },
 });
+
+/** No companion plugin, or the toolkit's own account: refused, with the reason. */
+async function refuseUnusable(client: WordPressClient, id: number): Promise<void> {
+  await requireCompanion(client, 'Disabling a user', 'users/disable');
+  const me = await client.connect();
+  if (id === me.id) {
+    throw new ToolError(
+      'cannot_disable_self',
+      `User ${me.id} (${me.username}) is the account this toolkit is signed in as; disabling it would lock the toolkit out.`,
+      { hint: 'Disable it from another administrator account, if at all.' },
+    );
+  }
+}

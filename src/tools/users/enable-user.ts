@@ -19,6 +19,8 @@ export const enableUser = defineTool({
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, params) {
+    // Found before anyone is asked (and in a dry run): the call could not succeed.
+    await requireCompanion(client, 'Enabling a user', 'users/enable');
     const user = await getUser(client, params.id);
     const summary = `enable ${user.username}'s account (roles: ${user.roles.join(', ') || 'none'})`;
     return user.disabled === false ? none(`${summary}; it is not disabled`) : required(summary);

@@ -42,6 +42,16 @@ describe('user tools on a site without the companion plugin', () => {
     expect((await readUser(user.id)).cms_disabled).toBe(false);
   });
 
+  it.each([
+    ['disable-user', { reason: 'x' }],
+    ['enable-user', {}],
+  ])('%s dry run answers companion_plugin_missing too (no preview of a call that cannot run)', async (tool, extra) => {
+    const user = await makeUser();
+    const error = errorOf(await bare(tool, { id: user.id, ...extra, dry_run: true }));
+    expect(error?.code).toBe('companion_plugin_missing');
+    expect((await readUser(user.id)).cms_disabled).toBe(false);
+  });
+
   it('list-user-roles falls back to WordPress’s five default roles, labelled as such', async () => {
     const result = resultOf(await bare('list-user-roles'));
     expect(result?.source).toBe('wordpress-defaults');
