@@ -107,22 +107,8 @@ export function failure(postId: number, error: Pick<WordPressError, 'code' | 'me
   return { post_id: postId, error: { code: error.code, message: error.message } };
 }
 
-/** The ids among `ids` that are not (or no longer) terms of the taxonomy. */
-export async function missingTerms(
-  client: WordPressClient,
-  kind: PostTermsTaxonomy,
-  ids: readonly number[],
-): Promise<number[]> {
-  if (!ids.length) return [];
-  const found = await client.all<{ id: number }>(kind.route, {
-    include: ids,
-    _fields: 'id',
-    hide_empty: false,
-    per_page: 100,
-  });
-  const existing = new Set(found.map((term) => term.id));
-  return ids.filter((id) => !existing.has(id));
-}
+/** The ids among `ids` that are not (or no longer) terms of the taxonomy: one function for both layers. */
+export { missingTermIds as missingTerms } from './terms.js';
 
 /** The same change for many posts: these terms added, those removed, the others kept. */
 export interface TermChange {

@@ -138,9 +138,10 @@ export async function getTerm<R extends { id: number; name: string }>(
 /** The ids among `ids` that are not terms of this kind (one request per 100 ids). */
 export async function missingTermIds(
   client: WordPressClient,
-  kind: TermKind,
+  kind: Pick<TermKind, 'route'>,
   ids: readonly number[],
 ): Promise<number[]> {
+  if (!ids.length) return [];
   const found = await client.all<{ id: number }>(kind.route, {
     include: ids,
     _fields: 'id',
