@@ -22,3 +22,26 @@ export async function confirmDeleted(client: WordPressClient, path: string, what
   }
   throw err;
 }
+
+/**
+ * A create or update whose answer did not come back may have been applied: `read` looks at the
+ * site and returns the record when the write is there, undefined when it is not. There → the
+ * write is done (returned as if answered); not there → the original error; unreadable →
+ * `outcome_unknown`. A refusal from WordPress (4xx) means nothing happened: thrown as it is.
+ */
+export async function confirmWritten<T>(err: unknown, what: string, read: () => Promise<T | undefined>): Promise<T> {
+  if (!(err instanceof WordPressError) || (err.status !== undefined && err.status < 500)) throw err;
+  let found: T | undefined;
+  try {
+    found = await read();
+  } catch (readErr) {
+    const why = readErr instanceof WordPressError ? readErr.code : String(readErr);
+    throw new ToolError(
+      'outcome_unknown',
+      `${err.message}: the answer was lost, and reading ${what} back failed too (${why}), so whether the change was made is unknown.`,
+      { hint: `Read ${what} (list it) before trying again.`, details: { lost: err.code } },
+    );
+  }
+  if (found === undefined) throw err;
+  return found;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { perPost, type BulkAnswer } from '../helpers/listing.js';
-import { makeCategory, makePosts, readPosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
+import { unique, wp } from '../helpers/site.js';
+import { makeCategory, makePosts, makeTag, readPosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
 import { BATCH, BULK, companion, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
 
 useFaultProxy();
@@ -20,6 +21,33 @@ describe('answers lost after WordPress applied the write', () => {
     proxy.clear();
     expect(outcome).toMatchObject({ ok: true, result: { deleted: { id: c.id } } });
     expect(await readTerm('categories', c.id)).toBeUndefined();
+  });
+
+  it('create-category: read back by name, reported created with the id WordPress gave it', async () => {
+    const name = unique('Lost create');
+    proxy.clear().inject({ method: 'POST', path: /\/wp\/v2\/categories(\?|$)/, fault: { kind: 'drop', when: 'after' } });
+    const outcome = await run(proxied(), 'create-category', { name });
+    proxy.clear();
+    const onSite = await wp().get<Array<{ id: number; name: string }>>('/wp/v2/categories', { search: name });
+    expect(onSite.map((c) => c.name)).toEqual([name]);
+    expect(outcome).toMatchObject({ ok: true, result: { id: onSite[0]?.id, name } });
+  });
+
+  it('update-tag: read back, reported renamed; a write WordPress never got stays a failure', async () => {
+    const tag = await makeTag('Lost rename');
+    const name = unique('Renamed');
+    const path = new RegExp(`/wp/v2/tags/${tag.id}(\\?|$)`);
+    proxy.clear().inject({ method: 'POST', path, fault: { kind: 'drop', when: 'after' } });
+    const outcome = await run(proxied(), 'update-tag', { id: tag.id, name });
+    expect(outcome).toMatchObject({ ok: true, result: { id: tag.id, name } });
+    expect((await readTerm('tags', tag.id))?.name).toBe(name);
+
+    const never = unique('Never');
+    proxy.clear().inject({ method: 'POST', path, fault: { kind: 'drop', when: 'before' } });
+    const failed = await run(proxied(), 'update-tag', { id: tag.id, name: never });
+    proxy.clear();
+    expect(failed.ok).toBe(false);
+    expect((await readTerm('tags', tag.id))?.name).toBe(name);
   });
 
   it('delete-category: the read-back fails too → outcome_unknown, saying what to check', async () => {

@@ -1,6 +1,6 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { confirmDeleted } from '../read-back.js';
+import { confirmDeleted, confirmWritten } from '../read-back.js';
 import { countPostsUsing } from './post-terms.js';
 import { checkNewParent, checkSlugFree } from './term-checks.js';
 import { findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
@@ -28,7 +28,14 @@ export async function createTerm<R extends Term>(
   try {
     return kind.toRecord(await client.post<Record<string, unknown>>(kind.route, input, { _fields: kind.fields }));
   } catch (err) {
-    throw await mapNameClash(err, client, kind, input.name, { parent: input.parent ?? 0 });
+    // The answer lost: the term is there by that name now (no term had it: WordPress refuses twins).
+    const made = await confirmWritten(err, `the ${kind.noun} "${input.name}"`, async () => {
+      const same = await findSameName(client, kind, input.name, { parent: input.parent ?? 0 });
+      return same ? getTerm(client, kind, same.id) : undefined;
+    }).catch((thrown: unknown) => thrown);
+    if (made === err) throw await mapNameClash(err, client, kind, input.name, { parent: input.parent ?? 0 });
+    if (made instanceof Error) throw made;
+    return made as R;
   }
 }
 
@@ -63,7 +70,15 @@ export async function updateTerm<R extends Term>(
       await client.post<Record<string, unknown>>(`${kind.route}/${id}`, given, { _fields: kind.fields }),
     );
   } catch (err) {
-    throw await mapNameClash(err, client, kind, changes.name ?? current.name, { parent, excludeId: id });
+    // The answer lost: done if the term now has every given field.
+    const changed = await confirmWritten(err, `${kind.noun} ${id}`, async () => {
+      const now = await getTerm(client, kind, id);
+      const record = now as unknown as Record<string, unknown>;
+      return Object.entries(given).every(([key, value]) => record[key] === value) ? now : undefined;
+    }).catch((thrown: unknown) => thrown);
+    if (changed === err) throw await mapNameClash(err, client, kind, changes.name ?? current.name, { parent, excludeId: id });
+    if (changed instanceof Error) throw changed;
+    return changed as R;
   }
 }
 
