@@ -17,11 +17,15 @@ export interface McpHttpOptions {
   publicUrl?: string;
   /** Largest request body accepted; default 1 MiB. */
   maxBodyBytes?: number;
+  /** A session unused this long is closed (clients often leave without DELETE); default 30 min. */
+  idleMs?: number;
 }
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */
   url: string;
+  /** Sessions open now. */
+  sessions(): number;
   close(): Promise<void>;
 }
 
@@ -49,6 +53,17 @@ export async function serveMcpHttp(
   const expected = digest(options.token);
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new Map<string, number>();
+  const idleMs = options.idleMs ?? 30 * 60_000;
+  // Sessions a client left without DELETE would otherwise hold their server forever.
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, seen] of lastSeen) if (now - seen > idleMs) void sessions.get(id)?.close();
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
   let origins = new Set<string>();
 
   const http: HttpServer = createServer((req, res) => {
@@ -70,7 +85,10 @@ export async function serveMcpHttp(
     if (body instanceof HttpProblem) return send(res, body.status, { error: body.message });
     const id = req.headers['mcp-session-id'];
     const existing = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (existing) return existing.handleRequest(req, res, body);
+    if (existing) {
+      lastSeen.set(id as string, Date.now());
+      return existing.handleRequest(req, res, body);
+    }
     if (typeof id === 'string') return send(res, 404, { error: 'unknown or closed session: initialize again' });
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return send(res, 400, { error: 'no session: send an initialize request first' });
@@ -79,10 +97,13 @@ export async function serveMcpHttp(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, transport);
+        lastSeen.set(sessionId, Date.now());
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (!transport.sessionId) return;
+      sessions.delete(transport.sessionId);
+      lastSeen.delete(transport.sessionId);
     };
     await createMcpServer(context, filter, serverOptions).connect(transport);
     await transport.handleRequest(req, res, body);
@@ -98,7 +119,9 @@ export async function serveMcpHttp(
   if (options.publicUrl) origins.add(new URL(options.publicUrl).origin);
   return {
     url: `http://${shownHost}:${port}/mcp`,
+    sessions: () => sessions.size,
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
