@@ -8,7 +8,7 @@ import { ToolError } from './tool-error.js';
  * from WordPress (4xx) means nothing happened and is thrown as it is.
  */
 export async function confirmDeleted(client: WordPressClient, path: string, what: string, err: unknown): Promise<void> {
-  if (!(err instanceof WordPressError) || (err.status !== undefined && err.status < 500)) throw err;
+  if (!wasLost(err)) throw err;
   try {
     await client.get(path, { _fields: 'id', context: 'edit' });
   } catch (readErr) {
@@ -30,7 +30,7 @@ export async function confirmDeleted(client: WordPressClient, path: string, what
  * `outcome_unknown`. A refusal from WordPress (4xx) means nothing happened: thrown as it is.
  */
 export async function confirmWritten<T>(err: unknown, what: string, read: () => Promise<T | undefined>): Promise<T> {
-  if (!(err instanceof WordPressError) || (err.status !== undefined && err.status < 500)) throw err;
+  if (!wasLost(err)) throw err;
   let found: T | undefined;
   try {
     found = await read();
@@ -44,4 +44,14 @@ export async function confirmWritten<T>(err: unknown, what: string, read: () => 
   }
   if (found === undefined) throw err;
   return found;
+}
+
+/**
+ * No answer, or a 5xx: the write may have been applied. A refusal (4xx) means it was not; a
+ * cancelled call stays `cancelled` (its reads are cancelled too, and its hint says to read the
+ * site before retrying).
+ */
+function wasLost(err: unknown): err is WordPressError {
+  if (!(err instanceof WordPressError) || err.code === 'cancelled') return false;
+  return err.status === undefined || err.status >= 500;
 }
