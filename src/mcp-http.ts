@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpServerOptions } from './mcp.js';
+import type { WordPressAuthOptions } from './mcp-http/wordpress-oauth.js';
 import type { ToolContext, ToolFilter } from './tools/index.js';
 
 export interface McpHttpOptions {
@@ -12,7 +13,9 @@ export interface McpHttpOptions {
   /** Default 8765; 0 picks a free port. */
   port?: number;
   /** The bearer token every request must carry (static token mode, for scripts and local clients). */
-  token: string;
+  token?: string;
+  /** Without `token`: each person signs in on the site (OAuth with authorize-application.php) and acts as themselves. */
+  wordpress?: WordPressAuthOptions & { contextFor(login: { username: string; appPassword: string }): ToolContext };
   /** The address clients use when a TLS reverse proxy sits in front: its origin is allowed too. */
   publicUrl?: string;
   /** Largest request body accepted; default 1 MiB. */
@@ -49,10 +52,16 @@ export async function serveMcpHttp(
       `Refusing to serve plain HTTP on ${host}: the bearer token would cross the network in clear text. Bind 127.0.0.1 (the default), or put a TLS reverse proxy in front and pass --public-url https://….`,
     );
   }
-  if (options.token.length < 16) throw new Error('The MCP bearer token must be at least 16 characters.');
-  const expected = digest(options.token);
+  if (options.token === undefined && !options.wordpress)
+    throw new Error('serveMcpHttp needs a token or wordpress sign-in.');
+  if (options.token !== undefined && options.token.length < 16)
+    throw new Error('The MCP bearer token must be at least 16 characters.');
+  const expected = options.token === undefined ? undefined : digest(options.token);
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  /** The grant (person) each session belongs to: a session answers only its own person's token. */
+  const owners = new Map<string, string>();
+  let oauth: SignIn | undefined;
   const lastSeen = new Map<string, number>();
   const idleMs = options.idleMs ?? 30 * 60_000;
   // Sessions a client left without DELETE would otherwise hold their server forever.
@@ -60,6 +69,7 @@ export async function serveMcpHttp(
     () => {
       const now = Date.now();
       for (const [id, seen] of lastSeen) if (now - seen > idleMs) void sessions.get(id)?.close();
+      void oauth?.provider.sweep();
     },
     Math.min(idleMs, 60_000),
   );
@@ -67,24 +77,33 @@ export async function serveMcpHttp(
   let origins = new Set<string>();
 
   const http: HttpServer = createServer((req, res) => {
+    if (oauth) return oauth.app(req, res);
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, { error: 'internal error' });
       process.stderr.write(`cms-admin mcp: ${(err as Error).message}\n`);
     });
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return send(res, 404, { error: 'not found: use /mcp' });
+  function originAllowed(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) return send(res, 403, { error: `origin ${origin} not allowed` });
-    if (!authorized(req.headers.authorization, expected)) {
+    if (origin === undefined || origins.has(origin)) return true;
+    send(res, 403, { error: `origin ${origin} not allowed` });
+    return false;
+  }
+
+  /** `owner`: the grant of a signed-in person (its token already checked), or undefined in token mode. */
+  async function handle(req: IncomingMessage, res: ServerResponse, owner?: string): Promise<void> {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp')
+      return send(res, 404, { error: 'not found: use /mcp' });
+    if (!originAllowed(req, res)) return;
+    if (expected && !authorized(req.headers.authorization, expected)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="cms-admin", error="invalid_token"');
       return send(res, 401, { error: 'a valid bearer token is required (Authorization: Bearer …)' });
     }
     const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
     if (body instanceof HttpProblem) return send(res, body.status, { error: body.message });
     const id = req.headers['mcp-session-id'];
-    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
+    const existing = typeof id === 'string' && owners.get(id) === owner ? sessions.get(id) : undefined;
     if (existing) {
       lastSeen.set(id as string, Date.now());
       return existing.handleRequest(req, res, body);
@@ -97,15 +116,19 @@ export async function serveMcpHttp(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, transport);
+        owners.set(sessionId, owner as string);
         lastSeen.set(sessionId, Date.now());
       },
     });
     transport.onclose = () => {
       if (!transport.sessionId) return;
       sessions.delete(transport.sessionId);
+      owners.delete(transport.sessionId);
       lastSeen.delete(transport.sessionId);
     };
-    await createMcpServer(context, filter, serverOptions).connect(transport);
+    const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
+    if (!sessionContext) return send(res, 401, { error: 'the sign-in was revoked: sign in again' });
+    await createMcpServer(sessionContext, filter, serverOptions).connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
@@ -117,6 +140,17 @@ export async function serveMcpHttp(
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   origins = new Set([`http://${shownHost}:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}`]);
   if (options.publicUrl) origins.add(new URL(options.publicUrl).origin);
+  const base = new URL(options.publicUrl ?? `http://${shownHost}:${port}`);
+  if (options.wordpress) {
+    const { signIn } = await import('./mcp-http/sign-in.js');
+    oauth = signIn(options.wordpress, base, new URL('/mcp', base), {
+      originAllowed,
+      handle,
+      grantEnded(grantId) {
+        for (const [id, grant] of owners) if (grant === grantId) void sessions.get(id)?.close();
+      },
+    });
+  }
   return {
     url: `http://${shownHost}:${port}/mcp`,
     sessions: () => sessions.size,
@@ -126,6 +160,12 @@ export async function serveMcpHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+interface SignIn {
+  app: (req: IncomingMessage, res: ServerResponse) => void;
+  provider: { sweep(): Promise<void> };
+  contextOf(grantId: string): ToolContext | undefined;
 }
 
 class HttpProblem {

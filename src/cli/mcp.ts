@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { createContext } from '../config.js';
 import { findTool } from '../tools/index.js';
@@ -9,15 +11,29 @@ export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
     .description('Serve every tool over the Model Context Protocol on stdio, or Streamable HTTP with --http')
-    .option('--http', 'serve MCP Streamable HTTP at /mcp instead of stdio (bearer token: env CMS_MCP_TOKEN or --token-file)')
+    .option(
+      '--http',
+      'serve MCP Streamable HTTP at /mcp instead of stdio (bearer token: env CMS_MCP_TOKEN or --token-file)',
+    )
     .option('--host <host>', 'with --http: address to bind (default 127.0.0.1; others need --public-url https://…)')
     .option('--port <port>', 'with --http: port (default 8765)')
     .option('--public-url <url>', 'with --http: the https address a TLS reverse proxy serves it at')
     .option('--token-file <file>', 'with --http: file holding the bearer token clients must send')
+    .option(
+      '--auth <mode>',
+      'with --http: wordpress (each person signs in on the site; default without a token) or token',
+    )
+    .option(
+      '--state-dir <dir>',
+      'with --http --auth wordpress: where grants are kept (default ~/.local/state/cms-admin/mcp)',
+    )
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
-    .option('--yes', 'approve every call that needs approval (for clients without elicitation; the client must confirm)')
+    .option(
+      '--yes',
+      'approve every call that needs approval (for clients without elicitation; the client must confirm)',
+    )
     .option('--approve <names>', 'comma-separated tools whose calls are approved without asking')
     .option('--reveal-reset-links', 'return reset links in results (they reach the MCP client and its model)')
     .option('--strict', 'list strict-ready input schemas (all params required, optional ones nullable)')
@@ -37,7 +53,8 @@ Example client config:
     .action(async (options: McpOptions) => {
       const filter = filterFromOptions(options);
       const approvals = { yes: Boolean(options.yes), approve: approveList(options.approve) };
-      const context = createContext(await resolveCliSiteConfig(), {
+      const site = await resolveCliSiteConfig();
+      const context = createContext(site, {
         ...contextOptions(options),
         secretsTo: options.revealResetLinks ? 'result' : undefined,
       });
@@ -46,11 +63,30 @@ Example client config:
       const serverOptions = { strict: Boolean(options.strict), approvals };
       if (options.http) {
         const { serveMcpHttp } = await import('../mcp-http.js');
+        const auth = authMode(options);
         const server = await serveMcpHttp(context, filter, serverOptions, {
           host: options.host,
           port: options.port === undefined ? undefined : Number(options.port),
           publicUrl: options.publicUrl,
-          token: bearerToken(options.tokenFile),
+          ...(auth === 'token'
+            ? { token: bearerToken(options.tokenFile) }
+            : {
+                wordpress: {
+                  siteUrl: site.url,
+                  stateDir:
+                    options.stateDir ??
+                    path.join(
+                      process.env.XDG_STATE_HOME ?? path.join(homedir(), '.local', 'state'),
+                      'cms-admin',
+                      'mcp',
+                    ),
+                  contextFor: (login) =>
+                    createContext(
+                      { ...site, ...login },
+                      { ...contextOptions(options), secretsTo: options.revealResetLinks ? 'result' : undefined },
+                    ),
+                },
+              }),
         });
         process.stderr.write(`cms-admin mcp: serving MCP (Streamable HTTP) at ${server.url}\n`);
         return;
@@ -70,21 +106,36 @@ type McpOptions = FilterOptions & {
   port?: string;
   publicUrl?: string;
   tokenFile?: string;
+  auth?: string;
+  stateDir?: string;
 };
+
+/** `--auth`, else token when one is configured (CMS_MCP_TOKEN or --token-file), else WordPress sign-in. */
+function authMode(options: McpOptions): 'token' | 'wordpress' {
+  if (options.auth === 'token' || options.auth === 'wordpress') return options.auth;
+  if (options.auth !== undefined) throw new Error(`--auth takes wordpress or token, not "${options.auth}".`);
+  return options.tokenFile || process.env.CMS_MCP_TOKEN ? 'token' : 'wordpress';
+}
 
 /** The bearer token of --http: from --token-file or CMS_MCP_TOKEN, never from the command line (ps shows it). */
 function bearerToken(file: string | undefined): string {
   const token = (file ? readFileSync(file, 'utf8') : (process.env.CMS_MCP_TOKEN ?? '')).trim();
   if (!token) {
-    throw new Error('--http needs a bearer token: set CMS_MCP_TOKEN or pass --token-file FILE (e.g. `openssl rand -hex 32 > token`).');
+    throw new Error(
+      '--http needs a bearer token: set CMS_MCP_TOKEN or pass --token-file FILE (e.g. `openssl rand -hex 32 > token`).',
+    );
   }
   return token;
 }
 
 /** `--approve a,b` as tool names; an unknown name stops the server before it starts. */
 function approveList(names: string | undefined): string[] {
-  const list = (names ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const list = (names ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = list.filter((name) => !findTool(name));
-  if (unknown.length) throw new Error(`--approve: unknown tool(s) ${unknown.join(', ')}. Run \`cms-admin tools\` to list them.`);
+  if (unknown.length)
+    throw new Error(`--approve: unknown tool(s) ${unknown.join(', ')}. Run \`cms-admin tools\` to list them.`);
   return list;
 }

@@ -88,6 +88,10 @@ add_filter(
         }
         if (preg_match('#^/wp/v2/users/(\d+|me)/application-passwords(?:/([\w-]+))?$#', $route, $m)) {
             $user_id = 'me' === $m[1] ? get_current_user_id() : (int) $m[1];
+            // Signing out on purpose (mcp --http revoking a grant's own password) is not cutting oneself off by mistake.
+            if (isset($m[2]) && '1' === (string) $request->get_param('cms_admin_sign_out')) {
+                return $response;
+            }
             return cms_admin_guard_own_app_password($user_id, $m[2] ?? null) ?? $response;
         }
         return $response;

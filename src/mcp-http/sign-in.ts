@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import express from 'express';
+import type { ToolContext } from '../tools/index.js';
+import { CALLBACK_PATH, type WordPressAuthOptions, WordPressOAuthProvider } from './wordpress-oauth.js';
+
+interface Handlers {
+  originAllowed(req: IncomingMessage, res: ServerResponse): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, owner?: string): Promise<void>;
+  /** A grant ended (revoked or expired): close its sessions. */
+  grantEnded(grantId: string): void;
+}
+
+/**
+ * The OAuth side of `mcp --http` without a static token: the SDK's router (RFC 9728 and 8414
+ * metadata, registration, authorize, token, revoke), WordPress's callback, and `/mcp` behind
+ * `requireBearerAuth` (401 with `resource_metadata`; a token of another resource refused).
+ */
+export function signIn(
+  options: WordPressAuthOptions & { contextFor(login: { username: string; appPassword: string }): ToolContext },
+  base: URL,
+  resource: URL,
+  handlers: Handlers,
+) {
+  const provider = new WordPressOAuthProvider(options, base, resource);
+  const contexts = new Map<string, ToolContext>();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(
+    mcpAuthRouter({
+      provider,
+      issuerUrl: base,
+      resourceServerUrl: resource,
+      resourceName: 'cms-admin (WordPress)',
+      // One sign-in page per person; the SDK's defaults would throttle a busy server's registrations.
+      clientRegistrationOptions: { rateLimit: false },
+      authorizationOptions: { rateLimit: false },
+      tokenOptions: { rateLimit: false },
+      revocationOptions: { rateLimit: false },
+    }),
+  );
+  app.get(CALLBACK_PATH, (req, res, next) => {
+    provider.callback(req, res).catch(next);
+  });
+  const bearer = requireBearerAuth({
+    verifier: provider,
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
+    expectedResource: resource,
+  });
+  app.all('/mcp', (req, res, next) => {
+    if (handlers.originAllowed(req, res)) bearer(req, res, next);
+  });
+  app.all('/mcp', (req, res, next) => {
+    handlers.handle(req, res, req.auth?.extra?.grantId as string).catch(next);
+  });
+  app.use((_req: express.Request, res: express.Response) => {
+    res.status(404).json({ error: 'not found: use /mcp' });
+  });
+  app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    process.stderr.write(`cms-admin mcp: ${err.name}: ${err.message}\n`);
+    if (!res.headersSent) res.status(500).json({ error: 'internal error' });
+  });
+  provider.onGrantEnded = (grantId) => {
+    contexts.delete(grantId);
+    handlers.grantEnded(grantId);
+  };
+  return {
+    app: app as unknown as (req: IncomingMessage, res: ServerResponse) => void,
+    provider,
+    /** The tool context of a grant's person (one per grant, shared by that person's sessions). */
+    contextOf(grantId: string): ToolContext | undefined {
+      const grant = provider.store.grant(grantId);
+      if (!grant) return undefined;
+      let context = contexts.get(grantId);
+      if (!context) {
+        context = options.contextFor({ username: grant.userLogin, appPassword: provider.store.open(grant.password) });
+        contexts.set(grantId, context);
+      }
+      return context;
+    },
+  };
+}

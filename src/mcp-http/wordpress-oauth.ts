@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import {
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Request, Response } from 'express';
+import { WordPressClient } from '../client/index.js';
+import { type Grant, GrantStore, hash, newSecret } from './grants.js';
+
+export interface WordPressAuthOptions {
+  /** The WordPress site people sign in on (its `site_url` must match what WordPress hands back). */
+  siteUrl: string;
+  /** Folder for the grant store and its key (0700; files 0600). */
+  stateDir: string;
+  /** Access token lifetime; default 1 h. */
+  accessTtlMs?: number;
+  /** Refresh token lifetime (a grant unused this long is revoked in WordPress); default 30 days. */
+  refreshTtlMs?: number;
+}
+
+export const CALLBACK_PATH = '/oauth/wordpress/callback';
+
+interface Pending {
+  client: OAuthClientInformationFull;
+  params: AuthorizationParams;
+  appId: string;
+  expiresAt: number;
+}
+interface Code {
+  grantId: string;
+  clientId: string;
+  challenge: string;
+  redirectUri: string;
+  expiresAt: number;
+}
+interface Access {
+  grantId: string;
+  clientId: string;
+  resource: string;
+  expiresAt: number;
+}
+
+/**
+ * OAuth 2.1 (the MCP SDK's router does metadata, registration, PKCE S256 and the endpoints) where
+ * signing in is WordPress's own `authorize-application.php`: on approve, WordPress hands us a new
+ * application password for the person, which we keep encrypted and never show; our tokens map to it.
+ */
+export class WordPressOAuthProvider implements OAuthServerProvider {
+  readonly store: GrantStore;
+  readonly #pending = new Map<string, Pending>();
+  readonly #codes = new Map<string, Code>();
+  readonly #access = new Map<string, Access>();
+  readonly #accessTtl: number;
+  readonly #refreshTtl: number;
+  /** Called when a grant ends (revoked or expired): its sessions close. */
+  onGrantEnded: (grantId: string) => void = () => {};
+
+  constructor(
+    readonly options: WordPressAuthOptions,
+    readonly baseUrl: URL,
+    readonly resource: URL,
+  ) {
+    this.store = new GrantStore(options.stateDir);
+    this.#accessTtl = options.accessTtlMs ?? 3600_000;
+    this.#refreshTtl = options.refreshTtlMs ?? 30 * 86400_000;
+  }
+
+  get clientsStore(): OAuthRegisteredClientsStore {
+    return {
+      getClient: (id) => this.store.client(id),
+      registerClient: (client) => {
+        const full = { ...client, client_id: randomUUID(), client_id_issued_at: Math.floor(Date.now() / 1000) };
+        this.store.addClient(full);
+        return full;
+      },
+    };
+  }
+
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    if (params.resource && params.resource.href !== this.resource.href)
+      throw new InvalidTargetError(`this server is ${this.resource.href}`);
+    const key = newSecret();
+    const appId = randomUUID();
+    this.#pending.set(hash(key), { client, params, appId, expiresAt: Date.now() + 15 * 60_000 });
+    const back = new URL(CALLBACK_PATH, this.baseUrl);
+    back.searchParams.set('pending', key);
+    const reject = new URL(back);
+    reject.searchParams.set('rejected', '1');
+    const target = new URL('wp-admin/authorize-application.php', siteBase(this.options.siteUrl));
+    target.searchParams.set('app_name', `${client.client_name ?? 'MCP client'} (cms-admin MCP)`.slice(0, 200));
+    target.searchParams.set('app_id', appId);
+    target.searchParams.set('success_url', back.href);
+    target.searchParams.set('reject_url', reject.href);
+    res.redirect(302, target.href);
+  }
+
+  /** WordPress's redirect after approve (site_url, user_login, password) or reject. */
+  async callback(req: Request, res: Response): Promise<void> {
+    const query = req.query as Record<string, string | undefined>;
+    const key = hash(query.pending ?? '');
+    const pending = this.#pending.get(key);
+    this.#pending.delete(key);
+    if (!pending || pending.expiresAt < Date.now()) {
+      res
+        .status(400)
+        .type('text/plain')
+        .send('This sign-in link is unknown or expired: start again from your MCP client.');
+      return;
+    }
+    const back = new URL(pending.params.redirectUri);
+    if (pending.params.state !== undefined) back.searchParams.set('state', pending.params.state);
+    const fail = (description: string) => {
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('error_description', description);
+      res.redirect(302, back.href);
+    };
+    if (query.rejected || !query.password || !query.user_login)
+      return fail('the connection was not approved in WordPress');
+    if (!sameSite(query.site_url ?? '', this.options.siteUrl))
+      return fail(`signed in on another site; this server serves ${this.options.siteUrl}`);
+    const client = new WordPressClient({
+      url: this.options.siteUrl,
+      username: query.user_login,
+      appPassword: query.password,
+    });
+    let appUuid: string;
+    try {
+      appUuid = (
+        await client.get<{ uuid: string }>('/wp/v2/users/me/application-passwords/introspect', { _fields: 'uuid' })
+      ).uuid;
+    } catch {
+      return fail('WordPress did not accept the new application password');
+    }
+    const grant: Grant = {
+      id: randomUUID(),
+      clientId: pending.client.client_id,
+      userLogin: query.user_login,
+      appUuid,
+      password: this.store.seal(query.password),
+      refreshHash: '',
+      refreshExpiresAt: 0,
+      resource: this.resource.href,
+    };
+    this.store.putGrant(grant);
+    const code = newSecret();
+    this.#codes.set(hash(code), {
+      grantId: grant.id,
+      clientId: grant.clientId,
+      challenge: pending.params.codeChallenge,
+      redirectUri: pending.params.redirectUri,
+      expiresAt: Date.now() + 60_000,
+    });
+    back.searchParams.set('code', code);
+    res.redirect(302, back.href);
+  }
+
+  async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
+    const found = this.#codes.get(hash(code));
+    if (!found || found.clientId !== client.client_id) throw new InvalidGrantError('unknown authorization code');
+    return found.challenge;
+  }
+
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _verifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    const found = this.#codes.get(hash(code));
+    this.#codes.delete(hash(code));
+    if (!found || found.clientId !== client.client_id || found.expiresAt < Date.now())
+      throw new InvalidGrantError('unknown or expired authorization code');
+    if (redirectUri !== undefined && redirectUri !== found.redirectUri)
+      throw new InvalidGrantError('redirect_uri differs from the authorization request');
+    if (resource && resource.href !== this.resource.href)
+      throw new InvalidTargetError(`this server is ${this.resource.href}`);
+    const grant = this.store.grant(found.grantId);
+    if (!grant) throw new InvalidGrantError('the grant was revoked');
+    return this.#issue(grant);
+  }
+
+  async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    _scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    const grant = this.store.grantByRefresh(refreshToken);
+    if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
+    if (grant.refreshExpiresAt < Date.now()) {
+      await this.revokeGrant(grant.id);
+      throw new InvalidGrantError('the refresh token expired: sign in again');
+    }
+    if (grant.resource !== this.resource.href || (resource && resource.href !== this.resource.href)) {
+      throw new InvalidTargetError(`this grant is for ${grant.resource}; this server is ${this.resource.href}`);
+    }
+    return this.#issue(grant);
+  }
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const found = this.#access.get(hash(token));
+    if (!found || !this.store.grant(found.grantId)) throw new InvalidTokenError('unknown token');
+    if (found.expiresAt <= Date.now()) throw new InvalidTokenError('the token expired: refresh it');
+    return {
+      token,
+      clientId: found.clientId,
+      scopes: [],
+      expiresAt: Math.floor(found.expiresAt / 1000),
+      resource: new URL(found.resource),
+      extra: { grantId: found.grantId },
+    };
+  }
+
+  async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    const access = this.#access.get(hash(request.token));
+    const grant = access ? this.store.grant(access.grantId) : this.store.grantByRefresh(request.token);
+    if (grant && grant.clientId === client.client_id) await this.revokeGrant(grant.id);
+  }
+
+  /** Ends a grant: its tokens stop working, its sessions close, its application password is deleted in WordPress. */
+  async revokeGrant(grantId: string): Promise<void> {
+    const grant = this.store.grant(grantId);
+    if (!grant) return;
+    this.store.dropGrant(grantId);
+    for (const [key, access] of this.#access) if (access.grantId === grantId) this.#access.delete(key);
+    this.onGrantEnded(grantId);
+    try {
+      // The companion plugin refuses a password revoking itself unless it says it signs out.
+      await this.credentials(grant).delete(`/wp/v2/users/me/application-passwords/${grant.appUuid}`, {
+        cms_admin_sign_out: '1',
+      });
+    } catch (err) {
+      process.stderr.write(
+        `cms-admin mcp: could not delete ${grant.userLogin}'s application password in WordPress (${(err as { code?: string }).code ?? (err as Error).name}); delete it in their profile.\n`,
+      );
+    }
+  }
+
+  /** Grants unused past their refresh lifetime end (and are revoked in WordPress); stale codes and tokens go. */
+  async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const map of [this.#pending, this.#codes, this.#access])
+      for (const [key, item] of map) if (item.expiresAt < now) map.delete(key);
+    for (const grant of this.store.grants())
+      if (grant.refreshExpiresAt && grant.refreshExpiresAt < now) await this.revokeGrant(grant.id);
+  }
+
+  /** The WordPress client of a grant: calls run as its person. */
+  credentials(grant: Grant): WordPressClient {
+    return new WordPressClient({
+      url: this.options.siteUrl,
+      username: grant.userLogin,
+      appPassword: this.store.open(grant.password),
+    });
+  }
+
+  #issue(grant: Grant): OAuthTokens {
+    const access = newSecret();
+    const refresh = newSecret();
+    this.#access.set(hash(access), {
+      grantId: grant.id,
+      clientId: grant.clientId,
+      resource: grant.resource,
+      expiresAt: Date.now() + this.#accessTtl,
+    });
+    this.store.putGrant({ ...grant, refreshHash: hash(refresh), refreshExpiresAt: Date.now() + this.#refreshTtl });
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: Math.floor(this.#accessTtl / 1000),
+      refresh_token: refresh,
+    };
+  }
+}
+
+function siteBase(url: string): URL {
+  return new URL(url.endsWith('/') ? url : `${url}/`);
+}
+
+function sameSite(a: string, b: string): boolean {
+  const norm = (url: string) => {
+    try {
+      const u = new URL(url);
+      return `${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase();
+    } catch {
+      return '';
+    }
+  };
+  return norm(a) !== '' && norm(a) === norm(b);
+}

@@ -1,0 +1,40 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { expect } from 'vitest';
+import { recordSecretsOf } from './output-log.js';
+import { testSite, unique, wp } from './site.js';
+import { MemoryOAuthClient, WpBrowser } from './wp-browser.js';
+
+/** A WordPress user with a known login password (for the scripted browser). */
+export async function makeUser(role: string): Promise<{ username: string; password: string; id: number }> {
+  const username = unique(role)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+  const password = `${role}-${process.pid}-pass-${Date.now()}!`;
+  recordSecretsOf({ password });
+  const user = await wp().post<{ id: number }>('/wp/v2/users', {
+    username,
+    password,
+    email: `${username}@example.com`,
+    roles: [role],
+  });
+  return { username, password, id: user.id };
+}
+
+/** Registers, is sent to WordPress, the person approves, the client finishes with the code. */
+export async function signIn(url: string, who: { username: string; password: string }, name = 'OAuth test client') {
+  const oauth = new MemoryOAuthClient(name);
+  const first = new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth });
+  await expect(new Client({ name, version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
+  expect(oauth.authorizeUrl).toBeDefined();
+  const browser = new WpBrowser(testSite().url);
+  await browser.logIn(who.username, who.password);
+  const back = await browser.approve((oauth.authorizeUrl as URL).href);
+  const code = back.searchParams.get('code');
+  expect(code, back.searchParams.get('error_description') ?? '').toBeTruthy();
+  await first.finishAuth(code as string);
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth }));
+  return { client, oauth };
+}
