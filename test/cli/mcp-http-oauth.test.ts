@@ -47,8 +47,12 @@ afterAll(async () => {
 describe('mcp --http: sign in with WordPress', () => {
   it('an editor signs in through authorize-application.php, acts as themselves, and revoking ends it in WordPress', async () => {
     const { client, oauth } = await signIn(server.url, editor, 'Editor laptop');
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(10);
+    expect(tools.every((t) => t.outputSchema)).toBe(true);
     const tags = await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } });
     expect(tags.isError).toBe(false);
+    expect((tags.structuredContent as { total: number }).total).toBe(await wp().count('/wp/v2/tags', { hide_empty: false }));
     const users = await client.callTool({ name: 'list-users', arguments: {} });
     expect(users.isError).toBe(true);
     recordOutput(JSON.stringify(users.content));

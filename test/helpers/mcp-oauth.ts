@@ -22,8 +22,8 @@ export async function makeUser(role: string): Promise<{ username: string; passwo
   return { username, password, id: user.id };
 }
 
-/** Registers, is sent to WordPress, the person approves, the client finishes with the code. */
-export async function signIn(url: string, who: { username: string; password: string }, name = 'OAuth test client') {
+/** Registers, is sent to WordPress, the person approves, the client finishes with the code (tokens saved). */
+export async function authorize(url: string, who: { username: string; password: string }, name = 'OAuth test client') {
   const oauth = new MemoryOAuthClient(name);
   const first = new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth });
   await expect(new Client({ name, version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
@@ -34,7 +34,29 @@ export async function signIn(url: string, who: { username: string; password: str
   const code = back.searchParams.get('code');
   expect(code, back.searchParams.get('error_description') ?? '').toBeTruthy();
   await first.finishAuth(code as string);
+  return oauth;
+}
+
+/** `authorize`, then an MCP client connected with the tokens. */
+export async function signIn(url: string, who: { username: string; password: string }, name = 'OAuth test client') {
+  const oauth = await authorize(url, who, name);
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth }));
   return { client, oauth };
+}
+
+/** A raw MCP request with `headers` (no session): its status and WWW-Authenticate. */
+export async function rawPost(url: string, headers: Record<string, string>) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+  await res.body?.cancel();
+  return { status: res.status, challenge: res.headers.get('www-authenticate') ?? '' };
 }

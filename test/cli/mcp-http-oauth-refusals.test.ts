@@ -1,0 +1,147 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/config.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
+import { authorize, makeUser, rawPost } from '../helpers/mcp-oauth.js';
+import { testSite } from '../helpers/site.js';
+
+// What sign-in mode refuses: each case against a real server and, where a grant is needed, a
+// real sign-in through WordPress.
+const site = testSite();
+const servers: McpHttpServer[] = [];
+let server: McpHttpServer;
+let author: { username: string; password: string; id: number };
+
+function serve(stateDir: string, accessTtlMs?: number): Promise<McpHttpServer> {
+  return serveMcpHttp(
+    createContext(site),
+    {},
+    {},
+    {
+      port: 0,
+      wordpress: {
+        siteUrl: site.url,
+        stateDir,
+        accessTtlMs,
+        contextFor: (login) => createContext({ url: site.url, ...login }),
+      },
+    },
+  ).then((s) => {
+    servers.push(s);
+    return s;
+  });
+}
+const newDir = () => mkdtempSync(path.join(tmpdir(), 'cms-oauth-'));
+const base = () => new URL('/', server.url);
+
+async function register(redirect = 'http://127.0.0.1:1/cb'): Promise<string> {
+  const res = await fetch(new URL('/register', base()), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'refusals', redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+function authorizeUrl(clientId: string, extra: Record<string, string>): URL {
+  const url = new URL('/authorize', base());
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:1/cb',
+    code_challenge: 'x'.repeat(43),
+    code_challenge_method: 'S256',
+    state: 's1',
+    ...extra,
+  };
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return url;
+}
+
+beforeAll(async () => {
+  author = await makeUser('author');
+  server = await serve(newDir());
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+describe('mcp --http sign-in refuses', () => {
+  it('no token: 401 pointing at the protected-resource metadata, which names this server and its authorization server', async () => {
+    const { status, challenge } = await rawPost(server.url, {});
+    expect(status).toBe(401);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
+    expect(metadataUrl).toBe(new URL('/.well-known/oauth-protected-resource/mcp', base()).href);
+    const prm = (await (await fetch(metadataUrl as string)).json()) as {
+      resource: string;
+      authorization_servers: string[];
+    };
+    expect(prm.resource).toBe(server.url);
+    const as = (await (await fetch(new URL('/.well-known/oauth-authorization-server', base()))).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(as.code_challenge_methods_supported).toEqual(['S256']);
+    expect(as.registration_endpoint).toBeTruthy();
+  });
+
+  it('a forged token: 401 invalid_token', async () => {
+    const { status, challenge } = await rawPost(server.url, { authorization: `Bearer forged-${'x'.repeat(40)}` });
+    expect(status).toBe(401);
+    expect(challenge).toContain('invalid_token');
+  });
+
+  it('PKCE plain: sent back to the client with invalid_request, never to WordPress', async () => {
+    const res = await fetch(authorizeUrl(await register(), { code_challenge_method: 'plain' }), { redirect: 'manual' });
+    const location = new URL(res.headers.get('location') ?? 'http://none/');
+    expect(location.origin).toBe('http://127.0.0.1:1');
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('a redirect URI not registered: 400, no redirect at all', async () => {
+    const res = await fetch(authorizeUrl(await register(), { redirect_uri: 'http://evil.example/cb' }), {
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+  });
+
+  it('authorizing for another resource: invalid_target', async () => {
+    const res = await fetch(authorizeUrl(await register(), { resource: 'http://127.0.0.1:1/mcp' }), {
+      redirect: 'manual',
+    });
+    expect(new URL(res.headers.get('location') ?? 'http://none/').searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('a wrong Origin: 403 even with a good token; an expired token: 401; a grant of another server: refused there', async () => {
+    const dir = newDir();
+    const shortLived = await serve(dir, 0);
+    const oauth = await authorize(shortLived.url, author, 'Short-lived');
+    const access = oauth.saved?.access_token as string;
+    expect(
+      (await rawPost(shortLived.url, { authorization: `Bearer ${access}`, origin: 'http://evil.example' })).status,
+    ).toBe(403);
+    const expired = await rawPost(shortLived.url, { authorization: `Bearer ${access}` });
+    expect(expired.status).toBe(401);
+    expect(expired.challenge).toContain('invalid_token');
+
+    // Another server (another resource URL) reading the same store: the grant's tokens are not its own.
+    const other = await serve(dir);
+    expect((await rawPost(other.url, { authorization: `Bearer ${access}` })).status).toBe(401);
+    const refresh = await fetch(new URL('/token', other.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: oauth.saved?.refresh_token as string,
+        client_id: oauth.info?.client_id as string,
+      }).toString(),
+    });
+    expect(refresh.status).toBe(400);
+    expect(((await refresh.json()) as { error: string }).error).toBe('invalid_target');
+  });
+});
