@@ -13,7 +13,7 @@ export function registerMcpCommand(program: Command): void {
     .description('Serve every tool over the Model Context Protocol on stdio, or Streamable HTTP with --http')
     .option(
       '--http',
-      'serve MCP Streamable HTTP at /mcp instead of stdio (bearer token: env CMS_MCP_TOKEN or --token-file)',
+      'serve MCP Streamable HTTP at /mcp instead of stdio (people sign in with WordPress, or a static token: see --auth)',
     )
     .option('--host <host>', 'with --http: address to bind (default 127.0.0.1; others need --public-url https://…)')
     .option('--port <port>', 'with --http: port (default 8765)')
@@ -42,6 +42,11 @@ export function registerMcpCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+With --http, each person signs in on the WordPress site (OAuth; WordPress's own
+authorize-application.php creates an application password for them, kept encrypted in
+--state-dir) and their calls run as them. With CMS_MCP_TOKEN or --token-file (or --auth token)
+every client sends that static bearer token and acts as the configured account. Real
+deployments need --public-url https://… behind a TLS proxy. See docs/remote-mcp.md.
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
 asked of the person through MCP elicitation. A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.
