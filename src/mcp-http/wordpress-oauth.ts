@@ -197,7 +197,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   ): Promise<OAuthTokens> {
     const grant = this.store.grantByRefresh(refreshToken);
     if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
-    if (grant.refreshExpiresAt < Date.now()) {
+    if (grant.refreshExpiresAt <= Date.now()) {
       await this.revokeGrant(grant.id);
       throw new InvalidGrantError('the refresh token expired: sign in again');
     }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
-import { authorize, makeUser, rawPost } from '../helpers/mcp-oauth.js';
-import { testSite } from '../helpers/site.js';
+import { authorize, makeUser, rawPost, signIn } from '../helpers/mcp-oauth.js';
+import { testSite, wp } from '../helpers/site.js';
 
 // What sign-in mode refuses: each case against a real server and, where a grant is needed, a
 // real sign-in through WordPress.
@@ -14,7 +14,7 @@ const servers: McpHttpServer[] = [];
 let server: McpHttpServer;
 let author: { username: string; password: string; id: number };
 
-function serve(stateDir: string, accessTtlMs?: number): Promise<McpHttpServer> {
+function serve(stateDir: string, accessTtlMs?: number, refreshTtlMs?: number): Promise<McpHttpServer> {
   return serveMcpHttp(
     createContext(site),
     {},
@@ -25,6 +25,7 @@ function serve(stateDir: string, accessTtlMs?: number): Promise<McpHttpServer> {
         siteUrl: site.url,
         stateDir,
         accessTtlMs,
+        refreshTtlMs,
         contextFor: (login) => createContext({ url: site.url, ...login }),
       },
     },
@@ -143,5 +144,54 @@ describe('mcp --http sign-in refuses', () => {
     });
     expect(refresh.status).toBe(400);
     expect(((await refresh.json()) as { error: string }).error).toBe('invalid_target');
+  });
+
+  it('a grant past its refresh lifetime: refresh refused and its application password deleted in WordPress', async () => {
+    const expiring = await serve(newDir(), undefined, 0);
+    const oauth = await authorize(expiring.url, author, 'Expiring grant');
+    const named = async () =>
+      (await wp().get<Array<{ name: string }>>(`/wp/v2/users/${author.id}/application-passwords`)).filter((p) =>
+        p.name.startsWith('Expiring grant'),
+      );
+    expect(await named()).toHaveLength(1);
+    const refresh = await fetch(new URL('/token', expiring.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: oauth.saved?.refresh_token as string,
+        client_id: oauth.info?.client_id as string,
+      }).toString(),
+    });
+    const answer = (await refresh.json()) as { error: string };
+    expect(answer.error).toBe('invalid_grant');
+    expect(await named()).toEqual([]);
+  });
+
+  it("one person's token cannot use another person's session", async () => {
+    const editor = await makeUser('editor');
+    const a = await signIn(server.url, author, 'Person A');
+    const b = await authorize(server.url, editor, 'Person B');
+    const sessionId = (a.client.transport as { sessionId?: string }).sessionId as string;
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${b.saved?.access_token}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'get-cms-tags', arguments: { limit: 1 } },
+      }),
+    });
+    expect(res.status).toBe(404);
+    await res.body?.cancel();
+    expect((await a.client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } })).isError).toBe(false);
+    await a.client.close();
   });
 });

@@ -6,7 +6,7 @@ import { createContext } from '../../src/config.js';
 import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
 import { makeUser, signIn } from '../helpers/mcp-oauth.js';
 import { recordOutput } from '../helpers/output-log.js';
-import { testSite, wp } from '../helpers/site.js';
+import { call, testSite, wp } from '../helpers/site.js';
 
 // Sign in with WordPress, end to end: the MCP SDK's client with its OAuth provider, a scripted
 // browser through wp-login.php and authorize-application.php, our server in between.
@@ -52,13 +52,16 @@ describe('mcp --http: sign in with WordPress', () => {
     expect(tools.every((t) => t.outputSchema)).toBe(true);
     const tags = await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } });
     expect(tags.isError).toBe(false);
-    expect((tags.structuredContent as { total: number }).total).toBe(await wp().count('/wp/v2/tags', { hide_empty: false }));
+    expect((tags.structuredContent as { total: number }).total).toBe(
+      await wp().count('/wp/v2/tags', { hide_empty: false }),
+    );
     const users = await client.callTool({ name: 'list-users', arguments: {} });
     expect(users.isError).toBe(true);
     recordOutput(JSON.stringify(users.content));
     expect(JSON.stringify(users.content)).toMatch(/rest_forbidden|not allowed|permission/i);
-    const me = await client.callTool({ name: 'list-app-passwords', arguments: { user: editor.id } });
-    recordOutput(JSON.stringify(me.structuredContent));
+    // The editor's application passwords, as the site's administrator's list-app-passwords shows them.
+    const listed = await call('list-app-passwords', { user_id: editor.id });
+    expect(JSON.stringify(listed)).toContain('Editor laptop (cms-admin MCP)');
     const ours = (await appPasswords(editor.id)).filter((p) => p.name.startsWith('Editor laptop'));
     expect(ours).toHaveLength(1);
     expect(statSync(path.join(stateDir, 'oauth-store.json')).mode & 0o777).toBe(0o600);
