@@ -2,7 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'vitest';
-import { recordSecretsOf } from './output-log.js';
+import { recordSecret, recordSecretsOf } from './output-log.js';
 import { testSite, unique, wp } from './site.js';
 import { MemoryOAuthClient, WpBrowser } from './wp-browser.js';
 
@@ -22,6 +22,9 @@ export async function makeUser(role: string): Promise<{ username: string; passwo
   return { username, password, id: user.id };
 }
 
+/** The browser of the latest `authorize` (its `appPassword` is what WordPress handed our server). */
+export let lastBrowser: WpBrowser | undefined;
+
 /** Registers, is sent to WordPress, the person approves, the client finishes with the code (tokens saved). */
 export async function authorize(url: string, who: { username: string; password: string }, name = 'OAuth test client') {
   const oauth = new MemoryOAuthClient(name);
@@ -32,8 +35,10 @@ export async function authorize(url: string, who: { username: string; password: 
   await browser.logIn(who.username, who.password);
   const back = await browser.approve((oauth.authorizeUrl as URL).href);
   const code = back.searchParams.get('code');
+  recordSecret(code ?? undefined);
   expect(code, back.searchParams.get('error_description') ?? '').toBeTruthy();
   await first.finishAuth(code as string);
+  lastBrowser = browser;
   return oauth;
 }
 

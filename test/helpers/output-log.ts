@@ -34,6 +34,12 @@ export function recordSecretsOf(params: unknown): void {
   }
 }
 
+/** A secret the test came by (an OAuth token, an application password WordPress handed out): no output may show it. */
+export function recordSecret(value: string | undefined): void {
+  const f = files();
+  if (f && value && value.length >= 6) appendFileSync(f.secrets, `${value}\n`, { mode: 0o600 });
+}
+
 export function resetOutputLog(home: string, name: string): void {
   const f = files(home, name);
   if (!f) return;

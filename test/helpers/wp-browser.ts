@@ -4,6 +4,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { recordSecret } from './output-log.js';
 
 /**
  * A person's browser as a script: a cookie jar, redirects followed by hand. It logs in through
@@ -11,6 +12,8 @@ import type {
  */
 export class WpBrowser {
   readonly #cookies = new Map<string, string>();
+  /** The application password WordPress handed to our callback (recorded as a secret for the scan). */
+  appPassword?: string;
 
   constructor(readonly siteUrl: string) {}
 
@@ -68,6 +71,8 @@ export class WpBrowser {
     const callback = done.headers.get('location');
     if (done.status !== 302 || !callback)
       throw new Error(`WordPress did not redirect after ${choice} (HTTP ${done.status})`);
+    this.appPassword = new URL(callback).searchParams.get('password') ?? undefined;
+    recordSecret(this.appPassword);
     const back = await fetch(callback, { redirect: 'manual' });
     const toClient = back.headers.get('location');
     if (back.status !== 302 || !toClient)
@@ -119,12 +124,15 @@ export class MemoryOAuthClient implements OAuthClientProvider {
     return this.saved;
   }
   saveTokens(tokens: OAuthTokens) {
+    recordSecret(tokens.access_token);
+    recordSecret(tokens.refresh_token);
     this.saved = tokens;
   }
   redirectToAuthorization(url: URL) {
     this.authorizeUrl = url;
   }
   saveCodeVerifier(verifier: string) {
+    recordSecret(verifier);
     this.verifier = verifier;
   }
   codeVerifier() {
