@@ -1,46 +1,97 @@
 import { Validator } from '@cfworker/json-schema';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/config.js';
 import { createMcpServer } from '../../src/mcp.js';
+import { serveMcpHttp } from '../../src/mcp-http.js';
 import { tools as registry } from '../../src/tools/index.js';
 import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
-import { testContext, unique, wp } from '../helpers/site.js';
+import { makeUser, signIn } from '../helpers/mcp-oauth.js';
+import { recordSecret } from '../helpers/output-log.js';
+import { testContext, testSite, unique, wp } from '../helpers/site.js';
 
 /**
  * MCP structured output with the SDK's own client (which checks structuredContent against
  * the listed outputSchema itself): every tool lists an outputSchema, and a successful call
- * of every tool returns structuredContent valid under it, plus the same JSON as text.
+ * of every tool returns structuredContent valid under it, plus the same JSON as text. Run in
+ * memory, over Streamable HTTP with the static token, and over Streamable HTTP signed in with
+ * WordPress as an administrator (the i25 branch's idea, on main's mcp --http).
  */
-let client: Client;
-const schemas = new Map<string, Record<string, unknown>>();
-const seen = new Set<string>();
+// Approvals are not the subject here (test/cli/mcp-approvals.test.ts): every call is approved.
+const approveAll = { approvals: { yes: true, approve: [] } };
+type Connected = { client: Client; close(): Promise<void> };
+const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
+  {
+    name: 'in memory',
+    async connect() {
+      const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+      await createMcpServer(testContext(), {}, approveAll).connect(serverSide);
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(clientSide);
+      return { client, close: () => client.close() };
+    },
+  },
+  {
+    name: 'Streamable HTTP, static token',
+    async connect() {
+      const token = `structured-${process.pid}-${Date.now()}-token`;
+      recordSecret(token);
+      const server = await serveMcpHttp(testContext(), {}, approveAll, { port: 0, token });
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      const headers = { Authorization: `Bearer ${token}` };
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+      return { client, close: async () => (await client.close(), await server.close()) };
+    },
+  },
+  {
+    name: 'Streamable HTTP, signed in with WordPress as an administrator',
+    async connect() {
+      const site = testSite();
+      const server = await serveMcpHttp(testContext(), {}, approveAll, {
+        port: 0,
+        wordpress: {
+          siteUrl: site.url,
+          stateDir: mkdtempSync(path.join(tmpdir(), 'cms-structured-')),
+          contextFor: (login) => createContext({ url: site.url, ...login }),
+        },
+      });
+      const { client } = await signIn(server.url, await makeUser('administrator'), 'Structured test');
+      return { client, close: async () => (await client.close(), await server.close()) };
+    },
+  },
+];
 
-beforeAll(async () => {
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  // Approvals are not the subject here (test/cli/mcp-approvals.test.ts): every call is approved.
-  await createMcpServer(testContext(), {}, { approvals: { yes: true } }).connect(serverSide);
-  client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  for (const tool of (await client.listTools()).tools)
-    schemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
-});
-afterAll(() => client.close());
+describe.each(connectors)('MCP outputSchema and structuredContent ($name)', (connector) => {
+  let client: Client;
+  let close: () => Promise<void>;
+  const schemas = new Map<string, Record<string, unknown>>();
+  const seen = new Set<string>();
 
-async function structured(name: string, args: Record<string, unknown> = {}): Promise<any> {
-  recordSecretsOf(args);
-  const result = await client.callTool({ name, arguments: args });
-  const text = (result.content as Array<{ text: string }>)[0]!.text;
-  recordOutput(text);
-  expect(result.isError, `${name}: ${text}`).toBe(false);
-  const validation = new Validator(schemas.get(name) as never, '2020-12', false).validate(result.structuredContent);
-  expect(validation.errors, name).toEqual([]);
-  expect(JSON.parse(text)).toEqual(result.structuredContent);
-  seen.add(name);
-  return result.structuredContent;
-}
+  beforeAll(async () => {
+    ({ client, close } = await connector.connect());
+    for (const tool of (await client.listTools()).tools)
+      schemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
+  });
+  afterAll(() => close());
 
-describe('MCP outputSchema and structuredContent', () => {
+  async function structured(name: string, args: Record<string, unknown> = {}): Promise<any> {
+    recordSecretsOf(args);
+    const result = await client.callTool({ name, arguments: args });
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    recordOutput(text);
+    expect(result.isError, `${name}: ${text}`).toBe(false);
+    const validation = new Validator(schemas.get(name) as never, '2020-12', false).validate(result.structuredContent);
+    expect(validation.errors, name).toEqual([]);
+    expect(JSON.parse(text)).toEqual(result.structuredContent);
+    seen.add(name);
+    return result.structuredContent;
+  }
+
   it('every tool lists an object outputSchema', () => {
     expect(schemas.size).toBe(registry.length);
     for (const [name, schema] of schemas) expect(schema?.type, name).toBe('object');
@@ -68,7 +119,12 @@ describe('MCP outputSchema and structuredContent', () => {
     await structured('update-term', { taxonomy: 'genre', id: genre.id, name: unique('MCP genre renamed') });
     await structured('assign-terms-to-posts', { taxonomy: 'genre', post_ids: [post!.id], term_ids: [other.id] });
     await structured('remove-terms-from-posts', { taxonomy: 'genre', post_ids: [post!.id], term_ids: [other.id] });
-    await structured('merge-terms', { taxonomy: 'genre', source_ids: [other.id], target_id: genre.id, delete_sources: true });
+    await structured('merge-terms', {
+      taxonomy: 'genre',
+      source_ids: [other.id],
+      target_id: genre.id,
+      delete_sources: true,
+    });
     await structured('delete-term', { taxonomy: 'genre', id: genre.id, force: true });
 
     const username = unique('mcpuser').replace(/\s+/g, '').toLowerCase();
