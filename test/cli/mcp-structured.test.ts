@@ -45,7 +45,13 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
       const client = new Client({ name: 'test', version: '1.0.0' });
       const headers = { Authorization: `Bearer ${token}` };
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
-      return { client, close: async () => (await client.close(), await server.close()) };
+      return {
+        client,
+        close: async () => {
+          await client.close();
+          await server.close();
+        },
+      };
     },
   },
   {
@@ -61,7 +67,13 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
         },
       });
       const { client } = await signIn(server.url, await makeUser('administrator'), 'Structured test');
-      return { client, close: async () => (await client.close(), await server.close()) };
+      return {
+        client,
+        close: async () => {
+          await client.close();
+          await server.close();
+        },
+      };
     },
   },
 ];
