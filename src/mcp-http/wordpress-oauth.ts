@@ -15,6 +15,7 @@ import type {
 import type { Request, Response } from 'express';
 import { WordPressClient } from '../client/index.js';
 import { type Grant, GrantStore, hash, newSecret } from './grants.js';
+import { authorizeApplicationUrl, checkApproval, deleteOwnAppPassword } from './wordpress-site.js';
 
 export interface WordPressAuthOptions {
   /** The WordPress site people sign in on (its `site_url` must match what WordPress hands back). */
@@ -95,11 +96,8 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     back.searchParams.set('pending', key);
     const reject = new URL(back);
     reject.searchParams.set('rejected', '1');
-    const target = new URL('wp-admin/authorize-application.php', siteBase(this.options.siteUrl));
-    target.searchParams.set('app_name', `${client.client_name ?? 'MCP client'} (cms-admin MCP)`.slice(0, 200));
-    target.searchParams.set('app_id', appId);
-    target.searchParams.set('success_url', back.href);
-    target.searchParams.set('reject_url', reject.href);
+    const name = `${client.client_name ?? 'MCP client'} (cms-admin MCP)`;
+    const target = authorizeApplicationUrl(this.options.siteUrl, name, appId, back, reject);
     res.redirect(302, target.href);
   }
 
@@ -123,29 +121,14 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       back.searchParams.set('error_description', description);
       res.redirect(302, back.href);
     };
-    if (query.rejected || !query.password || !query.user_login)
-      return fail('the connection was not approved in WordPress');
-    if (!sameSite(query.site_url ?? '', this.options.siteUrl))
-      return fail(`signed in on another site; this server serves ${this.options.siteUrl}`);
-    const client = new WordPressClient({
-      url: this.options.siteUrl,
-      username: query.user_login,
-      appPassword: query.password,
-    });
-    let appUuid: string;
-    try {
-      appUuid = (
-        await client.get<{ uuid: string }>('/wp/v2/users/me/application-passwords/introspect', { _fields: 'uuid' })
-      ).uuid;
-    } catch {
-      return fail('WordPress did not accept the new application password');
-    }
+    const approval = await checkApproval(this.options.siteUrl, query);
+    if ('refused' in approval) return fail(approval.refused);
     const grant: Grant = {
       id: randomUUID(),
       clientId: pending.client.client_id,
-      userLogin: query.user_login,
-      appUuid,
-      password: this.store.seal(query.password),
+      userLogin: approval.userLogin,
+      appUuid: approval.appUuid,
+      password: this.store.seal(approval.password),
       refreshHash: '',
       refreshExpiresAt: 0,
       resource: this.resource.href,
@@ -234,16 +217,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     this.store.dropGrant(grantId);
     for (const [key, access] of this.#access) if (access.grantId === grantId) this.#access.delete(key);
     this.onGrantEnded(grantId);
-    try {
-      // The companion plugin refuses a password revoking itself unless it says it signs out.
-      await this.credentials(grant).delete(`/wp/v2/users/me/application-passwords/${grant.appUuid}`, {
-        cms_admin_sign_out: '1',
-      });
-    } catch (err) {
-      process.stderr.write(
-        `cms-admin mcp: could not delete ${grant.userLogin}'s application password in WordPress (${(err as { code?: string }).code ?? (err as Error).name}); delete it in their profile.\n`,
-      );
-    }
+    await deleteOwnAppPassword(this.credentials(grant), grant.userLogin, grant.appUuid);
   }
 
   /** Grants unused past their refresh lifetime end (and are revoked in WordPress); stale codes and tokens go. */
@@ -281,20 +255,4 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       refresh_token: refresh,
     };
   }
-}
-
-function siteBase(url: string): URL {
-  return new URL(url.endsWith('/') ? url : `${url}/`);
-}
-
-function sameSite(a: string, b: string): boolean {
-  const norm = (url: string) => {
-    try {
-      const u = new URL(url);
-      return `${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase();
-    } catch {
-      return '';
-    }
-  };
-  return norm(a) !== '' && norm(a) === norm(b);
 }
