@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
@@ -14,13 +16,13 @@ const servers: McpHttpServer[] = [];
 let server: McpHttpServer;
 let author: { username: string; password: string; id: number };
 
-function serve(stateDir: string, accessTtlMs?: number, refreshTtlMs?: number): Promise<McpHttpServer> {
+function serve(stateDir: string, accessTtlMs?: number, refreshTtlMs?: number, port = 0): Promise<McpHttpServer> {
   return serveMcpHttp(
     createContext(site),
     {},
     {},
     {
-      port: 0,
+      port,
       wordpress: {
         siteUrl: site.url,
         stateDir,
@@ -193,5 +195,26 @@ describe('mcp --http sign-in refuses', () => {
     await res.body?.cancel();
     expect((await a.client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } })).isError).toBe(false);
     await a.client.close();
+  });
+
+  it('after a restart on the same address and store, the refresh token still works and calls run as the person', async () => {
+    const dir = newDir();
+    const first = await serve(dir, undefined, undefined, 8955);
+    const oauth = await authorize(first.url, author, 'Restart');
+    await first.close();
+    const again = await serve(dir, undefined, undefined, 8955);
+    // This process's pooled keep-alive connection went with the old server: the first request
+    // over it fails at the socket, as a real client's would once; later ones open a new one.
+    await fetch(new URL('/.well-known/oauth-protected-resource/mcp', again.url)).catch(() => undefined);
+    const { client } = await (async () => {
+      const c = new Client({ name: 'restart', version: '1.0.0' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(again.url), { authProvider: oauth }));
+      return { client: c };
+    })();
+    // The access token died with the first process (kept in memory only): the client refreshed.
+    const users = await client.callTool({ name: 'list-users', arguments: {} });
+    expect(users.isError).toBe(true);
+    expect((await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } })).isError).toBe(false);
+    await client.close();
   });
 });

@@ -67,6 +67,7 @@ describe('mcp --http: sign in with WordPress', () => {
     expect(statSync(path.join(stateDir, 'oauth-store.json')).mode & 0o777).toBe(0o600);
     expect(statSync(path.join(stateDir, 'oauth-key')).mode & 0o777).toBe(0o600);
 
+    expect(server.sessions()).toBe(1);
     const revoked = await fetch(new URL('/revoke', server.url), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -87,6 +88,8 @@ describe('mcp --http: sign in with WordPress', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(after.status).toBe(401);
+    // The grant's open session was closed with it.
+    expect(server.sessions()).toBe(0);
     await client.close().catch(() => {});
   });
 });
