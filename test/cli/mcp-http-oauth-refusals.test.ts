@@ -16,13 +16,20 @@ const servers: McpHttpServer[] = [];
 let server: McpHttpServer;
 let author: { username: string; password: string; id: number };
 
-function serve(stateDir: string, accessTtlMs?: number, refreshTtlMs?: number, port = 0): Promise<McpHttpServer> {
+function serve(
+  stateDir: string,
+  accessTtlMs?: number,
+  refreshTtlMs?: number,
+  port = 0,
+  idleMs?: number,
+): Promise<McpHttpServer> {
   return serveMcpHttp(
     createContext(site),
     {},
     {},
     {
       port,
+      idleMs,
       wordpress: {
         siteUrl: site.url,
         stateDir,
@@ -216,5 +223,20 @@ describe('mcp --http sign-in refuses', () => {
     expect(users.isError).toBe(true);
     expect((await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } })).isError).toBe(false);
     await client.close();
+  });
+
+  it('an expired grant nobody refreshes is revoked in WordPress by the server on its own', async () => {
+    const swept = await serve(newDir(), undefined, 0, 0, 50);
+    await authorize(swept.url, author, 'Swept grant');
+    const named = async () =>
+      (await wp().get<Array<{ name: string }>>(`/wp/v2/users/${author.id}/application-passwords`)).filter((p) =>
+        p.name.startsWith('Swept grant'),
+      );
+    let left = await named();
+    for (let i = 0; i < 100 && left.length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = await named();
+    }
+    expect(left).toEqual([]);
   });
 });
