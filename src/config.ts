@@ -113,7 +113,7 @@ export function numberFromEnv(key: string, min: number, env: NodeJS.ProcessEnv =
 }
 
 /** CMS_URL must be an http(s) address with its scheme; the message never repeats a password in it. */
-function checkSiteUrl(url: string): void {
+export function checkSiteUrl(url: string): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);

@@ -41,7 +41,8 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
  * bounded. Every session acts as the one configured WordPress account: see docs/remote-mcp.md.
  */
 export async function serveMcpHttp(
-  context: ToolContext,
+  /** The configured account's context: token mode's sessions act as it (unused with `wordpress`). */
+  context: ToolContext | undefined,
   filter: ToolFilter,
   serverOptions: McpServerOptions,
   options: McpHttpOptions,
@@ -54,6 +55,8 @@ export async function serveMcpHttp(
   }
   if (options.token === undefined && !options.wordpress)
     throw new Error('serveMcpHttp needs a token or wordpress sign-in.');
+  if (options.token !== undefined && !context)
+    throw new Error('Token mode needs the configured account (CMS_USERNAME, CMS_APP_PASSWORD).');
   if (options.token !== undefined && options.token.length < 16)
     throw new Error('The MCP bearer token must be at least 16 characters.');
   const expected = options.token === undefined ? undefined : digest(options.token);

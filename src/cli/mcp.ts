@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createContext } from '../config.js';
+import { checkSiteUrl, createContext } from '../config.js';
 import { findTool } from '../tools/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
@@ -50,7 +50,8 @@ deployments need --public-url https://… behind a TLS proxy. See docs/remote-mc
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
 asked of the person through MCP elicitation. A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.
-Site from CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (or the local sandbox when CMS_URL is unset).
+Site from CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (or the local sandbox when CMS_URL is unset);
+--http signing people in needs only CMS_URL.
 Example client config:
   {"mcpServers": {"wordpress": {"command": "npx", "args": ["cms-admin", "mcp"],
     "env": {"CMS_URL": "https://example.com", "CMS_USERNAME": "admin", "CMS_APP_PASSWORD": "…"}}}}`,
@@ -58,17 +59,24 @@ Example client config:
     .action(async (options: McpOptions) => {
       const filter = filterFromOptions(options);
       const approvals = { yes: Boolean(options.yes), approve: approveList(options.approve) };
-      const site = await resolveCliSiteConfig();
-      const context = createContext(site, {
-        ...contextOptions(options),
-        secretsTo: options.revealResetLinks ? 'result' : undefined,
-      });
+      const auth = options.http ? authMode(options) : undefined;
+      // Sign-in mode needs only the site's address: each person brings their own account.
+      const env = process.env;
+      const urlOnly = auth === 'wordpress' && env.CMS_URL && !env.CMS_USERNAME && !env.CMS_APP_PASSWORD;
+      if (urlOnly) checkSiteUrl(env.CMS_URL as string);
+      const siteUrl = urlOnly ? (env.CMS_URL as string) : undefined;
+      const site = siteUrl ? undefined : await resolveCliSiteConfig();
+      const contextFor = (login: { username: string; appPassword: string }) =>
+        createContext(
+          { url: siteUrl ?? (site as { url: string }).url, ...login },
+          { ...contextOptions(options), secretsTo: options.revealResetLinks ? 'result' : undefined },
+        );
+      const context = site ? contextFor(site) : undefined;
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
-      await context.client.connect();
+      if (context) await context.client.connect();
       const serverOptions = { strict: Boolean(options.strict), approvals };
       if (options.http) {
         const { serveMcpHttp } = await import('../mcp-http.js');
-        const auth = authMode(options);
         const server = await serveMcpHttp(context, filter, serverOptions, {
           host: options.host,
           port: options.port === undefined ? undefined : Number(options.port),
@@ -77,19 +85,9 @@ Example client config:
             ? { token: bearerToken(options.tokenFile) }
             : {
                 wordpress: {
-                  siteUrl: site.url,
-                  stateDir:
-                    options.stateDir ??
-                    path.join(
-                      process.env.XDG_STATE_HOME ?? path.join(homedir(), '.local', 'state'),
-                      'cms-admin',
-                      'mcp',
-                    ),
-                  contextFor: (login) =>
-                    createContext(
-                      { ...site, ...login },
-                      { ...contextOptions(options), secretsTo: options.revealResetLinks ? 'result' : undefined },
-                    ),
+                  siteUrl: siteUrl ?? (site as { url: string }).url,
+                  stateDir: options.stateDir ?? defaultStateDir(),
+                  contextFor,
                 },
               }),
         });
@@ -97,7 +95,7 @@ Example client config:
         return;
       }
       const { serveStdio } = await import('../mcp.js');
-      await serveStdio(context, filter, serverOptions);
+      await serveStdio(context as NonNullable<typeof context>, filter, serverOptions);
     });
 }
 
@@ -114,6 +112,10 @@ type McpOptions = FilterOptions & {
   auth?: string;
   stateDir?: string;
 };
+
+function defaultStateDir(): string {
+  return path.join(process.env.XDG_STATE_HOME ?? path.join(homedir(), '.local', 'state'), 'cms-admin', 'mcp');
+}
 
 /** `--auth`, else token when one is configured (CMS_MCP_TOKEN or --token-file), else WordPress sign-in. */
 function authMode(options: McpOptions): 'token' | 'wordpress' {

@@ -16,7 +16,8 @@ let stderr = '';
 
 beforeAll(async () => {
   const site = testSite();
-  const { CMS_MCP_TOKEN: _none, ...env } = process.env;
+  // No token and no account of its own: it needs only the site's address.
+  const { CMS_MCP_TOKEN: _t, CMS_USERNAME: _u, CMS_APP_PASSWORD: _p, ...env } = process.env;
   server = spawn(
     process.execPath,
     [
@@ -32,7 +33,7 @@ beforeAll(async () => {
     ],
     {
       cwd: REPO_ROOT,
-      env: { ...env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword },
+      env: { ...env, CMS_URL: site.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -51,7 +52,7 @@ afterAll(() => {
   recordOutput(stderr);
 });
 
-it('signs a person in by default when no token is configured; the store keeps their password encrypted, 0600', async () => {
+it('with only CMS_URL (no token, no account) it signs a person in; the store keeps their password encrypted, 0600', async () => {
   const unauthenticated = await rawPost(url, {});
   expect(unauthenticated.status).toBe(401);
   expect(unauthenticated.challenge).toContain('resource_metadata=');
