@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
 import { authorize, makeUser, rawPost, signIn } from '../helpers/mcp-oauth.js';
+import { recordSecret } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
+import { MemoryOAuthClient, WpBrowser } from '../helpers/wp-browser.js';
 
 // What sign-in mode refuses: each case against a real server and, where a grant is needed, a
 // real sign-in through WordPress.
@@ -238,5 +240,28 @@ describe('mcp --http sign-in refuses', () => {
       left = await named();
     }
     expect(left).toEqual([]);
+  });
+
+  it('a code with the wrong PKCE verifier gets no tokens', async () => {
+    const oauth = new MemoryOAuthClient('Wrong verifier');
+    const first = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: oauth });
+    await new Client({ name: 'v', version: '1.0.0' }).connect(first).catch(() => undefined);
+    const browser = new WpBrowser(testSite().url);
+    await browser.logIn(author.username, author.password);
+    const code = (await browser.approve((oauth.authorizeUrl as URL).href)).searchParams.get('code') as string;
+    recordSecret(code);
+    const res = await fetch(new URL('/token', base()), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: `wrong-${'v'.repeat(50)}`,
+        redirect_uri: oauth.redirectUrl,
+        client_id: oauth.info?.client_id as string,
+      }).toString(),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_grant');
   });
 });
