@@ -103,8 +103,8 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
 
   /** WordPress's redirect after approve (site_url, user_login, password) or reject. */
   async callback(req: Request, res: Response): Promise<void> {
-    const query = req.query as Record<string, string | undefined>;
-    const key = hash(query.pending ?? '');
+    const query = req.query as Record<string, unknown>;
+    const key = hash(typeof query.pending === 'string' ? query.pending : '');
     const pending = this.#pending.get(key);
     this.#pending.delete(key);
     if (!pending || pending.expiresAt < Date.now()) {

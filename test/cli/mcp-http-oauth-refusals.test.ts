@@ -264,4 +264,17 @@ describe('mcp --http sign-in refuses', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_grant');
   });
+
+  it('a callback that no authorize step started (or a repeated one) is refused: 400, no code', async () => {
+    for (const query of ['pending=unknown', 'pending=a&pending=b', '']) {
+      const res = await fetch(
+        new URL(`/oauth/wordpress/callback?${query}&user_login=x&password=not-a-real-one`, base()),
+        {
+          redirect: 'manual',
+        },
+      );
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
+  });
 });
