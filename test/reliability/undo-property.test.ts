@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/config.js';
+import type { ToolContext } from '../../src/tools/index.js';
+import { restoreSeeded } from '../evals/helpers.js';
+import { callIn, testSite, unique, wp } from '../helpers/site.js';
+import { ALL_STATUSES, snapshotDiff, undoSnapshot } from './undo-snapshot.js';
+import { IRREVERSIBLE, type Op, opSequence, resolveOp, type World } from './undo-writes.js';
+
+/**
+ * Issue #24's acceptance property, on the real sandbox: a seeded random sequence of ≥ 50 writes
+ * across every write tool, each run with a change journal, then undone in reverse order, leaves
+ * every term, every post's terms and every user as they were, read from WordPress directly.
+ * Irreversible writes (password reset, log out, app passwords revoked) run too; their effects
+ * are outside the comparison, and they are reported.
+ */
+
+const SEEDS = (process.env.UNDO_SEEDS ?? '1,2,3,4,5').split(',').map(Number);
+const WRITES = Number(process.env.UNDO_WRITES) || 50;
+
+// The engine is another helper's work in progress (h24a): until src/undo lands, only the writes
+// and the snapshot are checked, and the undo property is reported as skipped, never as passed.
+const UNDO_MODULE = '../../src/undo/undo.js';
+const JOURNAL_MODULE = '../../src/undo/journal.js';
+const engine = await Promise.all([import(UNDO_MODULE), import(JOURNAL_MODULE)]).catch(() => undefined);
+
+afterAll(() => restoreSeeded());
+
+async function prepareWorld(seed: number): Promise<World> {
+  await restoreSeeded();
+  const client = wp();
+  const me = (await client.connect()).id;
+  const { default_category } = await client.get<{ default_category: number }>('/wp/v2/settings', {
+    _fields: 'default_category',
+  });
+  const ids = (type: string) =>
+    client
+      .all<{ id: number }>(`/wp/v2/${type}`, { status: ALL_STATUSES, context: 'edit', _fields: 'id', orderby: 'id' })
+      .then((list) => list.map((p) => p.id));
+  const users = await client.all<{ id: number }>('/wp/v2/users', { context: 'edit', _fields: 'id', orderby: 'id' });
+  // Two users get application passwords, for revoke-app-passwords to take away.
+  const withAppPasswords = users.map((u) => u.id).filter((id) => id !== me).slice(3, 5);
+  for (const id of withAppPasswords)
+    await client.post(`/wp/v2/users/${id}/application-passwords`, { name: unique('undo property') });
+  return { me, defaultCategory: default_category, posts: await ids('posts'), products: await ids('products'), withAppPasswords, tag: `s${seed}` };
+}
+
+interface Run {
+  ok: Array<{ tool: string; params: Record<string, unknown> }>;
+  failed: Record<string, number>;
+  skipped: number;
+  requests: number;
+  ms: number;
+}
+
+/** Applies the ops through the tools, in order, with `context` (its journal records them). */
+async function applyOps(ops: Op[], world: World, context: ToolContext): Promise<Run> {
+  const run: Run = { ok: [], failed: {}, skipped: 0, requests: 0, ms: 0 };
+  const started = performance.now();
+  const requests = context.client.stats.requests;
+  for (const [i, o] of ops.entries()) {
+    const call = await resolveOp(o, i, world);
+    if (!call) {
+      run.skipped++;
+      continue;
+    }
+    const [tool, params] = call;
+    const outcome = await callIn(context, tool, params);
+    if (outcome.ok) run.ok.push({ tool, params });
+    else run.failed[`${tool}: ${outcome.error.code}`] = (run.failed[`${tool}: ${outcome.error.code}`] ?? 0) + 1;
+  }
+  run.ms = Math.round(performance.now() - started);
+  run.requests = context.client.stats.requests - requests;
+  return run;
+}
+
+/** One seed's sequence, drawn by fast-check (no shrinking: each run is minutes of real writes). */
+function sequence(seed: number): Op[] {
+  const [ops] = fc.sample(opSequence(WRITES), { seed, numRuns: 1 });
+  if (!ops) throw new Error('no sequence drawn');
+  return ops;
+}
+
+function summary(seed: number, run: Run): string {
+  const irreversible = run.ok.filter((c) => (IRREVERSIBLE as readonly string[]).includes(c.tool)).length;
+  const failed = Object.entries(run.failed).map(([k, n]) => `${k} ×${n}`);
+  const tools = new Set(run.ok.map((c) => c.tool)).size;
+  return `undo property seed ${seed}: ${run.ok.length} writes ok with ${tools} tools (${irreversible} irreversible), ${failed.length ? `failed: ${failed.join(', ')}` : 'none failed'}, ${run.skipped} skipped; writes took ${run.ms} ms, ${run.requests} requests`;
+}
+
+describe('undo: random write sequences undone in reverse order give the site back', () => {
+  it('the generator: every write tool drawn, at least 50 writes per seed, the same for the same seed', () => {
+    for (const seed of SEEDS) {
+      const ops = sequence(seed);
+      expect(ops.length).toBeGreaterThanOrEqual(WRITES);
+      expect(JSON.stringify(sequence(seed))).toBe(JSON.stringify(ops));
+    }
+    expect(new Set(sequence(SEEDS[0] as number).map((o) => o.tool)).size).toBeGreaterThanOrEqual(23);
+  });
+
+  it.skipIf(engine)('without the engine: a seeded sequence changes the site (the writes are real)', async () => {
+    const seed = SEEDS[0] as number;
+    const world = await prepareWorld(seed);
+    const before = await undoSnapshot();
+    const run = await applyOps(sequence(seed), world, createContext(testSite()));
+    console.log(summary(seed, run));
+    expect(run.ok.length).toBeGreaterThanOrEqual(WRITES * 0.7);
+    expect(snapshotDiff(before, await undoSnapshot()).length).toBeGreaterThan(10);
+  }, 600_000);
+
+  it.runIf(engine).each(SEEDS)(
+    'seed %i: ≥ 50 writes, then undo of all of them, leave the site as it was',
+    async (seed) => {
+      const [{ undoLast }, { memoryJournal }] = engine as [Record<string, any>, Record<string, any>];
+      const world = await prepareWorld(seed);
+      const before = await undoSnapshot();
+      const journal = memoryJournal();
+      const context = Object.assign(createContext(testSite()), { journal }) as ToolContext;
+      const run = await applyOps(sequence(seed), world, context);
+      console.log(summary(seed, run));
+      expect(run.ok.length).toBeGreaterThanOrEqual(WRITES * 0.7);
+      // Every successful write is in the journal, in order.
+      const recorded = ((await journal.entries()) as Array<{ tool: string }>).map((e) => e.tool);
+      expect(recorded).toEqual(run.ok.map((c) => c.tool));
+      expect(snapshotDiff(before, await undoSnapshot()).length).toBeGreaterThan(10);
+
+      const started = performance.now();
+      const requests = context.client.stats.requests;
+      const reports = (await undoLast(context, journal, recorded.length)) as Array<{
+        change_id: string;
+        conflicts: unknown[];
+        skipped: string[];
+      }>;
+      const ms = Math.round(performance.now() - started);
+      const skipped = reports.filter((r) => r.skipped.length).length;
+      console.log(
+        `undo property seed ${seed}: undo of ${reports.length} changes took ${ms} ms, ${context.client.stats.requests - requests} requests; ${skipped} with skipped items`,
+      );
+      expect(reports).toHaveLength(recorded.length);
+      expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
+      expect(snapshotDiff(before, await undoSnapshot())).toEqual([]);
+    },
+    900_000,
+  );
+});
