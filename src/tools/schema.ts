@@ -24,7 +24,7 @@ export const wpId = () => z.number().int().positive().meta(typeOnly);
 export const parentId = () => z.number().int().nonnegative().meta(typeOnly);
 
 /** A non-empty list of ids. */
-export const wpIds = () => z.array(wpId()).min(1);
+export const wpIds = () => z.array(wpId()).min(1).meta({ minItems: undefined });
 
 /** A term name: trimmed, not empty. */
 export const termName = () => z.string().trim().min(1).meta(typeOnly);
@@ -33,7 +33,36 @@ export const termName = () => z.string().trim().min(1).meta(typeOnly);
 export const text = (max = 1000) => z.string().min(1).max(max).meta(typeOnly);
 
 /** A taxonomy's slug as list-taxonomies shows it (WordPress allows 32 characters). */
-export const taxonomySlug = () => text(32).describe('Taxonomy slug');
+export const taxonomySlug = () => text(32);
 
 /** An optional term URL slug; WordPress lowercases it and turns spaces into dashes. */
-export const termSlug = () => z.string().trim().min(1).meta(typeOnly).optional().describe('URL slug');
+export const termSlug = () => z.string().trim().min(1).meta(typeOnly).optional();
+
+/**
+ * Params sent without a description: their name (and type) says what they are, and each
+ * description is sent with every request. Every other param is `.describe()`d (registry test).
+ */
+export const SELF_DESCRIBING_PARAMS: ReadonlySet<string> = new Set([
+  'id',
+  'dry_run',
+  'user_id',
+  'post_ids',
+  'term_ids',
+  'category_ids',
+  'tag_ids',
+  'source_ids',
+  'target_id',
+  'taxonomy',
+  'name',
+  'email',
+  'role',
+  'slug',
+  'description',
+  'bio',
+  'reason',
+  'search',
+  'hide_empty',
+  'before',
+  'limit',
+  'cursor',
+]);

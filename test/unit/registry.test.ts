@@ -3,6 +3,7 @@ import { WordPressClient } from '../../src/client/index.js';
 import { describeTool } from '../../src/adapters/json-schema.js';
 import { TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
 import { tools } from '../../src/tools/index.js';
+import { SELF_DESCRIBING_PARAMS } from '../../src/tools/schema.js';
 
 const TAXONOMY_TOOLS = [
   'get-cms-categories',
@@ -85,10 +86,9 @@ describe('registry', () => {
     '%s rejects unknown params and documents every param',
     (_name, tool) => {
       expect(tool.schema.safeParse({ not_a_param: 1 }).success).toBe(false);
-      // `id` is the tool's own resource by convention (src/tools/schema.ts), `dry_run` is the same
-      // on every write tool (define-tool.ts); all else is described.
+      // Names that say what they are go without a description (src/tools/schema.ts); all else is described.
       for (const [key, field] of Object.entries(tool.schema.shape)) {
-        if (key !== 'id' && key !== 'dry_run') expect(field.description, `${tool.name}.${key} needs .describe()`).toBeTruthy();
+        if (!SELF_DESCRIBING_PARAMS.has(key)) expect(field.description, `${tool.name}.${key} needs .describe()`).toBeTruthy();
       }
       const { readOnly, destructive } = tool.annotations;
       expect(readOnly && destructive).toBe(false);

@@ -8,8 +8,8 @@ export const MAX_LIMIT = 500;
 
 /** The paging parameters every list tool adds to the spec's (kept short: sent on every request). */
 export const pagingParams = {
-  limit: z.number().int().min(1).max(MAX_LIMIT).meta(typeOnly).optional().describe(`1-${MAX_LIMIT}`),
-  cursor: text(2000).optional().describe('A next_cursor'),
+  limit: z.number().int().min(1).max(MAX_LIMIT).meta(typeOnly).optional(),
+  cursor: text(2000).optional(),
 };
 
 /** One listing's items in a stable order, a window at a time. */
@@ -71,7 +71,7 @@ export async function listPage<T>(
     };
     if (hasMore) {
       const left = total - reached;
-      page.more = `${left} more: pass next_cursor, or narrow with ${request.narrowWith}.`;
+      page.more = `${left} more: pass cursor=next_cursor, or narrow with ${request.narrowWith}.`;
     }
     return page;
   };

@@ -5,11 +5,11 @@ import { CATEGORY } from './terms.js';
 
 export const assignCategoriesToPosts = termAssignTool({
   name: 'assign-categories-to-posts',
-  description: 'Add categories to posts, keeping existing ones. Returns counts, id ranges and failures.',
+  description: 'Add categories to posts, keeping their others.',
   kind: CATEGORY,
   termsParam: 'category_ids',
   schema: z.strictObject({
-    post_ids: wpIds().describe('Post ids'),
-    category_ids: wpIds().describe('Category ids'),
+    post_ids: wpIds(),
+    category_ids: wpIds(),
   }),
 });

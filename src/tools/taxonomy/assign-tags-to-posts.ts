@@ -5,11 +5,11 @@ import { TAG } from './terms.js';
 
 export const assignTagsToPosts = termAssignTool({
   name: 'assign-tags-to-posts',
-  description: 'Add tags to posts, keeping existing ones. Returns counts, id ranges and failures.',
+  description: 'Add tags to posts, keeping their others.',
   kind: TAG,
   termsParam: 'tag_ids',
   schema: z.strictObject({
-    post_ids: wpIds().describe('Post ids'),
-    tag_ids: wpIds().describe('Tag ids'),
+    post_ids: wpIds(),
+    tag_ids: wpIds(),
   }),
 });

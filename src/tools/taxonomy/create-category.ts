@@ -5,12 +5,12 @@ import { CATEGORY } from './terms.js';
 
 export const createCategory = termCreateTool({
   name: 'create-category',
-  description: 'Create a category; returns it. A duplicate name fails with existing_id.',
+  description: 'Create a category; a duplicate name fails with existing_id.',
   kind: CATEGORY,
   schema: z.strictObject({
-    name: termName().describe('Category name'),
-    parent: parentId().optional().describe('Parent category id; 0 = top level'),
+    name: termName(),
+    parent: parentId().optional().describe('0 = top level'),
     slug: termSlug(),
-    description: z.string().optional().describe('Category description'),
+    description: z.string().optional(),
   }),
 });

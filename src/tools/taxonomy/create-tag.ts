@@ -5,11 +5,11 @@ import { TAG } from './terms.js';
 
 export const createTag = termCreateTool({
   name: 'create-tag',
-  description: 'Create a tag; returns it. A duplicate name fails with existing_id.',
+  description: 'Create a tag; a duplicate name fails with existing_id.',
   kind: TAG,
   schema: z.strictObject({
-    name: termName().describe('Tag name'),
-    description: z.string().optional().describe('Tag description'),
+    name: termName(),
+    description: z.string().optional(),
     slug: termSlug(),
   }),
 });

@@ -7,9 +7,9 @@ export const createTerm = termCreateTool({
   description: 'Create a term; a duplicate name fails with existing_id.',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
-    name: termName().describe('Term name'),
+    name: termName(),
     slug: termSlug(),
-    parent: parentId().optional().describe('Parent term id'),
-    description: z.string().optional().describe('Description'),
+    parent: parentId().optional().describe('0 = top level'),
+    description: z.string().optional(),
   }),
 });

@@ -9,6 +9,6 @@ export const deleteCategory = termDeleteTool({
   kind: CATEGORY,
   schema: z.strictObject({
     id: wpId(),
-    force: z.boolean().optional().describe('Delete even if posts use it'),
+    force: z.boolean().optional().describe('Even if posts use it'),
   }),
 });

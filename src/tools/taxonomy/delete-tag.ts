@@ -9,6 +9,6 @@ export const deleteTag = termDeleteTool({
   kind: TAG,
   schema: z.strictObject({
     id: wpId(),
-    force: z.boolean().optional().describe('Delete even if posts use it'),
+    force: z.boolean().optional().describe('Even if posts use it'),
   }),
 });

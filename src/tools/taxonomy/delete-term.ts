@@ -8,6 +8,6 @@ export const deleteTerm = termDeleteTool({
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
     id: wpId(),
-    force: z.boolean().optional().describe('Delete even if posts use it'),
+    force: z.boolean().optional().describe('Even if posts use it'),
   }),
 });

@@ -7,12 +7,12 @@ import { CATEGORY } from './terms.js';
 export const getCmsCategories = termListTool({
   name: 'get-cms-categories',
   description:
-    'Categories by id: {total, items, next_cursor}; parent 0 = top level; count = published posts; more via cursor=next_cursor.',
+    'Categories by id; count = published posts.',
   kind: CATEGORY,
   schema: z.strictObject({
-    search: text().optional().describe('In name or slug'),
-    parent: parentId().optional().describe('Children of (0 = top level)'),
-    hide_empty: z.boolean().optional().describe('Skip unused'),
+    search: text().optional(),
+    parent: parentId().optional().describe('0 = top level'),
+    hide_empty: z.boolean().optional(),
     full: z.boolean().optional().describe('Add description'),
     ...pagingParams,
   }),

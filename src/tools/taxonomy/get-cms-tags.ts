@@ -6,11 +6,11 @@ import { TAG } from './terms.js';
 
 export const getCmsTags = termListTool({
   name: 'get-cms-tags',
-  description: 'Tags by id: {total, items, next_cursor}; more via cursor=next_cursor.',
+  description: 'Tags by id; count = published posts.',
   kind: TAG,
   schema: z.strictObject({
-    search: text().optional().describe('In name or slug'),
-    hide_empty: z.boolean().optional().describe('Skip unused'),
+    search: text().optional(),
+    hide_empty: z.boolean().optional(),
     full: z.boolean().optional().describe('Add description'),
     ...pagingParams,
   }),

@@ -35,7 +35,7 @@ export const listTaxonomies = defineTool({
   name: 'list-taxonomies',
   toolkit: 'taxonomy',
   description:
-    'Taxonomies incl. custom, by slug: {total, items, next_cursor}; more via cursor=next_cursor.',
+    'Taxonomies incl. custom, by slug.',
   schema: z.strictObject({
     search: text().optional().describe('In slug or name'),
     full: z.boolean().optional().describe('Add description, types'),

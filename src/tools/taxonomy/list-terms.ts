@@ -8,9 +8,9 @@ export const listTerms = termListTool({
   description: 'Terms of a taxonomy by id; count = published posts.',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
-    search: text().optional().describe('In name or slug'),
-    parent: parentId().optional().describe('Children of (0 = top level)'),
-    hide_empty: z.boolean().optional().describe('Skip unused'),
+    search: text().optional(),
+    parent: parentId().optional().describe('0 = top level'),
+    hide_empty: z.boolean().optional(),
     full: z.boolean().optional().describe('Add description'),
     ...pagingParams,
   }),

@@ -4,7 +4,7 @@ import { CATEGORY } from './terms.js';
 export const mergeCategories = termMergeTool({
   name: 'merge-categories',
   description:
-    "Move all posts of the sources to the target, removing the sources from them; sources' children move under the target.",
+    'Merge categories into target_id: their posts and children move to it.',
   kind: CATEGORY,
   noun: 'Category',
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { mergeOutput } from '../output-schemas.js';
 import { failuresByReason, noneDone } from '../answers/bulk.js';
-import { wpId, wpIds } from '../schema.js';
+import { taxonomySlug, wpId, wpIds } from '../schema.js';
 import { applyMerge, describePlan, type MergeReport, planMerge } from './merge.js';
 import { withPostTermsLock } from './post-lock.js';
 import { reviewMerge } from './reviews.js';
@@ -16,10 +16,10 @@ import type { TermKind } from './terms.js';
  */
 export function termMergeTool(spec: { name: string; description: string; kind?: TermKind; noun: string }) {
   const shape = {
-    ...(spec.kind ? {} : { taxonomy: z.string().min(1).max(32).describe('Taxonomy slug') }),
-    source_ids: wpIds().describe(`${spec.noun} ids to merge`),
-    target_id: wpId().describe(`Target ${spec.noun.toLowerCase()} id`),
-    delete_sources: z.boolean().optional().describe('Delete sources if every post moved'),
+    ...(spec.kind ? {} : { taxonomy: taxonomySlug() }),
+    source_ids: wpIds(),
+    target_id: wpId(),
+    delete_sources: z.boolean().optional().describe('If every post moved'),
   };
   const kindOf = (client: Parameters<typeof resolveTaxonomy>[0], params: { taxonomy?: string }) =>
     spec.kind ?? resolveTaxonomy(client, params.taxonomy as string);

@@ -8,7 +8,7 @@ export const removeTermsFromPosts = termRemoveTool({
   termsParam: 'term_ids',
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
-    post_ids: wpIds().describe('Post ids'),
-    term_ids: wpIds().describe('Term ids'),
+    post_ids: wpIds(),
+    term_ids: wpIds(),
   }),
 });

@@ -5,13 +5,13 @@ import { CATEGORY } from './terms.js';
 
 export const updateCategory = termUpdateTool({
   name: 'update-category',
-  description: "Change a category's name, parent, slug or description; returns it.",
+  description: 'Change a category; returns it.',
   kind: CATEGORY,
   schema: z.strictObject({
     id: wpId(),
-    name: termName().optional().describe('New name'),
-    parent: parentId().optional().describe('New parent id; 0 = top level'),
+    name: termName().optional(),
+    parent: parentId().optional().describe('0 = top level'),
     slug: termSlug(),
-    description: z.string().optional().describe('New description'),
+    description: z.string().optional(),
   }),
 });

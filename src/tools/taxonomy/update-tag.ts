@@ -5,12 +5,12 @@ import { TAG } from './terms.js';
 
 export const updateTag = termUpdateTool({
   name: 'update-tag',
-  description: "Change a tag's name, slug or description; returns it.",
+  description: 'Change a tag; returns it.',
   kind: TAG,
   schema: z.strictObject({
     id: wpId(),
-    name: termName().optional().describe('New name'),
-    description: z.string().optional().describe('New description; "" clears it'),
+    name: termName().optional(),
+    description: z.string().optional().describe('"" clears'),
     slug: termSlug(),
   }),
 });

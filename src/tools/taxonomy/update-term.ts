@@ -8,9 +8,9 @@ export const updateTerm = termUpdateTool({
   schema: z.strictObject({
     taxonomy: taxonomySlug(),
     id: wpId(),
-    name: termName().optional().describe('New name'),
+    name: termName().optional(),
     slug: termSlug(),
-    parent: parentId().optional().describe('New parent id; 0 = top level'),
-    description: z.string().optional().describe('New description'),
+    parent: parentId().optional().describe('0 = top level'),
+    description: z.string().optional(),
   }),
 });

@@ -12,14 +12,14 @@ import { defaultRole, none, required, rolePowers, withPowers } from './risk.js';
 export const createUser = defineTool({
   name: 'create-user',
   toolkit: 'users',
-  description: 'Create a user; returns it. Powerful roles need approval.',
+  description: 'Create a user. Powerful roles need approval.',
   schema: z.strictObject({
-    username: text(60).describe('Permanent login name'),
-    email: text(100).describe('Unique email'),
+    username: text(60).describe('Login name, permanent'),
+    email: text(100),
     password: z.string().describe(PASSWORD_RULES),
-    role: text().optional().describe('Role slug'),
+    role: text().optional(),
     name: z.string().optional().describe('Display name'),
-    bio: z.string().optional().describe('Biography'),
+    bio: z.string().optional(),
   }),
   // Destructive for MCP clients: a powerful role hands over the site (see risk.ts).
   outputSchema: userOutput,

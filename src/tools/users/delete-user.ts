@@ -19,7 +19,7 @@ interface DeleteParams {
 export const deleteUser = defineTool({
   name: 'delete-user',
   toolkit: 'users',
-  description: 'Delete an account for good, giving its posts to reassign_to. Needs approval.',
+  description: 'Delete an account for good, giving its posts to reassign_to.',
   schema: z.strictObject({
     id: wpId(),
     // Required in effect: omitted or null is refused unless delete_content is true. Not a

@@ -23,7 +23,7 @@ export const disableUser = defineTool({
   description: 'Block a user’s logins, app passwords and sessions until enable-user.',
   schema: z.strictObject({
     id: wpId(),
-    reason: z.string().max(1000).meta({ maxLength: undefined }).optional().describe('Stored reason'),
+    reason: z.string().max(1000).meta({ maxLength: undefined }).optional(),
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },

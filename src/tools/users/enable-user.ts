@@ -11,7 +11,7 @@ import { explainGuardError } from './write-errors.js';
 export const enableUser = defineTool({
   name: 'enable-user',
   toolkit: 'users',
-  description: 'Undo disable-user. Needs approval.',
+  description: 'Undo disable-user.',
   schema: z.strictObject({
     id: wpId(),
   }),

@@ -8,8 +8,8 @@ import { loadAppPasswords, MAX_LISTED } from './app-passwords.js';
 export const listAppPasswords = defineTool({
   name: 'list-app-passwords',
   toolkit: 'users',
-  description: 'A user’s application passwords: uuid, name, created, last_used, last_ip.',
-  schema: z.strictObject({ user_id: wpId().describe('User id') }),
+  description: 'A user’s application passwords (never the secret).',
+  schema: z.strictObject({ user_id: wpId() }),
   outputSchema: accountListOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }, { user_id }) {

@@ -9,7 +9,7 @@ export const listUserRoles = defineTool({
   name: 'list-user-roles',
   toolkit: 'users',
   description:
-    'Roles with capabilities, by slug: {source, total, items, next_cursor}; more via cursor=next_cursor.',
+    'Roles with capabilities, by slug.',
   schema: z.strictObject({
     search: text().optional().describe('Role slug or name'),
     ...pagingParams,

@@ -8,8 +8,8 @@ import { loadSessions } from './sessions.js';
 export const listUserSessions = defineTool({
   name: 'list-user-sessions',
   toolkit: 'users',
-  description: 'A user’s login sessions: login, expires, ip, user_agent.',
-  schema: z.strictObject({ user_id: wpId().describe('User id') }),
+  description: 'A user’s login sessions.',
+  schema: z.strictObject({ user_id: wpId() }),
   outputSchema: accountListOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }, { user_id }) {

@@ -18,11 +18,11 @@ type Listed = UserRecord & { bio?: string; url?: string; first_name?: string; la
 export const listUsers = defineTool({
   name: 'list-users',
   toolkit: 'users',
-  description: 'Users by id: {total, items, next_cursor}; more via cursor=next_cursor.',
+  description: 'Users by id.',
   schema: z.strictObject({
-    role: text().optional().describe('Role slug'),
+    role: text().optional(),
     search: text().optional().describe('In username, name or email'),
-    registered_after: z.string().optional().describe('ISO 8601 date (UTC unless given)'),
+    registered_after: z.string().optional().describe('ISO 8601'),
     full: z.boolean().optional().describe('Add bio, url, names'),
     ...pagingParams,
   }),

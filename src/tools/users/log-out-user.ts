@@ -17,7 +17,7 @@ export const logOutUser = defineTool({
   name: 'log-out-user',
   toolkit: 'users',
   description: 'End all login sessions of a user; the account stays enabled.',
-  schema: z.strictObject({ user_id: wpId().describe('User id') }),
+  schema: z.strictObject({ user_id: wpId() }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   async review({ client }, { user_id }) {

@@ -19,10 +19,10 @@ interface ResetResponse {
 export const resetUserPassword = defineTool({
   name: 'reset-user-password',
   toolkit: 'users',
-  description: 'Start a password reset (old password stays valid): email the user a reset link, or hand it to the operator.',
+  description: 'Send a password reset link (old password stays valid).',
   schema: z.strictObject({
     id: wpId(),
-    delivery: z.enum(['email', 'link']).optional().describe('email (default) or link: to the operator'),
+    delivery: z.enum(['email', 'link']).optional().describe('link: to the operator'),
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },

@@ -11,15 +11,15 @@ import { none, required } from './risk.js';
 export const revokeAppPasswords = defineTool({
   name: 'revoke-app-passwords',
   toolkit: 'users',
-  description: 'Revoke one or all of a user’s application passwords; the account stays enabled.',
+  description: 'Revoke a user’s application passwords; the account stays enabled.',
   schema: z.strictObject({
-    user_id: wpId().describe('User id'),
+    user_id: wpId(),
     uuid: z
       .string()
       .regex(/^[0-9a-f-]{36}$/i)
       .meta({ pattern: undefined })
       .optional()
-      .describe('One password (list-app-passwords); omit for all'),
+      .describe('Omit for all'),
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },

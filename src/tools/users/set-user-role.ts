@@ -13,11 +13,11 @@ import { explainGuardError } from './write-errors.js';
 export const setUserRole = defineTool({
   name: 'set-user-role',
   toolkit: 'users',
-  description: 'Set a user’s role (replaces other roles unless keep_other_roles).',
+  description: 'Set a user’s role.',
   schema: z.strictObject({
     id: wpId(),
-    role: text().describe('Role slug'),
-    keep_other_roles: z.boolean().optional().describe('Add, not replace'),
+    role: text(),
+    keep_other_roles: z.boolean().optional().describe('Add it, keep the others'),
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },

@@ -14,12 +14,12 @@ const FIELDS = ['email', 'name', 'bio', 'password'] as const;
 export const updateUser = defineTool({
   name: 'update-user',
   toolkit: 'users',
-  description: 'Update a user; only given fields change. Email and password changes need approval.',
+  description: 'Change a user’s given fields.',
   schema: z.strictObject({
     id: wpId(),
-    email: z.string().optional().describe('New email'),
+    email: z.string().optional(),
     name: z.string().optional().describe('Display name; "" = username'),
-    bio: z.string().optional().describe('Biography; "" clears'),
+    bio: z.string().optional().describe('"" clears'),
     password: z.string().optional().describe('Rules as create-user'),
   }),
   // Destructive for MCP clients: a new email or password moves the account out of its owner's hands.

@@ -42,7 +42,7 @@ describe('get-cms-categories', () => {
     expect(JSON.stringify(page).length).toBeLessThanOrEqual(16_000);
     expect(page.total).toBe((await allCategories()).length);
     expect(page.next_cursor).toEqual(expect.any(String));
-    expect(page.more).toMatch(/more: pass next_cursor, or narrow with search or parent/);
+    expect(page.more).toMatch(/more: pass cursor=next_cursor, or narrow with search or parent/);
   });
 
   it('filters by parent and hide_empty as WordPress does', async () => {

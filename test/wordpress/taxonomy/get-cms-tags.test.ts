@@ -32,7 +32,7 @@ describe('get-cms-tags', () => {
     expect(largest).toBeLessThanOrEqual(16_000);
     for (const page of pages) expect(page.total).toBe(site.length);
     const first = pages[0] as Page;
-    expect(first.more).toMatch(/^\d+ more: pass next_cursor, or narrow with search\.$/);
+    expect(first.more).toMatch(/^\d+ more: pass cursor=next_cursor, or narrow with search\.$/);
     expect(pages.at(-1)?.next_cursor).toBeNull();
     expect(pages.at(-1)?.more).toBeUndefined();
     for (const item of items) expect(Object.keys(item).sort()).toEqual(['count', 'id', 'name', 'slug']);
