@@ -29,11 +29,34 @@ export type AuditSink = (entry: AuditEntry) => Promise<void>;
  * the file is writable again.
  */
 export function fileAuditSink(path: string): AuditSink {
-  tightenExisting(path);
+  const append = privateLineAppender(path, AUDIT_FILE);
+  return (entry) => append(`${JSON.stringify(entry)}\n`);
+}
+
+/** What a private file is, for the error that says it cannot be made private. */
+export interface PrivateFileLabel {
+  /** "The audit log" */
+  what: string;
+  /** Why it must be private: "It names users and emails". */
+  why: string;
+  /** How to choose another file: "--audit-log / CMS_AUDIT_LOG". */
+  option: string;
+  /** The error to throw; AuditLogError by default. */
+  error?: (message: string) => Error;
+}
+
+const AUDIT_FILE: PrivateFileLabel = { what: 'The audit log', why: 'It names users and emails', option: '--audit-log / CMS_AUDIT_LOG' };
+
+/**
+ * Appends lines to a file only its owner may read (0600), tightened now and on every append;
+ * appends are chained so lines never interleave, and a failed one fails only itself. Shared by
+ * the audit log and the change journal (src/undo/journal.ts).
+ */
+export function privateLineAppender(path: string, label: PrivateFileLabel): (line: string) => Promise<void> {
+  tightenExisting(path, label);
   let queue: Promise<void> = Promise.resolve();
-  return (entry) => {
-    const line = `${JSON.stringify(entry)}\n`;
-    const append = queue.then(() => appendPrivately(path, line));
+  return (line) => {
+    const append = queue.then(() => appendPrivately(path, line, label));
     queue = append.catch(() => undefined);
     return append;
   };
@@ -42,7 +65,7 @@ export function fileAuditSink(path: string): AuditSink {
 /** Modes have no such meaning on Windows (ACLs decide there). */
 const POSIX_MODES = process.platform !== 'win32';
 
-function tightenExisting(path: string): void {
+function tightenExisting(path: string, label: PrivateFileLabel): void {
   let mode: number;
   try {
     mode = statSync(path).mode;
@@ -53,17 +76,17 @@ function tightenExisting(path: string): void {
   try {
     chmodSync(path, 0o600);
   } catch (err) {
-    throw looseLogError(path, mode, err);
+    throw looseLogError(path, mode, err, label);
   }
 }
 
-async function appendPrivately(path: string, line: string): Promise<void> {
+async function appendPrivately(path: string, line: string, label: PrivateFileLabel): Promise<void> {
   const handle = await open(path, 'a', 0o600);
   try {
     const { mode } = await handle.stat();
     if (POSIX_MODES && (mode & 0o077) !== 0) {
       await handle.chmod(0o600).catch((err: unknown) => {
-        throw looseLogError(path, mode, err);
+        throw looseLogError(path, mode, err, label);
       });
     }
     await handle.appendFile(line);
@@ -78,11 +101,10 @@ export class AuditLogError extends Error {
   readonly code = 'audit_log_not_private';
 }
 
-function looseLogError(path: string, mode: number, err: unknown): AuditLogError {
+function looseLogError(path: string, mode: number, err: unknown, label: PrivateFileLabel): Error {
   const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-  return new AuditLogError(
-    `The audit log ${path} is readable by others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}) and could not be made private (0600): ${why}. It names users and emails: run \`chmod 600 ${path}\` as its owner, or choose another file with --audit-log / CMS_AUDIT_LOG.`,
-  );
+  const message = `${label.what} ${path} is readable by others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}) and could not be made private (0600): ${why}. ${label.why}: run \`chmod 600 ${path}\` as its owner, or choose another file with ${label.option}.`;
+  return label.error ? label.error(message) : new AuditLogError(message);
 }
 
 type Outcome = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };

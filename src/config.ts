@@ -1,4 +1,5 @@
 import { fileAuditSink } from './audit.js';
+import { type ChangeJournal, fileJournal } from './undo/journal.js';
 import { WordPressClient } from './client/index.js';
 import { MIN_ANSWER_BUDGET } from './tools/answers/budget.js';
 import { COMPANION_INDEX_FIELD } from './tools/companion.js';
@@ -64,6 +65,11 @@ export interface ContextOptions {
   secretsTo?: ToolContext['secretsTo'];
   /** Characters of JSON one tool answer may take; default env CMS_ANSWER_BUDGET, else 80,000. */
   answerBudget?: number;
+  /**
+   * The change journal, so writes can be undone (docs/undo.md): a file (JSON lines, 0600), a
+   * journal of the app's own, or 'off'; default env CMS_JOURNAL (a file or `off`); none if neither.
+   */
+  journal?: string | ChangeJournal;
 }
 
 export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: ContextOptions = {}): ToolContext {
@@ -81,7 +87,13 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     audit: auditLog ? fileAuditSink(auditLog) : undefined,
     secretsTo: options.secretsTo,
     answerBudget: options.answerBudget ?? numberFromEnv('CMS_ANSWER_BUDGET', MIN_ANSWER_BUDGET),
+    journal: journalFrom(options.journal ?? process.env.CMS_JOURNAL),
   };
+}
+
+function journalFrom(journal: string | ChangeJournal | undefined): ChangeJournal | undefined {
+  if (journal === undefined || journal === '' || journal === 'off') return undefined;
+  return typeof journal === 'string' ? fileJournal(journal) : journal;
 }
 
 /** Application passwords work with or without their spaces; Basic auth carries them base64'd. */

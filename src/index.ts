@@ -25,3 +25,11 @@ export {
   type ToolOutcome,
   tools,
 } from './tools/index.js';
+export {
+  type ChangeEntry,
+  type ChangeJournal,
+  fileJournal,
+  JournalError,
+  memoryJournal,
+} from './undo/journal.js';
+export { type UndoItemConflict, type UndoOptions, type UndoReport, undoChange, undoLast } from './undo/undo.js';

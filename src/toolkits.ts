@@ -1,6 +1,7 @@
 import { BaseToolkit, type DynamicStructuredTool } from '@langchain/core/tools';
 import { type Approvals, toLangChainTool } from './adapters/langchain.js';
 import { createContext } from './config.js';
+import type { ChangeJournal } from './undo/journal.js';
 import { selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './tools/index.js';
 
 export interface SiteCredentials {
@@ -30,10 +31,16 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
    * Unset: such calls are refused with an error naming this option, and nothing is written.
    */
   approvals?: Approvals;
+  /**
+   * With `site`: the change journal, so writes can be undone (undo-change, `undoChange()`;
+   * docs/undo.md): a file path, a journal of your own, or 'off' (default env CMS_JOURNAL, else none).
+   * With `context`, set `context.journal`.
+   */
+  journal?: string | ChangeJournal;
 }
 
 function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
-  const context = options.context ?? (options.site ? createContext(options.site, { answerBudget: options.answerBudget }) : undefined);
+  const context = options.context ?? (options.site ? createContext(options.site, { answerBudget: options.answerBudget, journal: options.journal }) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
   return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow }).map((tool) =>
     toLangChainTool(tool, context, { strict: options.strict, approvals: options.approvals }),

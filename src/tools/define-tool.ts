@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { AuditSink } from '../audit.js';
 import type { WordPressClient } from '../client/index.js';
+import type { ChangeJournal } from '../undo/journal.js';
+import type { UndoScope, UndoState } from '../undo/types.js';
 
 export type ToolkitName = 'taxonomy' | 'users';
 
@@ -31,6 +33,26 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Characters of JSON one answer may take; default 80,000 (see answers/budget.ts). */
   answerBudget?: number;
+  /** Where every write is recorded with the state it replaced, so it can be undone (docs/undo.md). */
+  journal?: ChangeJournal;
+}
+
+/**
+ * How a write tool's calls are journalled so they can be undone (src/undo/): which objects the
+ * call touches, read from the site before it runs and again after; the generic engine restores
+ * them (src/undo/restore.ts). A write tool without it is journalled as not reversible.
+ */
+export interface ToolUndo<P = any> {
+  /** The objects the call will change (terms, posts' terms in a taxonomy, users), read before it runs. */
+  scope?: (context: ToolContext, params: P) => Promise<UndoScope>;
+  /** Objects the call created, from its full result: they did not exist before. */
+  created?: (result: any, params: P) => UndoScope;
+  /** One line for the journal, e.g. "renamed category 12 'News' -> 'Latest'". */
+  summary: (params: P, result: any, before: UndoState) => string;
+  /** Why this call cannot be undone (a password set, an email sent); undefined when it can. */
+  irreversible?: (params: P) => string | undefined;
+  /** The tool writes its own journal entries (undo-change). */
+  self?: true;
 }
 
 /** A secret for the operator, never for the model. */
@@ -76,6 +98,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
    * thousands of posts); the audit log then keeps the full result as `detail`.
    */
   answer?: (result: never) => unknown;
+  /** How calls are journalled and undone; without it a write is journalled as not reversible. */
+  undo?: ToolUndo<z.output<Schema>>;
 }
 
 export type AnyToolDefinition = ToolDefinition<z.ZodObject>;

@@ -8,6 +8,7 @@ import type { ToolErrorPayload } from './tool-error.js';
 import { answerBudget, enforceBudget } from './answers/budget.js';
 import { reviewCall } from './approval.js';
 import { toErrorPayload } from './error-payload.js';
+import { beginChange, type PendingChange } from '../undo/record.js';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };
 
@@ -27,12 +28,17 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   let outcome: ToolOutcome;
   let user: string | undefined;
   let detail: unknown;
+  let change: PendingChange | undefined;
+  let written: unknown;
   try {
     // Every request of this call (tool code, paging, batches) stops when the call is cancelled.
     const result = await withAbortSignal(context.signal, async () => {
       user = (await context.client.connect()).username;
       if (dryRun) return enforceBudget(await previewCall(tool, context, params), answerBudget(context));
+      // The change journal (src/undo/record.ts): the state the write replaces, read first.
+      change = await beginChange(tool, context, params);
       const full = await tool.execute(context, params);
+      written = full;
       if (tool.answer) detail = full;
       return enforceBudget(tool.answer ? tool.answer(full as never) : full, answerBudget(context));
     });
@@ -41,10 +47,14 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     const error = toErrorPayload(err) ?? internalError(tool, err, secrets);
     outcome = redactSecrets({ ok: false, error }, secrets);
   }
+  if (change && outcome.ok) {
+    const failed = await change.finish(written, user, secrets);
+    if (failed) outcome = withNote(outcome, 'journal_failed', failed);
+  }
   if (context.audit && !tool.annotations.readOnly && !dryRun) {
     const write = { user, tool: tool.name, params, outcome, detail };
     const failed = await recordWrite(context.audit, write, secrets);
-    if (failed) return withAuditFailure(outcome, failed);
+    if (failed) return withNote(outcome, 'audit_log_failed', failed);
   }
   return outcome;
 }
@@ -65,12 +75,12 @@ async function previewCall(tool: AnyToolDefinition, context: ToolContext, params
   return preview ? { dry_run: true, ...preview, needs_approval } : { dry_run: true, would: review.summary, needs_approval };
 }
 
-/** The outcome, saying that it is missing from the audit log (the write itself stands). */
-function withAuditFailure(outcome: ToolOutcome, message: string): ToolOutcome {
-  if (!outcome.ok) return { ok: false, error: { ...outcome.error, audit_log_failed: message } };
+/** The outcome, saying that it is missing from the audit log or the journal (the write itself stands). */
+function withNote(outcome: ToolOutcome, key: 'audit_log_failed' | 'journal_failed', message: string): ToolOutcome {
+  if (!outcome.ok) return { ok: false, error: { ...outcome.error, [key]: message } };
   const { result } = outcome;
   const isRecord = result !== null && typeof result === 'object' && !Array.isArray(result);
-  return { ok: true, result: isRecord ? { ...result, audit_log_failed: message } : { result, audit_log_failed: message } };
+  return { ok: true, result: isRecord ? { ...result, [key]: message } : { result, [key]: message } };
 }
 
 export function invalidParams(tool: AnyToolDefinition, error: z.ZodError): ToolErrorPayload {

@@ -24,4 +24,6 @@ export interface ToolErrorPayload {
   details?: unknown;
   /** Set when the call could not be recorded in the audit log (see audit.ts). */
   audit_log_failed?: string;
+  /** The change journal could not record this write (src/undo/record.ts). */
+  journal_failed?: string;
 }

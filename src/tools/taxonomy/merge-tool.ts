@@ -8,6 +8,7 @@ import { withPostTermsLock } from './post-lock.js';
 import { reviewMerge } from './reviews.js';
 import { resolveTaxonomy } from './taxonomies.js';
 import type { TermKind } from './terms.js';
+import { termMergeUndo } from './undo-terms.js';
 
 /**
  * The merge tool, written once: merge-terms for any taxonomy (`taxonomy`), merge-categories
@@ -40,10 +41,11 @@ export function termMergeTool(spec: { name: string; description: string; kind?: 
         path: ['source_ids'],
         message: 'must not contain target_id',
       }),
-    // Destructive even without delete_sources: posts lose the sources, and which post had which
-    // source is not recorded anywhere, so the change cannot be undone.
+    // Destructive even without delete_sources: posts lose the sources (the change journal, when
+    // on, records which post had which, so it can be undone: src/undo/).
     outputSchema: mergeOutput,
     annotations: { readOnly: false, destructive: true, idempotent: true },
+    undo: termMergeUndo(async (client, params) => kindOf(client, params)),
     review: async ({ client }, params) => reviewMerge(client, await kindOf(client, params as Params), params as Params),
     // Thousands of posts: failed posts by reason, id ranges (the audit log keeps every post).
     answer: (result: MergeReport | ReturnType<typeof describePlan>) => {

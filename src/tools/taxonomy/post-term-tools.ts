@@ -9,6 +9,7 @@ import { previewAddTerms, previewPostTerms } from './previews.js';
 import { defaultNote, type RemoveReport, removeTerms, reviewRemove } from './remove.js';
 import { resolveTaxonomy } from './taxonomies.js';
 import type { TermKind } from './terms.js';
+import { postTermsUndo } from './undo-terms.js';
 
 /**
  * The post-term tools, written once: for any taxonomy (`taxonomy`, `term_ids`) or with the
@@ -37,6 +38,7 @@ export function termAssignTool<S extends z.ZodObject>(spec: PostTermToolSpec<S>)
     toolkit: 'taxonomy',
     outputSchema: assignOutput,
     annotations: { readOnly: false, destructive: false, idempotent: true },
+    undo: postTermsUndo((client, params) => read(client, spec, params).kind, spec.termsParam, 'added'),
     answer: bulkAnswer,
     async preview({ client }, params) {
       const { kind, postIds, termIds } = read(client, spec, params);
@@ -57,6 +59,7 @@ export function termRemoveTool<S extends z.ZodObject>(spec: PostTermToolSpec<S>)
     outputSchema: assignOutput,
     // Destructive: which post had which term is lost; more than a few posts need approval.
     annotations: { readOnly: false, destructive: true, idempotent: true },
+    undo: postTermsUndo((client, params) => read(client, spec, params).kind, spec.termsParam, 'removed'),
     answer: (report: RemoveReport) => ({ ...bulkAnswer(report), ...defaultNote(report) }),
     async review({ client }, params) {
       const { kind, postIds, termIds } = read(client, spec, params);

@@ -9,6 +9,7 @@ import { resolveTaxonomy } from './taxonomies.js';
 import { notHierarchical } from './term-checks.js';
 import { createTerm, deleteTerm, type TermInput, updateTerm } from './term-writes.js';
 import { type TermFilters, type TermKind, termSource } from './terms.js';
+import { termCreateUndo, termDeleteUndo, termUpdateUndo } from './undo-terms.js';
 
 /**
  * The term tools, written once. Each is built either for any taxonomy (the `taxonomy` param:
@@ -56,6 +57,7 @@ export function termCreateTool<S extends z.ZodObject>(spec: TermToolSpec<S>) {
   return defineTool({
     ...spec,
     toolkit: 'taxonomy',
+    undo: termCreateUndo((client, params) => kindOf(client, spec, params)),
     outputSchema: termOutput,
     annotations: { readOnly: false, destructive: false, idempotent: false },
     async preview({ client }, params) {
@@ -73,6 +75,7 @@ export function termUpdateTool<S extends z.ZodObject>(spec: TermToolSpec<S>) {
   return defineTool({
     ...spec,
     toolkit: 'taxonomy',
+    undo: termUpdateUndo((client, params) => kindOf(client, spec, params)),
     outputSchema: termOutput,
     annotations: { readOnly: false, destructive: false, idempotent: true },
     async preview({ client }, params) {
@@ -90,6 +93,7 @@ export function termDeleteTool<S extends z.ZodObject>(spec: TermToolSpec<S>) {
   return defineTool({
     ...spec,
     toolkit: 'taxonomy',
+    undo: termDeleteUndo((client, params) => kindOf(client, spec, params)),
     outputSchema: deletedTermOutput,
     annotations: { readOnly: false, destructive: true, idempotent: true },
     async review({ client }, params) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { createUserUndo } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { checkPassword, PASSWORD_RULES } from './passwords.js';
 import { type RawUser, toUser, USER_QUERY } from './records.js';
@@ -24,6 +25,7 @@ export const createUser = defineTool({
   // Destructive for MCP clients: a powerful role hands over the site (see risk.ts).
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  undo: createUserUndo,
   async review({ client }, params) {
     const role = params.role === undefined ? await defaultRole(client) : await resolveRole(client, params.role);
     const who = `create the user ${params.username} <${params.email}>`;

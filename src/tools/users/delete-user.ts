@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
+import { irreversible } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
@@ -29,6 +30,7 @@ export const deleteUser = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  undo: irreversible('a deleted account cannot be recreated', (p) => `deleted user ${p.id}${p.reassign_to ? `, posts to ${p.reassign_to}` : ''}`),
   async review({ client }, params) {
     // Every refusal is found here already: no one is asked about a call that would fail.
     const { account, heir, content } = await plan(client, params);

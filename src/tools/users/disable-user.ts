@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
+import { userUndo } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
@@ -27,6 +28,7 @@ export const disableUser = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  undo: userUndo((_params, name) => `disabled ${name}`),
   async review({ client }, params) {
     // Found before anyone is asked (and in a dry run): the call could not succeed.
     await refuseUnusable(client, params.id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { userUndo } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser, getUser } from './records.js';
@@ -18,6 +19,7 @@ export const enableUser = defineTool({
   // Destructive for MCP clients: it re-opens an account someone closed on purpose.
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  undo: userUndo((_params, name) => `enabled ${name}`),
   async review({ client }, params) {
     // Found before anyone is asked (and in a dry run): the call could not succeed.
     await requireCompanion(client, 'Enabling a user', 'users/enable');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { irreversible } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { wpId } from '../schema.js';
@@ -20,6 +21,7 @@ export const logOutUser = defineTool({
   schema: z.strictObject({ user_id: wpId() }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  undo: irreversible('ended sessions cannot be restored', (p) => `logged out user ${p.user_id}`),
   async review({ client }, { user_id }) {
     // The refusals (self, stronger account, no plugin) are found here already.
     await requireCompanion(client, 'Logging a user out', 'users/sessions');
@@ -27,7 +29,7 @@ export const logOutUser = defineTool({
     const sessions = await loadSessions(client, user_id, 'Logging a user out');
     const where = [...new Set(sessions.items.map((s) => s.ip).filter(Boolean))].slice(0, 5).join(', ');
     return required(
-      `end ${sessions.total} login session(s) of ${account.username}${where ? ` (from ${where})` : ''}; the account stays enabled`,
+      `end ${sessions.total} login session(s) of ${account.username}${where ? ` (from ${where})` : ''}; the account stays enabled; this cannot be undone`,
     );
   },
   async execute({ client }, { user_id }) {

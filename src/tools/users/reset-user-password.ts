@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { irreversible } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
@@ -26,14 +27,15 @@ export const resetUserPassword = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  undo: irreversible('a reset link, once sent, cannot be taken back', (p) => `started a password reset for user ${p.id} (${p.delivery ?? 'email'})`),
   async review({ client, secretsTo }, params) {
     // A call that cannot succeed is answered at once, before anyone is asked (approval.ts).
     if (params.delivery === 'link' && !secretsTo) throw noOneToReceive();
     const user = await getUser(client, params.id);
     return required(
       params.delivery === 'link'
-        ? `make a password reset link for ${user.username} (shown to you, not to the model)`
-        : `email a password reset link for ${user.username} to ${user.email}`,
+        ? `make a password reset link for ${user.username} (shown to you, not to the model); this cannot be undone`
+        : `email a password reset link for ${user.username} to ${user.email}; this cannot be undone`,
     );
   },
   async execute({ client, secretsTo }, params) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
+import { irreversible } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
@@ -23,6 +24,7 @@ export const revokeAppPasswords = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  undo: irreversible('a revoked application password cannot be restored', (p) => `revoked ${p.uuid ? 'an application password' : 'all application passwords'} of user ${p.user_id}`),
   async review({ client }, params) {
     // Every refusal is found here already: no one is asked about a call that would fail.
     const { me, account, chosen } = await choose(client, params);

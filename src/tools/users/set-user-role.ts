@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WordPressError } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
+import { userUndo } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { forUser, getUser, type RawUser } from './records.js';
@@ -21,6 +22,10 @@ export const setUserRole = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  undo: userUndo((params, name, before) => {
+    const was = before.users?.[params.id]?.roles.join(', ') || 'no role';
+    return `${params.keep_other_roles ? 'added' : 'set'} ${name}'s role ${params.role} (was: ${was})`;
+  }),
   async review({ client }, params) {
     const [role, user, powersOf] = await Promise.all([
       resolveRole(client, params.role),

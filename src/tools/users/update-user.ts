@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { userUndo } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { checkPassword } from './passwords.js';
@@ -25,6 +26,16 @@ export const updateUser = defineTool({
   // Destructive for MCP clients: a new email or password moves the account out of its owner's hands.
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  undo: {
+    ...userUndo((params, name, before) => {
+      const was = before.users?.[params.id];
+      const fields = FIELDS.filter((field) => params[field] !== undefined);
+      const email = params.email !== undefined && was ? ` (email was ${was.email})` : '';
+      return `updated ${name}: ${fields.join(', ')}${email}`;
+    }),
+    // A password cannot be read, so it cannot be put back.
+    irreversible: (params) => (params.password !== undefined ? 'a new password was set; the old one cannot be restored' : undefined),
+  },
   async review({ client }, params) {
     if (!FIELDS.some((field) => params[field] !== undefined)) throw nothingToUpdate();
     const user = await getUser(client, params.id);

@@ -60,7 +60,7 @@ describe('list-user-sessions and log-out-user', () => {
     const review = (await reviewCall(findTool('log-out-user')!, testContext(), { user_id: user.id })) as CallReview;
     expect(review).toEqual({
       approval: 'required',
-      summary: `end 1 login session(s) of ${user.username} (from 127.0.0.1); the account stays enabled`,
+      summary: `end 1 login session(s) of ${user.username} (from 127.0.0.1); the account stays enabled; this cannot be undone`,
     });
     const result = await runOk('log-out-user', { user_id: user.id });
     expect(result).toEqual({ id: user.id, username: user.username, sessions_ended: 1, disabled: false });

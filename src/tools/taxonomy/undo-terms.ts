@@ -1,0 +1,101 @@
+import type { WordPressClient } from '../../client/index.js';
+import type { ToolUndo } from '../define-tool.js';
+import { taxonomyRef, type UndoState } from '../../undo/state.js';
+import { postsWithAnyTerm } from './post-terms.js';
+import type { TermKind } from './terms.js';
+
+/**
+ * How the term tools' calls are journalled for undo (src/undo/), by kind: which terms and
+ * posts each call touches. The engine reads them before and after the call and restores them.
+ */
+type KindOf = (client: WordPressClient, params: any) => Promise<TermKind>;
+type P = Record<string, any>;
+
+const noun = (before: UndoState) => before.taxonomy?.noun ?? 'term';
+const plural = (before: UndoState, n: number) =>
+  n === 1 ? noun(before) : (before.taxonomy?.plural ?? `${noun(before)}s`);
+const quoted = (name: unknown) => `'${String(name)}'`;
+
+export function termCreateUndo(kindOf: KindOf): ToolUndo<P> {
+  return {
+    scope: async ({ client }, params) => ({ taxonomy: taxonomyRef(await kindOf(client, params)) }),
+    created: (result: { id: number }) => ({ terms: [result.id] }),
+    summary: (_params, result: { id: number; name: string }, before) =>
+      `created ${noun(before)} ${result.id} ${quoted(result.name)}`,
+  };
+}
+
+export function termUpdateUndo(kindOf: KindOf): ToolUndo<P> {
+  return {
+    scope: async ({ client }, params) => ({ taxonomy: taxonomyRef(await kindOf(client, params)), terms: [params.id] }),
+    summary: (params, _result, before) => {
+      const was = before.terms?.[params.id] as Record<string, unknown> | null | undefined;
+      const changes = ['name', 'slug', 'parent', 'description']
+        .filter((field) => params[field] !== undefined && was?.[field] !== params[field])
+        .map((field) => `${field} ${quoted(was?.[field] ?? '')} -> ${quoted(params[field])}`);
+      return `changed ${noun(before)} ${params.id}: ${changes.join(', ') || 'nothing'}`;
+    },
+  };
+}
+
+export function termDeleteUndo(kindOf: KindOf): ToolUndo<P> {
+  return {
+    async scope({ client }, params) {
+      const kind = await kindOf(client, params);
+      const [posts, children] = await Promise.all([
+        postsWithAnyTerm(client, kind, [params.id]),
+        kind.hierarchical ? childrenOf(client, kind, [params.id]) : [],
+      ]);
+      return { taxonomy: taxonomyRef(kind), terms: [params.id, ...children], posts: posts.map((p) => p.id) };
+    },
+    summary: (params, _result, before) => {
+      const term = before.terms?.[params.id];
+      const children = Object.keys(before.terms ?? {}).length - 1;
+      const posts = Object.keys(before.posts ?? {}).length;
+      return `deleted ${noun(before)} ${params.id} ${quoted(term?.name ?? '?')} (${posts} post(s)${children ? `, ${children} child term(s) moved up` : ''})`;
+    },
+  };
+}
+
+export function termMergeUndo(kindOf: KindOf): ToolUndo<P> {
+  return {
+    async scope({ client }, params) {
+      const kind = await kindOf(client, params);
+      const [posts, children] = await Promise.all([
+        postsWithAnyTerm(client, kind, params.source_ids),
+        kind.hierarchical ? childrenOf(client, kind, params.source_ids) : [],
+      ]);
+      return {
+        taxonomy: taxonomyRef(kind),
+        terms: [...params.source_ids, params.target_id, ...children],
+        posts: posts.map((p) => p.id),
+      };
+    },
+    summary: (params, result: { sources_deleted?: number[] }, before) =>
+      `merged ${plural(before, params.source_ids.length)} ${params.source_ids.join(', ')} into ${params.target_id} (${Object.keys(before.posts ?? {}).length} post(s)${result.sources_deleted?.length ? `; deleted ${result.sources_deleted.join(', ')}` : ''})`,
+  };
+}
+
+/** assign-*-to-posts and remove-terms-from-posts: every post's terms in the taxonomy. */
+export function postTermsUndo(kindOf: KindOf, termsParam: string, verb: 'added' | 'removed'): ToolUndo<P> {
+  return {
+    scope: async ({ client }, params) => ({
+      taxonomy: taxonomyRef(await kindOf(client, params)),
+      posts: params.post_ids,
+    }),
+    summary: (params, result: { updated?: number[] }, before) => {
+      const terms: number[] = params[termsParam] ?? [];
+      const where = verb === 'added' ? 'to' : 'from';
+      return `${verb} ${plural(before, terms.length)} ${terms.join(', ')} ${where} ${result.updated?.length ?? 0} of ${params.post_ids.length} post(s)`;
+    },
+  };
+}
+
+async function childrenOf(client: WordPressClient, kind: TermKind, parents: readonly number[]): Promise<number[]> {
+  const lists = await Promise.all(
+    parents.map((parent) =>
+      client.all<{ id: number }>(kind.route, { parent, _fields: 'id', hide_empty: false, orderby: 'id' }),
+    ),
+  );
+  return [...new Set(lists.flat().map((child) => child.id))];
+}

@@ -1,0 +1,105 @@
+import { withoutAbortSignal } from '../client/index.js';
+import { maskSecretParams, redactSecrets } from '../redact.js';
+import { summarizeValue } from '../summary.js';
+import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
+import { type ChangeEntry, newChangeId } from './journal.js';
+import { put } from './types.js';
+import { readState, type UndoScope, type UndoState } from './state.js';
+
+/** A write under way: its state before, read; `finish` journals it once it succeeded. */
+export interface PendingChange {
+  /** Appends the entry; returns why it could not be (also said on stderr), else undefined. */
+  finish(result: unknown, user: string | undefined, secrets: readonly string[]): Promise<string | undefined>;
+}
+
+/**
+ * Before a write runs (not a dry run) on a context with a journal: reads the state the call
+ * will replace (the tool's `undo.scope`). A read that fails does not stop the call; its entry
+ * then says it cannot be undone, and why.
+ */
+export async function beginChange(
+  tool: AnyToolDefinition,
+  context: ToolContext,
+  params: Record<string, unknown>,
+): Promise<PendingChange | undefined> {
+  const { journal } = context;
+  const undo = tool.undo;
+  if (!journal || tool.annotations.readOnly || undo?.self) return undefined;
+  let whyNot = undo ? undo.irreversible?.(params) : `${tool.name} cannot be undone`;
+  let scope: UndoScope = {};
+  let before: UndoState = {};
+  if (undo && !whyNot) {
+    try {
+      scope = (await undo.scope?.(context, params)) ?? {};
+      before = await readState(context.client, scope);
+    } catch (err) {
+      if (context.signal?.aborted) throw err;
+      whyNot = `the state before the change could not be read (${firstLine(err)})`;
+    }
+  }
+  return {
+    async finish(result, user, secrets) {
+      let after: UndoState = {};
+      if (undo && !whyNot) {
+        const created = undo.created?.(result, params) ?? {};
+        for (const id of created.terms ?? []) put(before, 'terms', id, null);
+        for (const id of created.users ?? []) put(before, 'users', id, null);
+        const full = {
+          taxonomy: scope.taxonomy ?? created.taxonomy,
+          terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
+          posts: scope.posts,
+          users: [...(scope.users ?? []), ...(created.users ?? [])],
+        };
+        if (full.taxonomy) before.taxonomy = full.taxonomy;
+        try {
+          // The call is done: reading its outcome is not cancelled with it.
+          after = await withoutAbortSignal(() => readState(context.client, full));
+        } catch (err) {
+          whyNot = `the state after the change could not be read (${firstLine(err)})`;
+        }
+      }
+      const entry: ChangeEntry = {
+        change_id: newChangeId(),
+        at: new Date().toISOString(),
+        ...(user ? { user } : {}),
+        tool: tool.name,
+        params: maskSecretParams(params),
+        summary: undo ? safeSummary(() => undo.summary(params, result, before), result) : summarizeValue(result).line,
+        reversible: !whyNot,
+        ...(whyNot ? { why_not: whyNot } : {}),
+        before: whyNot ? {} : before,
+        after: whyNot ? {} : after,
+      };
+      return appendEntry(context, entry, secrets);
+    },
+  };
+}
+
+/** Appends an entry, secrets redacted; returns why it failed (stderr says it too). */
+export async function appendEntry(
+  context: ToolContext,
+  entry: ChangeEntry,
+  secrets: readonly string[],
+): Promise<string | undefined> {
+  if (!context.journal) return undefined;
+  try {
+    await context.journal.append(redactSecrets(entry, [...(context.secrets ?? []), ...secrets]));
+    return undefined;
+  } catch (err) {
+    const why = `This change is not in the change journal, so it cannot be undone: ${firstLine(err)}`;
+    process.stderr.write(`cms-admin: ${why}\n`);
+    return why;
+  }
+}
+
+function safeSummary(make: () => string, result: unknown): string {
+  try {
+    return make();
+  } catch {
+    return summarizeValue(result).line;
+  }
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}

@@ -1,0 +1,69 @@
+import type { WordPressClient } from '../client/index.js';
+import { changePostTerms } from '../tools/taxonomy/change-post-terms.js';
+import { withPostTermsLock } from '../tools/taxonomy/post-lock.js';
+import { type RestoreOptions, type RestoreOutcome, put } from './types.js';
+import { sameList, type TaxonomyRef, type UndoState } from './state.js';
+
+/**
+ * Gives each post exactly the terms it had in the taxonomy (recreated terms by their new ids):
+ * posts needing the same change go together through the bulk path (the companion plugin's
+ * route, 250 posts a request; `/batch/v1` otherwise), so a thousand posts take a few requests.
+ */
+export async function restorePosts(
+  client: WordPressClient,
+  taxonomy: TaxonomyRef,
+  expected: UndoState,
+  target: UndoState,
+  options: RestoreOptions,
+  out: RestoreOutcome,
+): Promise<void> {
+  const groups = new Map<string, number[]>();
+  // Terms to recreate that could not be (a conflict): posts needing them are left as they are.
+  const unmade = (t: number) =>
+    !options.dryRun && !(t in out.idMap) && Boolean(target.terms?.[t]) && !out.current.terms?.[t];
+  for (const [key, had] of Object.entries(target.posts ?? {})) {
+    const id = Number(key);
+    const item = `post ${id}`;
+    const now = out.current.posts?.[key];
+    const want = had.map((t) => out.idMap[t] ?? t).sort((a, b) => a - b);
+    const blocked = had.filter(unmade);
+    if (now === undefined) out.conflicts.push({ item, reason: 'no longer exists (or cannot be read)' });
+    else if (sameList(now, want)) out.skipped.push(item);
+    else if (!options.force && !sameList(now, expected.posts?.[key]))
+      out.conflicts.push({
+        item,
+        reason: `its ${taxonomy.noun} terms changed since (now ${now.join(', ') || 'none'})`,
+      });
+    else if (blocked.length)
+      out.conflicts.push({
+        item,
+        reason: `${taxonomy.noun} ${blocked.join(', ')} could not be restored, so its terms were left`,
+      });
+    else {
+      const change = { add: want.filter((t) => !now.includes(t)), remove: now.filter((t) => !want.includes(t)) };
+      const group = JSON.stringify(change);
+      groups.set(group, [...(groups.get(group) ?? []), id]);
+    }
+  }
+  if (options.dryRun) {
+    for (const postIds of groups.values()) out.restored.push(...postIds.map((id) => `post ${id}`));
+    return;
+  }
+  await withPostTermsLock(client, async () => {
+    for (const [group, postIds] of groups) {
+      const change = JSON.parse(group) as { add: number[]; remove: number[] };
+      const report = await changePostTerms(client, taxonomy, postIds, change);
+      for (const id of [...report.updated, ...report.unchanged]) {
+        const now = out.current.posts?.[String(id)] ?? [];
+        const terms = [...now.filter((t) => !change.remove.includes(t)), ...change.add].sort((a, b) => a - b);
+        put(out.result, 'posts', id, terms);
+        out.restored.push(`post ${id}`);
+      }
+      for (const failed of report.failed)
+        out.conflicts.push({
+          item: `post ${failed.post_id}`,
+          reason: `could not be restored: ${failed.error.message}`,
+        });
+    }
+  });
+}

@@ -1,0 +1,198 @@
+import { type WordPressClient, WordPressError } from '../client/index.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import { countPostsUsing } from '../tools/taxonomy/post-terms.js';
+import { restorePosts } from './restore-posts.js';
+import { restoreUsers } from './restore-users.js';
+import { message, type RestoreOptions, type RestoreOutcome, put } from './types.js';
+import { readState, sameTerm, type TaxonomyRef, type TermState, toTermState, type UndoState } from './state.js';
+
+/**
+ * Makes the site's objects in `target` as they are there, where they are still as `expected`
+ * (the state the change left): an object changed since is a conflict, left alone unless
+ * `force`. Every step compares the site with the target first, so running it again after a
+ * fault does only what is left. Order: terms recreated (parents first) and changed, posts'
+ * terms (bulk, src/tools/taxonomy/change-post-terms.ts), then terms to delete, then users.
+ */
+export async function restoreState(
+  context: ToolContext,
+  expected: UndoState,
+  target: UndoState,
+  options: RestoreOptions,
+): Promise<RestoreOutcome> {
+  const { client } = context;
+  const taxonomy = target.taxonomy ?? expected.taxonomy;
+  const ids = (record?: Record<string, unknown>) => Object.keys(record ?? {}).map(Number);
+  const current = await readState(client, {
+    taxonomy,
+    terms: [...new Set([...ids(target.terms), ...ids(expected.terms)])],
+    posts: ids(target.posts),
+    users: ids(target.users),
+  });
+  const out: RestoreOutcome = {
+    restored: [],
+    conflicts: [],
+    skipped: [],
+    current,
+    result: structuredClone(current),
+    idMap: {},
+  };
+  const toDelete: number[] = [];
+  if (taxonomy && target.terms) await restoreTerms(client, taxonomy, expected, target, options, out, toDelete);
+  if (taxonomy && target.posts) await restorePosts(client, taxonomy, expected, target, options, out);
+  if (taxonomy) for (const id of toDelete) await deleteTerm(client, taxonomy, id, options, out);
+  if (target.users) await restoreUsers(client, expected, target, options, out);
+  return out;
+}
+
+function termItem(taxonomy: TaxonomyRef, id: number, state?: TermState | null): string {
+  return `${taxonomy.noun} ${id}${state ? ` '${state.name}'` : ''}`;
+}
+
+async function restoreTerms(
+  client: WordPressClient,
+  taxonomy: TaxonomyRef,
+  expected: UndoState,
+  target: UndoState,
+  options: RestoreOptions,
+  out: RestoreOutcome,
+  toDelete: number[],
+): Promise<void> {
+  const toCreate: number[] = [];
+  const toUpdate: number[] = [];
+  for (const [key, want] of Object.entries(target.terms ?? {})) {
+    const id = Number(key);
+    const now = out.current.terms?.[key] ?? null;
+    const item = termItem(taxonomy, id, want ?? now);
+    if (sameTerm(now, want)) out.skipped.push(item);
+    else if (!options.force && !sameTerm(now, expected.terms?.[key]))
+      out.conflicts.push({ item, reason: termChange(now) });
+    else if (!want) toDelete.push(id);
+    else if (!now) toCreate.push(id);
+    else toUpdate.push(id);
+  }
+  // Parents first: a recreated child's parent may be recreated in the same undo.
+  const pending = new Set(toCreate);
+  while (pending.size) {
+    const ready = [...pending].filter((id) => !pending.has(target.terms?.[id]?.parent ?? 0));
+    const batch = ready.length ? ready : [...pending];
+    for (const id of batch) {
+      pending.delete(id);
+      await recreateTerm(client, taxonomy, id, target.terms?.[id] as TermState, options, out);
+    }
+  }
+  for (const id of toUpdate) await updateTerm(client, taxonomy, id, target.terms?.[id] as TermState, options, out);
+}
+
+function termChange(now: TermState | null): string {
+  return now ? `changed since (now '${now.name}', slug ${now.slug}, parent ${now.parent})` : 'deleted since';
+}
+
+/** A term's parent in today's ids (its parent may have been recreated with a new id). */
+function mapped(out: RestoreOutcome, id: number): number {
+  return out.idMap[id] ?? id;
+}
+
+async function recreateTerm(
+  client: WordPressClient,
+  taxonomy: TaxonomyRef,
+  id: number,
+  want: TermState,
+  options: RestoreOptions,
+  out: RestoreOutcome,
+): Promise<void> {
+  const item = termItem(taxonomy, id, want);
+  const body = { name: want.name, slug: want.slug, description: want.description, ...parentField(taxonomy, out, want) };
+  if (options.dryRun) {
+    out.restored.push(`${item} (recreated with a new id)`);
+    return;
+  }
+  try {
+    // A run cut short may have recreated it already: slugs are unique in a taxonomy.
+    const [found] = await client.get<Array<Record<string, unknown>>>(taxonomy.route, {
+      slug: want.slug,
+      hide_empty: false,
+      context: 'edit',
+      _fields: 'id,name,slug,description,parent',
+    });
+    let newId: number;
+    let verb = 'recreated';
+    if (found && toTermState(found).name === want.name) {
+      newId = Number(found.id);
+      verb = 'already recreated';
+      if (!sameTerm(toTermState(found), { ...want, parent: body.parent ?? 0 })) {
+        await client.post(`${taxonomy.route}/${newId}`, body, { _fields: 'id' });
+        verb = 'recreated';
+      }
+    } else if (found) {
+      out.conflicts.push({
+        item,
+        reason: `its slug ${want.slug} is taken by ${taxonomy.noun} ${String(found.id)} '${String(found.name)}'`,
+      });
+      return;
+    } else {
+      newId = Number((await client.post<{ id: number }>(taxonomy.route, body, { _fields: 'id' })).id);
+    }
+    out.idMap[id] = newId;
+    put(out.result, 'terms', newId, { ...want, parent: body.parent ?? 0 });
+    if (out.result.terms) delete out.result.terms[String(id)];
+    (verb === 'recreated' ? out.restored : out.skipped).push(`${item} (${verb} as ${newId})`);
+  } catch (err) {
+    out.conflicts.push({ item, reason: `could not be recreated: ${message(err)}` });
+  }
+}
+
+function parentField(taxonomy: TaxonomyRef, out: RestoreOutcome, want: TermState): { parent?: number } {
+  return taxonomy.hierarchical ? { parent: want.parent ? mapped(out, want.parent) : 0 } : {};
+}
+
+async function updateTerm(
+  client: WordPressClient,
+  taxonomy: TaxonomyRef,
+  id: number,
+  want: TermState,
+  options: RestoreOptions,
+  out: RestoreOutcome,
+): Promise<void> {
+  const now = out.current.terms?.[String(id)] as TermState;
+  const item = termItem(taxonomy, id, want);
+  const parent = parentField(taxonomy, out, want);
+  const body = Object.fromEntries(
+    Object.entries({ name: want.name, slug: want.slug, description: want.description, ...parent }).filter(
+      ([key, value]) => now[key as keyof TermState] !== value,
+    ),
+  );
+  if (!Object.keys(body).length) return void out.skipped.push(item);
+  if (options.dryRun) return void out.restored.push(`${item} (${Object.keys(body).join(', ')})`);
+  try {
+    await client.post(`${taxonomy.route}/${id}`, body, { _fields: 'id' });
+    put(out.result, 'terms', id, { ...want, parent: parent.parent ?? 0 });
+    out.restored.push(item);
+  } catch (err) {
+    out.conflicts.push({ item, reason: `could not be changed back: ${message(err)}` });
+  }
+}
+
+/** A term the change created: deleted, unless posts use it now (then only with force). */
+async function deleteTerm(
+  client: WordPressClient,
+  taxonomy: TaxonomyRef,
+  id: number,
+  options: RestoreOptions,
+  out: RestoreOutcome,
+): Promise<void> {
+  const item = termItem(taxonomy, id, out.current.terms?.[String(id)]);
+  const used = await countPostsUsing(client, taxonomy, id);
+  if (used && !options.force)
+    return void out.conflicts.push({ item, reason: `used by ${used} post(s) now; force deletes it anyway` });
+  if (options.dryRun) return void out.restored.push(`${item} (deleted)`);
+  try {
+    await client.delete(`${taxonomy.route}/${id}`, { force: true });
+  } catch (err) {
+    if (!(err instanceof WordPressError && err.status === 404)) {
+      out.conflicts.push({ item, reason: `could not be deleted: ${message(err)}` });
+      return;
+    }
+  }
+  put(out.result, 'terms', id, null);
+  out.restored.push(`${item} (deleted)`);
+}

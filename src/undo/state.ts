@@ -1,0 +1,118 @@
+import { chunk, decodeEntities, mapLimit, type WordPressClient, WordPressError } from '../client/index.js';
+import { readPostTerms } from '../tools/taxonomy/post-terms.js';
+import type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
+
+export type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
+
+export function taxonomyRef(kind: TaxonomyRef): TaxonomyRef {
+  const { taxonomy, route, postsParam, noun, plural, hierarchical } = kind;
+  return { taxonomy, route, postsParam, noun, ...(plural ? { plural } : {}), hierarchical };
+}
+
+/** Reads every object of the scope from the site (a request per 100 terms, posts or users). */
+export async function readState(client: WordPressClient, scope: UndoScope): Promise<UndoState> {
+  const state: UndoState = {};
+  const { taxonomy } = scope;
+  if (taxonomy) state.taxonomy = taxonomy;
+  const [terms, posts, users] = await Promise.all([
+    taxonomy && scope.terms?.length ? readTerms(client, taxonomy, scope.terms) : undefined,
+    taxonomy && scope.posts?.length ? readPosts(client, taxonomy, scope.posts) : undefined,
+    scope.users?.length ? readUsers(client, scope.users) : undefined,
+  ]);
+  if (terms) state.terms = terms;
+  if (posts) state.posts = posts;
+  if (users) state.users = users;
+  return state;
+}
+
+export async function readTerms(
+  client: WordPressClient,
+  taxonomy: TaxonomyRef,
+  ids: readonly number[],
+): Promise<Record<string, TermState | null>> {
+  const unique = [...new Set(ids)];
+  const pages = await mapLimit(chunk(unique, 100), client.concurrency, (include) =>
+    client.get<Array<Record<string, unknown>>>(taxonomy.route, {
+      include,
+      _fields: 'id,name,slug,description,parent',
+      hide_empty: false,
+      per_page: 100,
+      context: 'edit',
+    }),
+  );
+  const found = new Map(pages.flat().map((raw) => [Number(raw.id), toTermState(raw)]));
+  return Object.fromEntries(unique.map((id) => [String(id), found.get(id) ?? null]));
+}
+
+export function toTermState(raw: Record<string, unknown>): TermState {
+  return {
+    name: decodeEntities(String(raw.name ?? '')),
+    slug: String(raw.slug ?? ''),
+    description: String(raw.description ?? ''),
+    parent: Number(raw.parent ?? 0),
+  };
+}
+
+async function readPosts(client: WordPressClient, taxonomy: TaxonomyRef, ids: readonly number[]) {
+  const posts = await readPostTerms(client, taxonomy, [...new Set(ids)]);
+  return Object.fromEntries(posts.map((post) => [String(post.id), [...post.terms].sort((a, b) => a - b)]));
+}
+
+const USER_STATE_FIELDS = 'id,username,name,email,description,roles,cms_disabled';
+
+async function readUsers(client: WordPressClient, ids: readonly number[]): Promise<Record<string, UserState | null>> {
+  const unique = [...new Set(ids)];
+  const pages = await mapLimit(chunk(unique, 100), client.concurrency, (include) =>
+    client.get<Array<Record<string, unknown>>>('/wp/v2/users', {
+      include,
+      context: 'edit',
+      _fields: USER_STATE_FIELDS,
+      per_page: 100,
+    }),
+  );
+  const found = new Map(pages.flat().map((raw) => [Number(raw.id), toUserState(raw)]));
+  // The collection leaves out accounts the caller may not edit; ask for those one by one.
+  for (const id of unique.filter((id) => !found.has(id))) {
+    try {
+      found.set(
+        id,
+        toUserState(await client.get(`/wp/v2/users/${id}`, { context: 'edit', _fields: USER_STATE_FIELDS })),
+      );
+    } catch (err) {
+      if (!(err instanceof WordPressError && (err.status === 404 || err.code === 'rest_user_invalid_id'))) throw err;
+    }
+  }
+  return Object.fromEntries(unique.map((id) => [String(id), found.get(id) ?? null]));
+}
+
+function toUserState(raw: Record<string, unknown>): UserState {
+  return {
+    username: String(raw.username ?? ''),
+    email: String(raw.email ?? ''),
+    name: decodeEntities(String(raw.name ?? '')),
+    bio: String(raw.description ?? ''),
+    roles: [...((raw.roles as string[] | undefined) ?? [])].sort(),
+    disabled: typeof raw.cms_disabled === 'boolean' ? raw.cms_disabled : null,
+  };
+}
+
+/** Whether two states of one object are the same (what undo compares; usernames never change). */
+export function sameTerm(a: TermState | null | undefined, b: TermState | null | undefined): boolean {
+  if (!a || !b) return (a ?? null) === (b ?? null);
+  return a.name === b.name && a.slug === b.slug && a.description === b.description && a.parent === b.parent;
+}
+
+export function sameUser(a: UserState | null | undefined, b: UserState | null | undefined): boolean {
+  if (!a || !b) return (a ?? null) === (b ?? null);
+  const disabled = a.disabled === null || b.disabled === null || a.disabled === b.disabled;
+  return a.email === b.email && a.name === b.name && a.bio === b.bio && sameList(a.roles, b.roles) && disabled;
+}
+
+export function sameList(
+  a: readonly (number | string)[] | undefined,
+  b: readonly (number | string)[] | undefined,
+): boolean {
+  const x = [...(a ?? [])].sort();
+  const y = [...(b ?? [])].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}

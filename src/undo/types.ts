@@ -1,0 +1,92 @@
+/** The undo engine's data: plain values kept in the journal (no imports, so any module may use them). */
+
+/**
+ * What an undo needs of the site, as plain data kept in the journal: the objects one call
+ * touches (terms, posts' terms in one taxonomy, users), each as it was. `null` = it did not
+ * exist (a term before it was created, after it was deleted). The same shape is read before a
+ * write (`before`), after it (`after`), and is what an undo restores (src/undo/restore.ts).
+ */
+export interface TermState {
+  name: string;
+  slug: string;
+  description: string;
+  /** Hierarchical taxonomies; 0 = top level. */
+  parent: number;
+}
+
+export interface UserState {
+  username: string;
+  email: string;
+  name: string;
+  bio: string;
+  roles: string[];
+  /** null without the companion plugin (unknown, left alone). */
+  disabled: boolean | null;
+}
+
+/** The taxonomy an entry's terms and posts belong to (what the post-terms code needs). */
+export interface TaxonomyRef {
+  taxonomy: string;
+  route: string;
+  postsParam: string;
+  noun: string;
+  plural?: string;
+  hierarchical: boolean;
+}
+
+export interface UndoState {
+  taxonomy?: TaxonomyRef;
+  terms?: Record<string, TermState | null>;
+  /** Post id → its term ids in `taxonomy`, sorted. */
+  posts?: Record<string, number[]>;
+  users?: Record<string, UserState | null>;
+  /** In an undo entry's `after`: term ids recreated by it, old → new. */
+  id_map?: Record<string, number>;
+}
+
+/** Which objects a call touches: read before and after it. */
+export interface UndoScope {
+  taxonomy?: TaxonomyRef;
+  terms?: readonly number[];
+  posts?: readonly number[];
+  users?: readonly number[];
+}
+
+export interface ItemConflict {
+  item: string;
+  reason: string;
+}
+
+/** What one restore did (or, in a dry run, would do), item by item. */
+export interface RestoreOutcome {
+  restored: string[];
+  conflicts: ItemConflict[];
+  /** Items already as they were before: nothing to write (a second run after a fault). */
+  skipped: string[];
+  /** The site before the restore and after it, keyed by today's ids (the undo entry's before/after). */
+  current: UndoState;
+  result: UndoState;
+  /** Terms recreated with new ids: old → new. */
+  idMap: Record<string, number>;
+}
+
+export interface RestoreOptions {
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+export function message(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
+/** Sets one object's state in `state` (creating the record). */
+export function put<K extends 'terms' | 'posts' | 'users'>(
+  state: UndoState,
+  key: K,
+  id: number | string,
+  value: NonNullable<UndoState[K]>[string],
+): void {
+  const record = (state[key] ?? {}) as Record<string, unknown>;
+  record[String(id)] = value;
+  state[key] = record as UndoState[K];
+}
