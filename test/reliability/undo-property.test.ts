@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/config.js';
 import type { ToolContext } from '../../src/tools/index.js';
 import { restoreSeeded } from '../evals/helpers.js';
-import { callIn, testSite, unique, wp } from '../helpers/site.js';
+import { callIn, unique, wp } from '../helpers/site.js';
 import { ALL_STATUSES, snapshotDiff, undoSnapshot } from './undo-snapshot.js';
+import { memoryJournal } from '../../src/undo/journal.js';
+import { undoLast } from '../../src/undo/undo.js';
+import { journaled } from './undo-engine.js';
 import { IRREVERSIBLE, type Op, opSequence, resolveOp, type World } from './undo-writes.js';
 
 /**
@@ -17,12 +19,6 @@ import { IRREVERSIBLE, type Op, opSequence, resolveOp, type World } from './undo
 
 const SEEDS = (process.env.UNDO_SEEDS ?? '1,2,3,4,5').split(',').map(Number);
 const WRITES = Number(process.env.UNDO_WRITES) || 50;
-
-// The engine is another helper's work in progress (h24a): until src/undo lands, only the writes
-// and the snapshot are checked, and the undo property is reported as skipped, never as passed.
-const UNDO_MODULE = '../../src/undo/undo.js';
-const JOURNAL_MODULE = '../../src/undo/journal.js';
-const engine = await Promise.all([import(UNDO_MODULE), import(JOURNAL_MODULE)]).catch(() => undefined);
 
 afterAll(() => restoreSeeded());
 
@@ -76,7 +72,8 @@ async function applyOps(ops: Op[], world: World, context: ToolContext): Promise<
 
 /** One seed's sequence, drawn by fast-check (no shrinking: each run is minutes of real writes). */
 function sequence(seed: number): Op[] {
-  const [ops] = fc.sample(opSequence(WRITES), { seed, numRuns: 1 });
+  // A few more than WRITES: a write may be refused (a tag in use) or find nothing to act on.
+  const [ops] = fc.sample(opSequence(WRITES + 4), { seed, numRuns: 1 });
   if (!ops) throw new Error('no sequence drawn');
   return ops;
 }
@@ -98,45 +95,32 @@ describe('undo: random write sequences undone in reverse order give the site bac
     expect(new Set(sequence(SEEDS[0] as number).map((o) => o.tool)).size).toBeGreaterThanOrEqual(23);
   });
 
-  it.skipIf(engine)('without the engine: a seeded sequence changes the site (the writes are real)', async () => {
-    const seed = SEEDS[0] as number;
-    const world = await prepareWorld(seed);
-    const before = await undoSnapshot();
-    const run = await applyOps(sequence(seed), world, createContext(testSite()));
-    console.log(summary(seed, run));
-    expect(run.ok.length).toBeGreaterThanOrEqual(WRITES * 0.7);
-    expect(snapshotDiff(before, await undoSnapshot()).length).toBeGreaterThan(10);
-  }, 600_000);
-
-  it.runIf(engine).each(SEEDS)(
+  it.each(SEEDS)(
     'seed %i: ≥ 50 writes, then undo of all of them, leave the site as it was',
     async (seed) => {
-      const [{ undoLast }, { memoryJournal }] = engine as [Record<string, any>, Record<string, any>];
       const world = await prepareWorld(seed);
       const before = await undoSnapshot();
       const journal = memoryJournal();
-      const context = Object.assign(createContext(testSite()), { journal }) as ToolContext;
+      const context = journaled(journal);
       const run = await applyOps(sequence(seed), world, context);
       console.log(summary(seed, run));
-      expect(run.ok.length).toBeGreaterThanOrEqual(WRITES * 0.7);
+      expect(run.ok.length).toBeGreaterThanOrEqual(WRITES);
       // Every successful write is in the journal, in order.
-      const recorded = ((await journal.entries()) as Array<{ tool: string }>).map((e) => e.tool);
+      const recorded = (await journal.entries()).map((e) => e.tool);
       expect(recorded).toEqual(run.ok.map((c) => c.tool));
       expect(snapshotDiff(before, await undoSnapshot()).length).toBeGreaterThan(10);
 
       const started = performance.now();
       const requests = context.client.stats.requests;
-      const reports = (await undoLast(context, journal, recorded.length)) as Array<{
-        change_id: string;
-        conflicts: unknown[];
-        skipped: string[];
-      }>;
+      const reports = await undoLast(context, journal, recorded.length);
       const ms = Math.round(performance.now() - started);
-      const skipped = reports.filter((r) => r.skipped.length).length;
+      const notUndone = reports.filter((r) => r.skipped.some((s) => /cannot be undone/.test(s)));
       console.log(
-        `undo property seed ${seed}: undo of ${reports.length} changes took ${ms} ms, ${context.client.stats.requests - requests} requests; ${skipped} with skipped items`,
+        `undo property seed ${seed}: undo of ${reports.length} changes took ${ms} ms, ${context.client.stats.requests - requests} requests; ${notUndone.length} irreversible reported: ${notUndone.map((r) => r.skipped[0]).join(' | ')}`,
       );
       expect(reports).toHaveLength(recorded.length);
+      // Each irreversible write is reported as such, and only those.
+      expect(notUndone.length).toBe(run.ok.filter((c) => (IRREVERSIBLE as readonly string[]).includes(c.tool)).length);
       expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
       expect(snapshotDiff(before, await undoSnapshot())).toEqual([]);
     },
