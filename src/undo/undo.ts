@@ -56,7 +56,9 @@ export async function undoChange(
     );
   }
   const undo = undoneBy(entries, entry.change_id);
-  if (undo && !opts.force) {
+  // An undo cut short by a fault is journalled with what it did; running it again finishes the
+  // rest. "Already undone" only when nothing is left to restore.
+  if (undo && !opts.force && !(await reverse(context, entries, entry, { dry_run: true })).restored.length) {
     throw new ToolError('already_undone', `Change ${entry.change_id} was already undone by ${undo.change_id}.`, {
       hint: `To redo it, undo ${undo.change_id}.`,
       details: { undo_change_id: undo.change_id },
