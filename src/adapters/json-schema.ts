@@ -5,6 +5,8 @@ import { toStrictSchema } from './strict-schema.js';
 export interface ToolDescription {
   name: string;
   toolkit: string;
+  /** Other toolkits that include it too. */
+  alsoIn?: readonly string[];
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: AnyToolDefinition['annotations'];
@@ -38,6 +40,7 @@ export function describeTool(tool: AnyToolDefinition): ToolDescription {
   return {
     name: tool.name,
     toolkit: tool.toolkit,
+    ...(tool.alsoIn ? { alsoIn: tool.alsoIn } : {}),
     description: tool.description,
     inputSchema,
     annotations: tool.annotations,

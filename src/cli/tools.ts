@@ -26,7 +26,7 @@ export function registerToolsCommand(program: Command): void {
           .join(', ');
         const params = Object.keys((tool.inputSchema.properties as object | undefined) ?? {});
         process.stdout.write(
-          `${tool.name}  [${tool.toolkit}; ${flags}]\n  ${tool.description}\n  params: ${params.join(', ') || '(none)'}\n\n`,
+          `${tool.name}  [${[tool.toolkit, ...(tool.alsoIn ?? [])].join(', ')}; ${flags}]\n  ${tool.description}\n  params: ${params.join(', ') || '(none)'}\n\n`,
         );
       }
     });

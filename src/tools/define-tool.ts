@@ -70,6 +70,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** The tool name from the service spec, kebab-case. */
   name: string;
   toolkit: ToolkitName;
+  /** Other toolkits that include it too (list-changes and undo-change serve both). */
+  alsoIn?: readonly ToolkitName[];
   /** What it does and what it returns; this is what the model reads. */
   description: string;
   /** Strict zod object: every parameter `.describe()`d, unknown keys rejected. */

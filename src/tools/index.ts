@@ -32,6 +32,8 @@ import { resetUserPassword } from './users/reset-user-password.js';
 import { revokeAppPasswords } from './users/revoke-app-passwords.js';
 import { setUserRole } from './users/set-user-role.js';
 import { updateUser } from './users/update-user.js';
+import { listChanges } from './changes/list-changes.js';
+import { undoChangeTool } from './changes/undo-change.js';
 
 /** The registry: the only list of tools. Adapters, the CLI and MCP loop over it. */
 export const tools: readonly AnyToolDefinition[] = [
@@ -70,6 +72,9 @@ export const tools: readonly AnyToolDefinition[] = [
   revokeAppPasswords,
   listUserSessions,
   logOutUser,
+  // changes (both toolkits)
+  listChanges,
+  undoChangeTool,
 ];
 
 export function findTool(name: string): AnyToolDefinition | undefined {

@@ -38,6 +38,14 @@ export const assignOutput = z.looseObject({
 /** A user tool's answer: which user it acted on. */
 export const userOutput = z.looseObject({ id, username: z.string() });
 
+/** undo-change: what was restored, and what was left because it changed since (docs/undo.md). */
+export const undoOutput = z.looseObject({
+  change_id: z.string(),
+  restored: z.array(z.string()),
+  conflicts: z.array(z.looseObject({ item: z.string(), reason: z.string() })),
+  skipped: z.array(z.string()),
+});
+
 /** A write tool's dry run (`dry_run: true`): what it would change, nothing written. */
 export const previewOutput = z.looseObject({ dry_run: z.literal(true) });
 

@@ -18,7 +18,7 @@ export function selectTools(all: readonly AnyToolDefinition[], filter: ToolFilte
   }
   return all.filter(
     (tool) =>
-      (!filter.toolkit || tool.toolkit === filter.toolkit) &&
+      (!filter.toolkit || tool.toolkit === filter.toolkit || Boolean(tool.alsoIn?.includes(filter.toolkit))) &&
       (!filter.readOnly || tool.annotations.readOnly) &&
       (!filter.allow || filter.allow.includes(tool.name)),
   );

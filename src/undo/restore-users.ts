@@ -19,56 +19,63 @@ export async function restoreUsers(
   for (const [key, want] of Object.entries(target.users ?? {})) {
     const id = Number(key);
     const now = out.current.users?.[key] ?? null;
+    const then = expected.users?.[key];
     const item = `user ${id}${(want ?? now) ? ` (${(want ?? now)?.username})` : ''}`;
-    if (sameUser(now, want)) out.skipped.push(item);
-    else if (!options.force && !sameUser(now, expected.users?.[key]))
-      out.conflicts.push({
-        item,
-        reason: now ? `changed since (${differences(now, expected.users?.[key])})` : 'deleted since',
-      });
+    if (want && then) await updateUser(client, id, item, now, then, want, options, out);
+    else if (sameUser(now, want)) out.skipped.push(item);
+    else if (!options.force && !sameUser(now, then))
+      out.conflicts.push({ item, reason: now ? 'changed since' : 'deleted since' });
     else if (!now) out.conflicts.push({ item, reason: 'was deleted; a deleted account cannot be recreated' });
     else if (!want) await deleteUser(client, id, item, options, out);
-    else await updateUser(client, id, item, now, want, options, out);
+    else await updateUser(client, id, item, now, undefined, want, options, out);
   }
 }
 
-function differences(now: UserState, then: UserState | null | undefined): string {
-  if (!then) return 'it exists';
-  const fields = (['email', 'name', 'bio'] as const).filter((f) => now[f] !== then[f]);
-  if (!sameList(now.roles, then.roles)) fields.push('roles' as never);
-  if (now.disabled !== null && then.disabled !== null && now.disabled !== then.disabled)
-    fields.push('disabled' as never);
-  return `${fields.join(', ')} differ`;
+type Field = 'email' | 'name' | 'bio' | 'roles' | 'disabled';
+const FIELDS: Field[] = ['email', 'name', 'bio', 'roles', 'disabled'];
+
+function same(field: Field, a: UserState, b: UserState): boolean {
+  if (field === 'roles') return sameList(a.roles, b.roles);
+  if (field === 'disabled') return a.disabled === null || b.disabled === null || a.disabled === b.disabled;
+  return a[field] === b[field];
 }
 
+/**
+ * Puts back the fields the change changed (`then` → `want`); one changed again since is a
+ * conflict, the user left as is (unless force). Other fields stay as they are now.
+ */
 async function updateUser(
   client: WordPressClient,
   id: number,
   item: string,
-  now: UserState,
+  now: UserState | null,
+  then: UserState | undefined,
   want: UserState,
   options: RestoreOptions,
   out: RestoreOutcome,
 ): Promise<void> {
+  const fields = FIELDS.filter((f) => !then || !same(f, then, want));
+  if (!fields.length) return;
+  if (!now) return void out.conflicts.push({ item, reason: 'deleted since' });
+  const todo = fields.filter((f) => !same(f, now, want));
+  if (!todo.length) return void out.skipped.push(item);
+  const since = then ? fields.filter((f) => !same(f, now, then)) : [];
+  if (since.length && !options.force)
+    return void out.conflicts.push({ item, reason: `changed since (${since.join(', ')})` });
+  if (options.dryRun) return void out.restored.push(`${item} (${todo.join(', ')})`);
   const body: Record<string, unknown> = {};
-  if (now.email !== want.email) body.email = want.email;
-  if (now.name !== want.name) body.name = want.name;
-  if (now.bio !== want.bio) body.description = want.bio;
-  if (!sameList(now.roles, want.roles)) body.roles = want.roles;
-  const toggle = want.disabled !== null && now.disabled !== null && now.disabled !== want.disabled;
-  if (options.dryRun) {
-    const fields = [
-      ...Object.keys(body).map((k) => (k === 'description' ? 'bio' : k)),
-      ...(toggle ? ['disabled'] : []),
-    ];
-    return void out.restored.push(`${item} (${fields.join(', ')})`);
-  }
+  if (todo.includes('email')) body.email = want.email;
+  if (todo.includes('name')) body.name = want.name;
+  if (todo.includes('bio')) body.description = want.bio;
+  if (todo.includes('roles')) body.roles = want.roles;
+  const toggle = todo.includes('disabled');
   try {
-    // Enable before other changes, disable after: an account is never left open by a failure midway.
-    if (toggle && !want.disabled) await client.post(`/${COMPANION_NAMESPACE}/users/${id}/enable`);
-    if (Object.keys(body).length) await client.post(`/wp/v2/users/${id}`, body, { context: 'edit', _fields: 'id' });
+    // Disable first, enable last: a failure midway never leaves open an account that should be closed.
     if (toggle && want.disabled) await client.post(`/${COMPANION_NAMESPACE}/users/${id}/disable`, { reason: 'undo' });
-    put(out.result, 'users', id, want);
+    if (Object.keys(body).length) await client.post(`/wp/v2/users/${id}`, body, { context: 'edit', _fields: 'id' });
+    if (toggle && !want.disabled) await client.post(`/${COMPANION_NAMESPACE}/users/${id}/enable`);
+    const restored = Object.fromEntries(todo.map((f) => [f, want[f]]));
+    put(out.result, 'users', id, { ...now, ...restored });
     out.restored.push(item);
   } catch (err) {
     out.conflicts.push({ item, reason: `could not be changed back: ${message(err)}` });

@@ -62,10 +62,12 @@ async function restoreTerms(
   for (const [key, want] of Object.entries(target.terms ?? {})) {
     const id = Number(key);
     const now = out.current.terms?.[key] ?? null;
+    const then = expected.terms?.[key];
     const item = termItem(taxonomy, id, want ?? now);
-    if (sameTerm(now, want)) out.skipped.push(item);
-    else if (!options.force && !sameTerm(now, expected.terms?.[key]))
-      out.conflicts.push({ item, reason: termChange(now) });
+    // Changed, not created or deleted: only the fields the change changed (below).
+    if (want && then) toUpdate.push(id);
+    else if (sameTerm(now, want)) out.skipped.push(item);
+    else if (!options.force && !sameTerm(now, then)) out.conflicts.push({ item, reason: termChange(now) });
     else if (!want) toDelete.push(id);
     else if (!now) toCreate.push(id);
     else toUpdate.push(id);
@@ -80,7 +82,8 @@ async function restoreTerms(
       await recreateTerm(client, taxonomy, id, target.terms?.[id] as TermState, options, out);
     }
   }
-  for (const id of toUpdate) await updateTerm(client, taxonomy, id, target.terms?.[id] as TermState, options, out);
+  for (const id of toUpdate)
+    await updateTerm(client, taxonomy, id, expected.terms?.[id], target.terms?.[id] as TermState, options, out);
 }
 
 function termChange(now: TermState | null): string {
@@ -145,27 +148,40 @@ function parentField(taxonomy: TaxonomyRef, out: RestoreOutcome, want: TermState
   return taxonomy.hierarchical ? { parent: want.parent ? mapped(out, want.parent) : 0 } : {};
 }
 
+const TERM_FIELDS = ['name', 'slug', 'description', 'parent'] as const;
+
+/**
+ * Puts back the fields the change changed (`then` → `want`), the parent in today's ids; a field
+ * changed again since is a conflict, the term left as it is (unless force). Fields the change
+ * did not touch stay as they are now.
+ */
 async function updateTerm(
   client: WordPressClient,
   taxonomy: TaxonomyRef,
   id: number,
+  then: TermState | null | undefined,
   want: TermState,
   options: RestoreOptions,
   out: RestoreOutcome,
 ): Promise<void> {
-  const now = out.current.terms?.[String(id)] as TermState;
+  const now = out.current.terms?.[String(id)] ?? null;
   const item = termItem(taxonomy, id, want);
-  const parent = parentField(taxonomy, out, want);
-  const body = Object.fromEntries(
-    Object.entries({ name: want.name, slug: want.slug, description: want.description, ...parent }).filter(
-      ([key, value]) => now[key as keyof TermState] !== value,
-    ),
-  );
+  const value = (field: (typeof TERM_FIELDS)[number]) => (field === 'parent' ? mapped(out, want.parent) : want[field]);
+  const fields = TERM_FIELDS.filter((field) => (then ? then[field] !== want[field] : true));
+  if (!fields.length) return; // not changed by this change (a merge's target, a child left where it was)
+  if (!now) return void out.conflicts.push({ item, reason: 'deleted since' });
+  const body = Object.fromEntries(fields.filter((f) => now[f] !== value(f)).map((f) => [f, value(f)]));
   if (!Object.keys(body).length) return void out.skipped.push(item);
+  const since = then ? fields.filter((f) => now[f] !== then[f]) : [];
+  if (since.length && !options.force)
+    return void out.conflicts.push({
+      item,
+      reason: `changed since (${since.map((f) => `${f} now '${now[f]}'`).join(', ')})`,
+    });
   if (options.dryRun) return void out.restored.push(`${item} (${Object.keys(body).join(', ')})`);
   try {
     await client.post(`${taxonomy.route}/${id}`, body, { _fields: 'id' });
-    put(out.result, 'terms', id, { ...want, parent: parent.parent ?? 0 });
+    put(out.result, 'terms', id, { ...now, ...body });
     out.restored.push(item);
   } catch (err) {
     out.conflicts.push({ item, reason: `could not be changed back: ${message(err)}` });

@@ -6,7 +6,7 @@ import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, wp } from '../helpers/site.js';
 import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
 import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
-import { tools as registry } from '../../src/tools/index.js';
+import { selectTools, tools as registry } from '../../src/tools/index.js';
 
 let server: ScriptedOpenAI;
 beforeAll(async () => {
@@ -55,7 +55,7 @@ it('examples/taxonomy-agent.ts builds its own agent with TaxonomyToolkit only an
   expect(stdout.trim()).toBe(`There are ${total} categories.`);
   // The model was offered the taxonomy tools only.
   const offered = server.requests[0]!.tools!.map((t) => t.function.name).sort();
-  expect(offered).toEqual(registry.filter((t) => t.toolkit === 'taxonomy').map((t) => t.name).sort());
+  expect(offered).toEqual(selectTools(registry, { toolkit: 'taxonomy' }).map((t) => t.name).sort());
   expect(offered).not.toContain('list-users');
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
-import { tools as registry } from '../../src/tools/index.js';
+import { selectTools, tools as registry } from '../../src/tools/index.js';
 
 const run = (cmd: string, args: string[], cwd: string) =>
   execFileSync(cmd, args, {
@@ -54,8 +54,8 @@ const out = await invoke({ tool: 'nope' }, { client: new WordPressClient(site) }
 console.log(JSON.stringify({ taxonomy: new TaxonomyToolkit({ site }).getTools().length, users: new UserToolkit({ site }).getTools().length, registry: tools.length, unknown: out.error.code }));`,
   );
   expect(JSON.parse(run(process.execPath, ['check.mjs'], project))).toEqual({
-    taxonomy: registry.filter((t) => t.toolkit === 'taxonomy').length,
-    users: registry.filter((t) => t.toolkit === 'users').length,
+    taxonomy: selectTools(registry, { toolkit: 'taxonomy' }).length,
+    users: selectTools(registry, { toolkit: 'users' }).length,
     registry: registry.length,
     unknown: 'unknown_tool',
   });

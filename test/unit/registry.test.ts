@@ -42,13 +42,15 @@ const USER_TOOLS = [
   'list-user-sessions',
   'log-out-user',
 ];
+/** The change journal's tools (issue #24), in both toolkits. */
+const CHANGE_TOOLS = ['list-changes', 'undo-change'];
 
 // A client that is never called: building toolkits must not touch the network.
 const context = { client: new WordPressClient({ url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' }) };
 
 describe('registry', () => {
-  it('holds exactly the spec’s tools plus enable-user, each once', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS].sort());
+  it('holds exactly the spec’s tools plus enable-user and the change tools, each once', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS, ...CHANGE_TOOLS].sort());
   });
 
   it('TaxonomyToolkit and UserToolkit give exactly their tools', () => {
@@ -57,13 +59,13 @@ describe('registry', () => {
         .getTools()
         .map((t) => t.name)
         .sort(),
-    ).toEqual([...TAXONOMY_TOOLS].sort());
+    ).toEqual([...TAXONOMY_TOOLS, ...CHANGE_TOOLS].sort());
     expect(
       new UserToolkit({ context })
         .getTools()
         .map((t) => t.name)
         .sort(),
-    ).toEqual([...USER_TOOLS].sort());
+    ).toEqual([...USER_TOOLS, ...CHANGE_TOOLS].sort());
   });
 
   it('read-only toolkits keep only read-only tools', () => {
@@ -71,7 +73,14 @@ describe('registry', () => {
       .getTools()
       .map((t) => t.name)
       .sort();
-    expect(names).toEqual(['find-posts', 'get-cms-categories', 'get-cms-tags', 'list-taxonomies', 'list-terms']);
+    expect(names).toEqual([
+      'find-posts',
+      'get-cms-categories',
+      'get-cms-tags',
+      'list-changes',
+      'list-taxonomies',
+      'list-terms',
+    ]);
   });
 
   it('every write tool takes dry_run (one central param, answered by a preview), no read tool does', () => {
@@ -88,7 +97,8 @@ describe('registry', () => {
       expect(tool.schema.safeParse({ not_a_param: 1 }).success).toBe(false);
       // Names that say what they are go without a description (src/tools/schema.ts); all else is described.
       for (const [key, field] of Object.entries(tool.schema.shape)) {
-        if (!SELF_DESCRIBING_PARAMS.has(key)) expect(field.description, `${tool.name}.${key} needs .describe()`).toBeTruthy();
+        if (!SELF_DESCRIBING_PARAMS.has(key))
+          expect(field.description, `${tool.name}.${key} needs .describe()`).toBeTruthy();
       }
       const { readOnly, destructive } = tool.annotations;
       expect(readOnly && destructive).toBe(false);

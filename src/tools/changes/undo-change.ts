@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { text } from '../schema.js';
+import { undoOutput } from '../output-schemas.js';
+import { undoChange, type UndoReport } from '../../undo/undo.js';
+import { journalOf } from './journal-of.js';
+
+type Params = { change_id?: string; force?: boolean };
+
+/** Items of a long list shown, the rest counted (a merge of thousands of posts). */
+const SHOWN = 30;
+
+/**
+ * Takes back one journalled change (docs/undo.md): approval always, with what will be restored,
+ * read from the journal and the site (a dry run of the undo). Journals itself (undoes).
+ */
+export const undoChangeTool = defineTool({
+  name: 'undo-change',
+  toolkit: 'taxonomy',
+  alsoIn: ['users'],
+  description: 'Undo a change, default the last.',
+  schema: z.strictObject({
+    change_id: text(40).optional().describe('From list-changes'),
+    force: z.boolean().optional().describe('Override conflicts'),
+  }),
+  outputSchema: undoOutput,
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  undo: { self: true, summary: () => 'undo' },
+  async review(context, params: Params) {
+    const plan = await undoChange(context, journalOf(context), { ...params, dry_run: true });
+    return { approval: 'required', summary: describe(plan) };
+  },
+  async preview(context, params: Params) {
+    const plan = await undoChange(context, journalOf(context), { ...params, dry_run: true });
+    return { would: describe(plan), ...shorten(plan) };
+  },
+  execute: (context, params: Params) => undoChange(context, journalOf(context), params),
+  answer: (report: UndoReport) => shorten(report),
+});
+
+function describe(plan: UndoReport): string {
+  const list = (items: string[]) =>
+    items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
+  const parts = [`undo ${plan.change_id}: restore ${plan.restored.length ? list(plan.restored) : 'nothing'}`];
+  if (plan.conflicts.length)
+    parts.push(
+      `leave ${plan.conflicts.length} changed since (${list(plan.conflicts.map((c) => `${c.item}: ${c.reason}`))})`,
+    );
+  return parts.join('; ');
+}
+
+function shorten(report: UndoReport) {
+  const cut = <T>(items: T[]) => items.slice(0, SHOWN);
+  return {
+    ...report,
+    restored: cut(report.restored),
+    conflicts: cut(report.conflicts),
+    skipped: cut(report.skipped),
+    ...(report.restored.length > SHOWN ? { restored_total: report.restored.length } : {}),
+    ...(report.conflicts.length > SHOWN ? { conflicts_total: report.conflicts.length } : {}),
+    ...(report.skipped.length > SHOWN ? { skipped_total: report.skipped.length } : {}),
+  };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createContext } from '../../src/config.js';
+import { findTool, reviewCall } from '../../src/tools/index.js';
+import { memoryJournal } from '../../src/undo/journal.js';
+import { call, callIn, callOkIn, testSite } from '../helpers/site.js';
+import { makeCategory, readTerm } from './taxonomy/fixtures.js';
+
+function journalled() {
+  return createContext(testSite(), { journal: memoryJournal() });
+}
+
+describe('list-changes and undo-change', () => {
+  it('list-changes pages the journal newest first, marking what is undone; undo-change asks approval saying what it restores, then undoes and redoes', async () => {
+    const context = journalled();
+    const cat = await makeCategory('Undo tool');
+    const renamed = `${cat.name} v2`;
+    await callOkIn(context, 'update-category', { id: cat.id, name: renamed });
+    await callOkIn(context, 'update-category', { id: cat.id, description: 'described' });
+    await callOkIn(context, 'create-tag', { name: `${cat.name} tag` });
+
+    const first = await callOkIn(context, 'list-changes', { limit: 2 });
+    expect(first.total).toBe(3);
+    expect(first.items.map((i: { tool: string }) => i.tool)).toEqual(['create-tag', 'update-category']);
+    expect(first.items[0]).toMatchObject({
+      reversible: true,
+      undone: false,
+      summary: expect.stringContaining('created tag'),
+    });
+    const rest = await callOkIn(context, 'list-changes', { cursor: first.next_cursor });
+    expect(rest.items).toEqual([
+      expect.objectContaining({ summary: expect.stringContaining(`name '${cat.name}' -> '${renamed}'`) }),
+    ]);
+    const renameId = rest.items[0].change_id;
+
+    const review = await reviewCall(findTool('undo-change')!, context, { change_id: renameId });
+    expect(review).toMatchObject({
+      approval: 'required',
+      summary: expect.stringContaining(`restore category ${cat.id} '${cat.name}'`),
+    });
+    const dry = await callOkIn(context, 'undo-change', { change_id: renameId, dry_run: true });
+    expect(dry).toMatchObject({ dry_run: true, restored: [expect.stringContaining('name')], needs_approval: true });
+    expect((await readTerm('categories', cat.id))?.name).toBe(renamed);
+
+    const undone = await callOkIn(context, 'undo-change', { change_id: renameId });
+    expect(undone).toMatchObject({ change_id: renameId, conflicts: [], undo_change_id: expect.any(String) });
+    // The rename is undone, the later description change stays.
+    expect(await readTerm('categories', cat.id)).toMatchObject({ name: cat.name, description: 'described' });
+    const listed = await callOkIn(context, 'list-changes');
+    expect(listed.items[0]).toMatchObject({ tool: 'undo-change', undoes: renameId });
+    expect(listed.items.find((i: { change_id: string }) => i.change_id === renameId)).toMatchObject({ undone: true });
+
+    const again = await callIn(context, 'undo-change', { change_id: renameId });
+    expect(again).toMatchObject({ ok: false, error: { code: 'already_undone' } });
+    await callOkIn(context, 'undo-change', { change_id: undone.undo_change_id });
+    expect((await readTerm('categories', cat.id))?.name).toBe(renamed);
+  });
+
+  it('without a journal both tools say so; an unknown id is change_not_found', async () => {
+    expect(await call('list-changes')).toMatchObject({ ok: false, error: { code: 'journal_off' } });
+    expect(await call('undo-change', {})).toMatchObject({ ok: false, error: { code: 'journal_off' } });
+    const context = journalled();
+    expect(await callIn(context, 'undo-change', {})).toMatchObject({ ok: false, error: { code: 'nothing_to_undo' } });
+    expect(await callIn(context, 'undo-change', { change_id: 'cnope' })).toMatchObject({
+      ok: false,
+      error: { code: 'change_not_found' },
+    });
+  });
+});
