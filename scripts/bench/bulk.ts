@@ -4,14 +4,14 @@ import type { ToolContext } from '../../src/tools/index.js';
 import { withoutCompanion } from '../../test/helpers/site.js';
 import { callTool, type Measurement, measure } from './measure.js';
 
-const STATUSES = 'publish,draft,pending,private,future';
+export const STATUSES = 'publish,draft,pending,private,future';
 type PostCats = { id: number; categories: number[] };
 
 let counter = 0;
 const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++counter}`;
 
-async function newCategory(client: WordPressClient, prefix: string): Promise<number> {
-  return (await client.post<{ id: number }>('/wp/v2/categories', { name: uniqueName(prefix) })).id;
+export async function newTerm(client: WordPressClient, prefix: string, route = '/wp/v2/categories'): Promise<number> {
+  return (await client.post<{ id: number }>(route, { name: uniqueName(prefix) })).id;
 }
 
 /** Post ids of the large site, any status, oldest first. */
@@ -22,21 +22,26 @@ export async function allPostIds(client: WordPressClient): Promise<number[]> {
 
 // ---- Bulk assign: add one category to N posts, keeping their categories.
 
+/** A post's terms in one REST field (`categories`, `genres`, …) → the list to write. */
+export type TermChange = (terms: number[]) => number[];
+
 /** The floor: read the posts in pages of 100, write them in batches of 25. */
-async function assignFloor(client: WordPressClient, postIds: number[], categoryId: number) {
+export async function floorWrite(client: WordPressClient, postIds: number[], field: string, change: TermChange) {
   const pages = await mapLimit(chunk(postIds, 100), 4, (include) =>
-    client.get<PostCats[]>('/wp/v2/posts', { include, status: STATUSES, context: 'edit', _fields: 'id,categories', per_page: 100 }),
+    client.get<Array<Record<string, number[]> & { id: number }>>('/wp/v2/posts', { include, status: STATUSES, context: 'edit', _fields: `id,${field}`, per_page: 100 }),
   );
-  return client.batch(pages.flat().map((p) => ({ path: `/wp/v2/posts/${p.id}`, body: { categories: [...p.categories, categoryId] } })));
+  return client.batch(pages.flat().map((p) => ({ path: `/wp/v2/posts/${p.id}`, body: { [field]: change(p[field] ?? []) } })));
 }
 
 /** What simple clients do: GET then POST, one post at a time. */
-async function assignPerPost(client: WordPressClient, postIds: number[], categoryId: number) {
+export async function perPostWrite(client: WordPressClient, postIds: number[], field: string, change: TermChange) {
   for (const id of postIds) {
-    const post = await client.get<PostCats>(`/wp/v2/posts/${id}`, { context: 'edit', _fields: 'id,categories' });
-    await client.post(`/wp/v2/posts/${id}`, { categories: [...post.categories, categoryId] });
+    const post = await client.get<Record<string, number[]>>(`/wp/v2/posts/${id}`, { context: 'edit', _fields: `id,${field}` });
+    await client.post(`/wp/v2/posts/${id}`, { [field]: change(post[field] ?? []) });
   }
 }
+
+const adding = (id: number): TermChange => (terms) => [...terms, id];
 
 /** Restores the large site before each run (untimed), so every approach starts from the same state. */
 export type Reset = () => Promise<void>;
@@ -44,11 +49,11 @@ export type Reset = () => Promise<void>;
 export async function benchAssign(site: SandboxCredentials, postIds: number[], runs: number, reset: Reset): Promise<Record<string, Measurement>> {
   const prepare = async (context: ToolContext) => {
     await reset();
-    return newCategory(context.client, 'Bench assign');
+    return newTerm(context.client, 'Bench assign');
   };
   return {
-    floor: await measure(site, runs, prepare, (c, cat) => assignFloor(c.client, postIds, cat)),
-    perPost: await measure(site, 1, prepare, (c, cat) => assignPerPost(c.client, postIds, cat)),
+    floor: await measure(site, runs, prepare, (c, cat) => floorWrite(c.client, postIds, 'categories', adding(cat))),
+    perPost: await measure(site, 1, prepare, (c, cat) => perPostWrite(c.client, postIds, 'categories', adding(cat))),
     tool: await measure(site, runs, prepare, (c, cat) => callTool(c, 'assign-categories-to-posts', { post_ids: postIds, category_ids: [cat] })),
     toolRestOnly: await measure(site, runs, prepare, (c, cat) =>
       callTool(withoutCompanion(c), 'assign-categories-to-posts', { post_ids: postIds, category_ids: [cat] }),
@@ -64,8 +69,8 @@ interface MergeFixture {
 }
 
 async function mergeFixture(client: WordPressClient, postIds: number[]): Promise<MergeFixture> {
-  const sources = [await newCategory(client, 'Bench src'), await newCategory(client, 'Bench src'), await newCategory(client, 'Bench src')];
-  const target = await newCategory(client, 'Bench target');
+  const sources = [await newTerm(client, 'Bench src'), await newTerm(client, 'Bench src'), await newTerm(client, 'Bench src')];
+  const target = await newTerm(client, 'Bench target');
   const results = await client.batch(postIds.map((id, i) => ({ path: `/wp/v2/posts/${id}`, body: { categories: [sources[i % 3] as number] } })));
   if (results.some((r) => !r.ok)) throw new Error('merge fixture: a post could not be prepared');
   return { sources, target };

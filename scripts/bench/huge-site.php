@@ -2,7 +2,8 @@
 /**
  * Grows a seeded sandbox into a "news site" for the large-site benchmark: +20,000 tags,
  * +2,000 categories in three levels, +5,000 users (editors among them, registration dates
- * spread over 2023–2026). Rows go in with multi-row INSERTs through $wpdb (one call per 500
+ * spread over 2023–2026), +10,000 posts (published, drafts, pending, private; titles
+ * "Huge Post 00001" …, dated 2024–2026). Rows go in with multi-row INSERTs through $wpdb (one call per 500
  * rows): wp_insert_term()/wp_insert_user() would take minutes (term checks, password hashing).
  * Deterministic. Environment: CMS_SANDBOX_WP_DIR, CMS_SANDBOX_URL. Prints a JSON summary.
  */
@@ -60,6 +61,22 @@ for ($start = 1; $start <= 5000; $start += 500) {
     }
     $wpdb->query("INSERT INTO {$wpdb->usermeta} (user_id, meta_key, meta_value) VALUES " . implode(',', $meta));
 }
+// Posts: one author, four statuses in turn, a day apart backwards from mid-2026.
+$author = (int) get_users(['role' => 'administrator', 'number' => 1, 'fields' => 'ID'])[0];
+$statuses = ['publish', 'draft', 'pending', 'private'];
+for ($start = 1; $start <= 10000; $start += 500) {
+    $posts = [];
+    for ($i = $start; $i < $start + 500; $i++) {
+        $date = gmdate('Y-m-d H:i:s', 1782000000 - $i * 8640);
+        $title = sprintf('Huge Post %05d', $i);
+        $posts[] = $wpdb->prepare(
+            "(%d, %s, %s, %s, %s, '', %s, 'open', 'open', %s, '', '', %s, %s, '', 0, '', 0, 'post', '', 0)",
+            $author, $date, $date, "Story number $i of the news site, about section " . ($i % 100) . '.', $title,
+            $statuses[$i % 4], sprintf('huge-post-%05d', $i), $date, $date,
+        );
+    }
+    $wpdb->query("INSERT INTO {$wpdb->posts} (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status, comment_status, ping_status, post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count) VALUES " . implode(',', $posts));
+}
 $wpdb->query('COMMIT');
 wp_cache_flush();
 
@@ -67,5 +84,6 @@ cms_sandbox_output([
     'tags' => (int) wp_count_terms(['taxonomy' => 'post_tag', 'hide_empty' => false]),
     'categories' => (int) wp_count_terms(['taxonomy' => 'category', 'hide_empty' => false]),
     'users' => (int) count_users()['total_users'],
+    'posts' => (int) array_sum((array) wp_count_posts('post')),
     'seconds' => round(microtime(true) - $huge_started, 2),
 ]);

@@ -52,14 +52,23 @@ async function walk(context: ToolContext, tool: string, params: Record<string, u
   return pages;
 }
 
-export const LIST_TOOLS = ['get-cms-categories', 'get-cms-tags', 'list-users', 'list-taxonomies', 'list-user-roles'];
+/** Each list tool's first call: no params, or only the required ones. */
+export const LIST_CALLS: Record<string, Record<string, unknown>> = {
+  'get-cms-categories': {},
+  'get-cms-tags': {},
+  'list-users': {},
+  'list-taxonomies': {},
+  'list-user-roles': {},
+  'find-posts': {},
+  'list-terms': { taxonomy: 'post_tag' },
+};
 
 export async function benchLargeSite(site: SandboxCredentials, log: (line: string) => void) {
   const first: Record<string, Cost & { total: number }> = {};
-  for (const tool of LIST_TOOLS) {
+  for (const [tool, params] of Object.entries(LIST_CALLS)) {
     let total = 0;
     const c = await cost(site, async (context) => {
-      const page = (await callTool(context, tool, {})) as Page;
+      const page = (await callTool(context, tool, params)) as Page;
       total = page.total;
       return [page];
     });
@@ -73,6 +82,13 @@ export async function benchLargeSite(site: SandboxCredentials, log: (line: strin
     return [page];
   });
   log(`find a tag: ${JSON.stringify(findTag)}`);
+  let postMatches = 0;
+  const findPost = await cost(site, async (context) => {
+    const page = (await callTool(context, 'find-posts', { search: 'Huge Post 04321', status: 'any' })) as Page;
+    postMatches = page.total;
+    return [page];
+  });
+  log(`find a post: ${JSON.stringify(findPost)}`);
   let editors = 0;
   const recentEditors = await cost(site, async (context) => {
     const pages = await walk(context, 'list-users', { role: 'editor', registered_after: '2026-01-01' });
@@ -95,6 +111,7 @@ export async function benchLargeSite(site: SandboxCredentials, log: (line: strin
   return {
     first,
     findTag: { ...findTag, matches },
+    findPost: { ...findPost, matches: postMatches },
     recentEditors: { ...recentEditors, items: editors },
     tagWalk: { ...tagWalk, items: walked, distinct, total: first['get-cms-tags']?.total ?? 0 },
     chat,

@@ -24,6 +24,7 @@ import {
 import { runWpScript } from '../../src/sandbox/wp-scripts.js';
 import { resolveInstance } from '../../src/sandbox/paths.js';
 import { allPostIds, benchAssign, benchMerge } from './bulk.js';
+import { benchGenreAssign, benchGenreRemove } from './bulk-terms.js';
 import { benchCliStart, benchListing, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
 import { backendSection } from './backends.js';
 import { renderReport } from './report.js';
@@ -52,7 +53,8 @@ async function largeSite() {
   return site;
 }
 
-const HUGE = 'bench_huge';
+// Renamed when huge-site.php grows, so an older snapshot is not reused.
+const HUGE = 'bench_huge_posts';
 
 /** The large-site section: its own snapshot of the bench sandbox, seeded once with SQL. */
 async function largeSiteSection(): Promise<string> {
@@ -74,6 +76,7 @@ async function largeSiteSection(): Promise<string> {
     tags: await client.count('/wp/v2/tags', { hide_empty: false }),
     categories: await client.count('/wp/v2/categories', { hide_empty: false }),
     users: await client.count('/wp/v2/users', { context: 'edit' }),
+    posts: await client.count('/wp/v2/posts', { status: 'publish,draft,pending,private,future', context: 'edit' }),
   };
   const result = await benchLargeSite(site, BENCH.log);
   await restoreSnapshot({ ...BENCH, log: () => {} }, HUGE);
@@ -117,6 +120,9 @@ async function main() {
   const assign = await benchAssign(site, assignPosts, RUNS, reset);
   BENCH.log('merge (floor, per-post, tool)');
   const merge = await benchMerge(site, mergePosts, RUNS, reset);
+  BENCH.log('custom taxonomy: assign and remove a genre on 500 posts (floor, per-post, tool)');
+  const genreAssign = await benchGenreAssign(site, assignPosts, RUNS, reset);
+  const genreRemove = await benchGenreRemove(site, assignPosts, RUNS, reset);
   await restoreSnapshot(BENCH, LARGE);
   BENCH.log('every tool');
   const tools = await benchTools(site, postIds, RUNS);
@@ -132,7 +138,7 @@ async function main() {
   BENCH.log('large site (20,000 tags, 2,000 categories, 5,000 users)');
   const large = await largeSiteSection();
   const wordpress = (await siteStatus(BENCH)).wordpress;
-  const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
+  const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
   await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}`);
   console.log(report);
 }
