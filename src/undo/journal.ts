@@ -28,6 +28,8 @@ export interface ChangeEntry {
   after: unknown;
   /** Set when this entry is itself an undo of change X (undoing it is a redo). */
   undoes?: string;
+  /** An undo some of whose writes failed (a fault): undoing X again finishes it. */
+  incomplete?: boolean;
 }
 
 export interface ChangeJournal {
@@ -98,8 +100,8 @@ export function memoryJournal(): ChangeJournal {
   };
 }
 
-/** The entry that undid `entry` and is itself still in force (not undone by a redo), if any. */
+/** The latest entry that undid `entry` and is itself still in force (not undone by a redo), if any. */
 export function undoneBy(entries: readonly ChangeEntry[], changeId: string): ChangeEntry | undefined {
   const undos = entries.filter((e) => e.undoes === changeId);
-  return undos.find((u) => !undoneBy(entries, u.change_id));
+  return undos.reverse().find((u) => !undoneBy(entries, u.change_id));
 }

@@ -1,15 +1,13 @@
 import type { WordPressClient } from '../client/index.js';
 import { changePostTerms } from '../tools/taxonomy/change-post-terms.js';
 import { withPostTermsLock } from '../tools/taxonomy/post-lock.js';
-import { type RestoreOptions, type RestoreOutcome, put } from './types.js';
-import type { TaxonomyRef, UndoState } from './state.js';
+import { type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
+import { sameList, type TaxonomyRef, type UndoState } from './state.js';
 
 /**
- * Takes back what the change did to each post's terms in the taxonomy: the terms it added come
- * off, the terms it removed go back (recreated ones by their new ids), the post's other terms
- * stay; undone newest first, every post ends with exactly the terms it had. A post where the
- * change shows only in part (someone took off a term it added) is a conflict, left as it is
- * unless force. Posts needing the same change go together through the bulk path (the companion plugin's
+ * Gives each post the change touched exactly the terms it had in the taxonomy (recreated terms
+ * by their new ids). A post whose terms changed since (re-categorised by someone else) is a
+ * conflict, left as it is unless force. Posts needing the same change go together through the bulk path (the companion plugin's
  * route, 250 posts a request; `/batch/v1` otherwise), so a thousand posts take a few requests.
  */
 export async function restorePosts(
@@ -29,15 +27,12 @@ export async function restorePosts(
     const item = `post ${id}`;
     const now = out.current.posts?.[key];
     const left = expected.posts?.[key];
-    // What the change did to the post: terms it added, terms it took away (recreated ones by their new id).
-    const want = had.map((t) => out.idMap[t] ?? t);
-    const added = left ? left.filter((t) => !had.includes(t)) : [];
-    const removed = left ? want.filter((_, i) => !left.includes(had[i] as number)) : want;
-    if (left && !added.length && !removed.length) continue; // not changed by this change
+    if (left && sameList(left, had)) continue; // not changed by this change
+    const want = had.map((t) => out.idMap[t] ?? t).sort((a, b) => a - b);
     const blocked = had.filter(unmade);
     if (now === undefined) out.conflicts.push({ item, reason: 'no longer exists (or cannot be read)' });
-    else if (!added.some((t) => now.includes(t)) && removed.every((t) => now.includes(t))) out.skipped.push(item);
-    else if (!options.force && left && !(added.every((t) => now.includes(t)) && !removed.some((t) => now.includes(t))))
+    else if (sameList(now, want)) out.skipped.push(item);
+    else if (!options.force && !sameList(now, left))
       out.conflicts.push({
         item,
         reason: `its ${taxonomy.noun} terms changed since (now ${now.join(', ') || 'none'})`,
@@ -48,10 +43,7 @@ export async function restorePosts(
         reason: `${taxonomy.noun} ${blocked.join(', ')} could not be restored, so its terms were left`,
       });
     else {
-      const change = {
-        add: removed.filter((t) => !now.includes(t)).sort((a, b) => a - b),
-        remove: added.filter((t) => now.includes(t)).sort((a, b) => a - b),
-      };
+      const change = { add: want.filter((t) => !now.includes(t)), remove: now.filter((t) => !want.includes(t)) };
       const group = JSON.stringify(change);
       groups.set(group, [...(groups.get(group) ?? []), id]);
     }
@@ -71,10 +63,7 @@ export async function restorePosts(
         out.restored.push(`post ${id}`);
       }
       for (const failed of report.failed)
-        out.conflicts.push({
-          item: `post ${failed.post_id}`,
-          reason: `could not be restored: ${failed.error.message}`,
-        });
+        writeFailed(out, `post ${failed.post_id}`, `could not be restored: ${failed.error.message}`);
     }
   });
 }

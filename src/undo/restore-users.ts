@@ -1,7 +1,7 @@
 import type { WordPressClient } from '../client/index.js';
 import { COMPANION_NAMESPACE, hasCompanion } from '../tools/companion.js';
 import { loadUserContent } from '../tools/users/user-content.js';
-import { message, type RestoreOptions, type RestoreOutcome, put } from './types.js';
+import { message, type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
 import { sameList, sameUser, type UndoState, type UserState } from './state.js';
 
 /**
@@ -78,7 +78,7 @@ async function updateUser(
     put(out.result, 'users', id, { ...now, ...restored });
     out.restored.push(item);
   } catch (err) {
-    out.conflicts.push({ item, reason: `could not be changed back: ${message(err)}` });
+    writeFailed(out, item, `could not be changed back: ${message(err)}`);
   }
 }
 
@@ -102,7 +102,7 @@ async function deleteUser(
     put(out.result, 'users', id, null);
     out.restored.push(`${item} (deleted)`);
   } catch (err) {
-    out.conflicts.push({ item, reason: `could not be deleted: ${message(err)}` });
+    writeFailed(out, item, `could not be deleted: ${message(err)}`);
   }
 }
 

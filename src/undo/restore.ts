@@ -3,7 +3,7 @@ import type { ToolContext } from '../tools/define-tool.js';
 import { countPostsUsing } from '../tools/taxonomy/post-terms.js';
 import { restorePosts } from './restore-posts.js';
 import { restoreUsers } from './restore-users.js';
-import { message, type RestoreOptions, type RestoreOutcome, put } from './types.js';
+import { message, type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
 import { readState, sameTerm, type TaxonomyRef, type TermState, toTermState, type UndoState } from './state.js';
 
 /**
@@ -140,7 +140,7 @@ async function recreateTerm(
     if (out.result.terms) delete out.result.terms[String(id)];
     (verb === 'recreated' ? out.restored : out.skipped).push(`${item} (${verb} as ${newId})`);
   } catch (err) {
-    out.conflicts.push({ item, reason: `could not be recreated: ${message(err)}` });
+    writeFailed(out, item, `could not be recreated: ${message(err)}`);
   }
 }
 
@@ -184,7 +184,7 @@ async function updateTerm(
     put(out.result, 'terms', id, { ...now, ...body });
     out.restored.push(item);
   } catch (err) {
-    out.conflicts.push({ item, reason: `could not be changed back: ${message(err)}` });
+    writeFailed(out, item, `could not be changed back: ${message(err)}`);
   }
 }
 
@@ -205,7 +205,7 @@ async function deleteTerm(
     await client.delete(`${taxonomy.route}/${id}`, { force: true });
   } catch (err) {
     if (!(err instanceof WordPressError && err.status === 404)) {
-      out.conflicts.push({ item, reason: `could not be deleted: ${message(err)}` });
+      writeFailed(out, item, `could not be deleted: ${message(err)}`);
       return;
     }
   }

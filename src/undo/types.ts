@@ -68,6 +68,8 @@ export interface RestoreOutcome {
   result: UndoState;
   /** Terms recreated with new ids: old → new. */
   idMap: Record<string, number>;
+  /** A write of the restore failed (not a conflict): running the undo again finishes it. */
+  failed?: boolean;
 }
 
 export interface RestoreOptions {
@@ -89,4 +91,10 @@ export function put<K extends 'terms' | 'posts' | 'users'>(
   const record = (state[key] ?? {}) as Record<string, unknown>;
   record[String(id)] = value;
   state[key] = record as UndoState[K];
+}
+
+/** A write of the restore that failed: said like a conflict, and the undo marked incomplete. */
+export function writeFailed(out: RestoreOutcome, item: string, reason: string): void {
+  out.conflicts.push({ item, reason });
+  out.failed = true;
 }

@@ -56,9 +56,9 @@ export async function undoChange(
     );
   }
   const undo = undoneBy(entries, entry.change_id);
-  // An undo cut short by a fault is journalled with what it did; running it again finishes the
-  // rest. "Already undone" only when nothing is left to restore.
-  if (undo && !opts.force && !(await reverse(context, entries, entry, { dry_run: true })).restored.length) {
+  // An undo cut short by a fault is journalled with what it did, marked incomplete; running it
+  // again finishes the rest. A complete one is not run twice.
+  if (undo && !opts.force && !undo.incomplete) {
     throw new ToolError('already_undone', `Change ${entry.change_id} was already undone by ${undo.change_id}.`, {
       hint: `To redo it, undo ${undo.change_id}.`,
       details: { undo_change_id: undo.change_id },
@@ -135,6 +135,7 @@ async function reverse(
     before: mapState(out.current, (id) => out.idMap[id] ?? id),
     after: { ...out.result, ...(Object.keys(out.idMap).length ? { id_map: out.idMap } : {}) },
     undoes: entry.change_id,
+    ...(out.failed ? { incomplete: true } : {}),
   };
   const failed = await appendEntry(context, undoEntry, []);
   if (failed) report.conflicts.push({ item: 'journal', reason: failed });
