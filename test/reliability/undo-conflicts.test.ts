@@ -54,7 +54,7 @@ describe('undo: a later change by someone else is a conflict', () => {
     expect(await roles()).toEqual(['author']);
   });
 
-  it("posts re-categorised after an assign: a post where the assign shows only in part is a conflict and kept; another writer's term stays", async () => {
+  it('posts re-categorised after an assign: those posts are conflicts and keep their terms, the others are restored; force restores them too', async () => {
     const journal = memoryJournal();
     const context = journaled(journal);
     const home = await makeCategory('Conflict home');
@@ -67,14 +67,15 @@ describe('undo: a later change by someone else is a conflict', () => {
     await wp().post(`/wp/v2/posts/${extended}`, { categories: [home.id, one.id, two.id, theirs.id] });
 
     const report = await undoChange(context, journal);
-    expect(report.conflicts.map((c) => c.item)).toEqual([`post ${partly}`]);
+    expect(report.conflicts.map((c) => c.item).sort()).toEqual([`post ${partly}`, `post ${extended}`].sort());
     let site = await readPosts(posts);
     expect(site.get(partly)?.categories.sort()).toEqual([home.id, two.id].sort());
-    expect(site.get(extended)?.categories.sort()).toEqual([home.id, theirs.id].sort());
+    expect(site.get(extended)?.categories.sort()).toEqual([home.id, one.id, two.id, theirs.id].sort());
     for (const id of untouched) expect(site.get(id)?.categories).toEqual([home.id]);
 
     await undoChange(context, journal, { change_id: report.change_id, force: true });
-    site = await readPosts([partly]);
+    site = await readPosts([partly, extended]);
     expect(site.get(partly)?.categories).toEqual([home.id]);
+    expect(site.get(extended)?.categories).toEqual([home.id]);
   });
 });
