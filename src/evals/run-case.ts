@@ -11,6 +11,7 @@ import type { ModelSource } from './models.js';
 import { PlaceholderResolver } from './placeholders.js';
 import { collectSecrets, maskArgs, redactForReport, resultSecrets } from './secrets.js';
 import { SiteSnapshot } from './site-state.js';
+import { memoryJournal } from '../undo/journal.js';
 
 export interface CaseResult {
   id: string;
@@ -41,7 +42,9 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
   const since = (t: number) => Math.round(performance.now() - t);
   const secrets = collectSecrets(evalCase);
   // The operator's copy of a reset link: kept out of the model's view and of the report.
+  // A journal of the case's own, as the CLI's chat has one: "undo that" works (issue #24).
   const context = createContext(env.site, {
+    journal: memoryJournal(),
     secretsTo: async ({ value }) => {
       secrets.add(value);
       secrets.add(new URL(value).searchParams.get('key') ?? value);
