@@ -65,6 +65,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     CMS_SANDBOX_HOME: opts.home,
     CMS_TEST_SANDBOX: opts.name,
     CMS_TEST_WORDPRESS: wordpress,
+    // The CLI journals every write in the user's state folder by default (docs/undo.md): tests
+    // keep theirs beside the sandbox, never in the home of whoever runs them.
+    XDG_STATE_HOME: join(opts.home, `${opts.name}-state`),
   });
   const { url, username, appPassword } = creds;
   project.provide('sandbox', {

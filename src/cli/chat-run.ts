@@ -8,6 +8,8 @@ import { maskResetKeys, maskSecretParams } from '../redact.js';
 import { ensureSite } from './ensure-site.js';
 import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
+import { describeUndo, undoWithApproval } from '../undo/approve.js';
+import { cliJournal } from './journal-path.js';
 import { contextOptions, type FilterOptions, filterFromOptions } from './shared.js';
 import { runToolShell } from './tool-shell.js';
 
@@ -32,6 +34,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
   const context = createContext(site, {
     ...contextOptions(options),
+    journal: cliJournal(options.journal, site.url),
     secretsTo: operatorHandOver(options.resetLinkFile),
   });
   await context.client.connect();
@@ -73,5 +76,14 @@ export async function runChat(options: ChatOptions): Promise<number> {
     }
     return result.stopped ? 1 : 0;
   }
-  return runRepl({ makeSession, approver: baseApprover, site: redactUrl(site.url), model: modelConfig.model });
+  const undo = async (approver: Approver): Promise<string> => {
+    if (!context.journal) return 'The change journal is off (--journal off): nothing can be undone.';
+    try {
+      const outcome = await undoWithApproval(context, context.journal, approver, {});
+      return 'refused' in outcome ? `Not undone: ${outcome.refused}` : outcome.reports.map(describeUndo).join('\n');
+    } catch (err) {
+      return `Not undone: ${(err as Error).message}`;
+    }
+  };
+  return runRepl({ makeSession, approver: baseApprover, site: redactUrl(site.url), model: modelConfig.model, undo });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_MAX_STEPS } from '../agent/defaults.js';
 import { ANSWER_BUDGET_FLAG } from './shared.js';
+import { JOURNAL_FLAG } from './journal-path.js';
 import type { ChatOptions } from './chat-run.js';
 
 export function registerChatCommand(program: Command): void {
@@ -14,6 +15,7 @@ export function registerChatCommand(program: Command): void {
     .option('--toolkit <name>', 'load one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
+    .option(...JOURNAL_FLAG)
     .option('--reset-link-file <file>', 'write reset links here (mode 0600) instead of on the terminal')
     .option(...ANSWER_BUDGET_FLAG)
     .option('--strict', 'strict-ready tool schemas (for strict-mode providers; see docs/providers.md)')
@@ -31,7 +33,8 @@ Calls that grant power, move an account out of its owner's hands or delete (powe
 email/password changes, enabling, disabling, resets, deletes, merges) ask y/n first, saying what
 will change; without a terminal they are refused unless --yes is given. Reset links go to you
 (terminal or --reset-link-file), never to the model.
-In the chat: /help, /tools, /reset, /exit; Ctrl-C cancels the current turn.`,
+Every write is journalled (--journal): /undo takes back the last change, after asking.
+In the chat: /help, /tools, /undo, /reset, /exit; Ctrl-C cancels the current turn.`,
     )
     .action(async (options: ChatOptions) => {
       const { runChat } = await import('./chat-run.js');

@@ -3,6 +3,7 @@ import { ConfigError, createContext } from '../config.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
 import { DRY_RUN, runTool, type ToolOutcome } from '../tools/index.js';
+import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
 
 /** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */
@@ -19,6 +20,7 @@ export function registerInvokeCommand(program: Command): void {
     .option('--read-only', 'allow only read-only tools')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
+    .option(...JOURNAL_FLAG)
     .option('--dry-run', 'for a write tool: answer what it would change, read from the site; write nothing')
     .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
     .option(...ANSWER_BUDGET_FLAG)
@@ -65,6 +67,7 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
     const site = await resolveCliSiteConfig();
     return await runTool(call.tool, createContext(site, {
       ...siteOptions,
+      journal: cliJournal(options.journal, site.url),
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
     }), params);

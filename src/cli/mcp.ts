@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkSiteUrl, createContext } from '../config.js';
 import { findTool } from '../tools/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
+import { fileJournal } from '../undo/journal.js';
+import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
 export function registerMcpCommand(program: Command): void {
@@ -38,6 +39,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--reveal-reset-links', 'return reset links in results (they reach the MCP client and its model)')
     .option('--strict', 'list strict-ready input schemas (all params required, optional ones nullable)')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
+    .option(...JOURNAL_FLAG)
     .option(...ANSWER_BUDGET_FLAG)
     .addHelpText(
       'after',
@@ -66,10 +68,13 @@ Example client config:
       if (urlOnly) checkSiteUrl(env.CMS_URL as string);
       const siteUrl = urlOnly ? (env.CMS_URL as string) : undefined;
       const site = siteUrl ? undefined : await resolveCliSiteConfig();
+      // One journal for the site, shared by every signed-in person's context (entries name the user).
+      const journalFile = cliJournal(options.journal, siteUrl ?? (site as { url: string }).url);
+      const journal = journalFile === 'off' ? 'off' : fileJournal(journalFile);
       const contextFor = (login: { username: string; appPassword: string }) =>
         createContext(
           { url: siteUrl ?? (site as { url: string }).url, ...login },
-          { ...contextOptions(options), secretsTo: options.revealResetLinks ? 'result' : undefined },
+          { ...contextOptions(options), journal, secretsTo: options.revealResetLinks ? 'result' : undefined },
         );
       const context = site ? contextFor(site) : undefined;
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
@@ -114,7 +119,7 @@ type McpOptions = FilterOptions & {
 };
 
 function defaultStateDir(): string {
-  return path.join(process.env.XDG_STATE_HOME ?? path.join(homedir(), '.local', 'state'), 'cms-admin', 'mcp');
+  return path.join(stateHome(), 'cms-admin', 'mcp');
 }
 
 /** `--auth`, else token when one is configured (CMS_MCP_TOKEN or --token-file), else WordPress sign-in. */

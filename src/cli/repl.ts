@@ -10,11 +10,14 @@ export interface ReplOptions {
   approver: Approver | undefined;
   site: string;
   model: string;
+  /** `/undo`: takes back the last change after the approver agrees; returns what to print. */
+  undo?: (approver: Approver) => Promise<string>;
 }
 
 const HELP = `Commands:
   /help   this help
   /tools  the tools the agent can use
+  /undo   take back the last change (asks first, saying what it restores)
   /reset  forget the conversation so far
   /exit   quit (or Ctrl-D)
 Ctrl-C cancels the current turn; twice at the prompt quits.`;
@@ -24,7 +27,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const out = process.stdout;
   const rl = createInterface({ input: process.stdin, output: out, terminal: Boolean(process.stdin.isTTY) });
   let turn: AbortController | undefined;
-  const session = options.makeSession(options.approver ?? terminalApprover(rl, out, () => turn?.signal));
+  const approver = options.approver ?? terminalApprover(rl, out, () => turn?.signal);
+  const session = options.makeSession(approver);
   let closed = false;
   rl.on('close', () => {
     closed = true;
@@ -50,6 +54,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     }
     if (line === '/tools') {
       out.write(`${session.toolNames.join('\n')}\n`);
+      continue;
+    }
+    if (line === '/undo' && options.undo) {
+      out.write(`${await options.undo(approver)}\n`);
       continue;
     }
     if (line === '/reset') {

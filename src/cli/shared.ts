@@ -7,6 +7,8 @@ export interface FilterOptions {
   toolkit?: string;
   auditLog?: string;
   answerBudget?: string;
+  /** --journal FILE or off (cli/journal-path.ts). */
+  journal?: string;
 }
 
 export const ANSWER_BUDGET_FLAG = [

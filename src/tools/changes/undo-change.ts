@@ -3,6 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { text } from '../schema.js';
 import { undoOutput } from '../output-schemas.js';
 import { undoChange, type UndoReport } from '../../undo/undo.js';
+import { describeUndo } from '../../undo/approve.js';
 import { journalOf } from './journal-of.js';
 
 type Params = { change_id?: string; force?: boolean };
@@ -28,26 +29,15 @@ export const undoChangeTool = defineTool({
   undo: { self: true, summary: () => 'undo' },
   async review(context, params: Params) {
     const plan = await undoChange(context, journalOf(context), { ...params, dry_run: true });
-    return { approval: 'required', summary: describe(plan) };
+    return { approval: 'required', summary: describeUndo(plan) };
   },
   async preview(context, params: Params) {
     const plan = await undoChange(context, journalOf(context), { ...params, dry_run: true });
-    return { would: describe(plan), ...shorten(plan) };
+    return { would: describeUndo(plan), ...shorten(plan) };
   },
   execute: (context, params: Params) => undoChange(context, journalOf(context), params),
   answer: (report: UndoReport) => shorten(report),
 });
-
-function describe(plan: UndoReport): string {
-  const list = (items: string[]) =>
-    items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
-  const parts = [`undo ${plan.change_id}: restore ${plan.restored.length ? list(plan.restored) : 'nothing'}`];
-  if (plan.conflicts.length)
-    parts.push(
-      `leave ${plan.conflicts.length} changed since (${list(plan.conflicts.map((c) => `${c.item}: ${c.reason}`))})`,
-    );
-  return parts.join('; ');
-}
 
 function shorten(report: UndoReport) {
   const cut = <T>(items: T[]) => items.slice(0, SHOWN);

@@ -1,0 +1,116 @@
+import { createInterface } from 'node:readline/promises';
+import { approveAll, type Approver } from '../tools/approval.js';
+import { createContext } from '../config.js';
+import { ToolError } from '../tools/tool-error.js';
+import { describeUndo, undoWithApproval } from '../undo/approve.js';
+import { type ChangeEntry, fileJournal, undoneBy } from '../undo/journal.js';
+import type { ChangesOptions, UndoCliOptions } from './changes.js';
+import { cliJournal } from './journal-path.js';
+import { resolveCliSiteConfig } from './site-config.js';
+import { terminalApprover } from './terminal.js';
+
+/** `cms-admin changes`: the journal's last entries as a table. */
+export async function showChanges(options: ChangesOptions): Promise<number> {
+  const limit = Number(options.limit);
+  if (!Number.isInteger(limit) || limit < 1) {
+    process.stderr.write('--limit takes a whole number ≥ 1.\n');
+    return 2;
+  }
+  const file = await journalFile(options.journal);
+  if (!file) return 2;
+  const entries = await fileJournal(file).entries();
+  const shown = entries.slice(-limit);
+  if (options.json) {
+    for (const entry of shown) process.stdout.write(`${JSON.stringify(entry)}\n`);
+    return 0;
+  }
+  process.stdout.write(`${table(entries, shown)}\n${shown.length} of ${entries.length} changes in ${file}\n`);
+  return 0;
+}
+
+function table(all: ChangeEntry[], shown: ChangeEntry[]): string {
+  const rows = shown.map((e) => [
+    e.change_id,
+    e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    e.user ?? '?',
+    e.tool,
+    !e.reversible ? 'no' : undoneBy(all, e.change_id) ? 'undone' : 'yes',
+    e.summary,
+  ]);
+  const head = ['change_id', 'when', 'user', 'tool', 'undoable', 'summary'];
+  const widths = head.slice(0, 5).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i < 5 ? cell.padEnd(widths[i] ?? 0) : cell.length > 100 ? `${cell.slice(0, 99)}…` : cell))
+      .join('  ');
+  return [line(head), ...rows.map(line)].join('\n');
+}
+
+/** `cms-admin undo`: asks in a terminal, refuses without one unless --yes. */
+export async function runUndo(changeId: string | undefined, options: UndoCliOptions): Promise<number> {
+  const last = options.last === undefined ? undefined : Number(options.last);
+  if (last !== undefined && (!Number.isInteger(last) || last < 1)) {
+    process.stderr.write('--last takes a whole number ≥ 1.\n');
+    return 2;
+  }
+  if (last !== undefined && changeId !== undefined) {
+    process.stderr.write('Give a change id or --last N, not both.\n');
+    return 2;
+  }
+  const site = await resolveCliSiteConfig();
+  const file = cliJournal(options.journal, site.url);
+  if (file === 'off') {
+    process.stderr.write('The change journal is off (--journal off / CMS_JOURNAL=off): nothing can be undone.\n');
+    return 2;
+  }
+  const journal = fileJournal(file);
+  const context = createContext(site, { journal });
+  await context.client.connect();
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const rl =
+    interactive && !options.yes ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
+  const approver: Approver = options.yes
+    ? approveAll
+    : rl
+      ? terminalApprover(rl, process.stdout, () => undefined)
+      : async () => ({
+          approved: false,
+          reason: 'An undo is a write and needs approval: run it in a terminal, or pass --yes.',
+        });
+  try {
+    const outcome = await undoWithApproval(context, journal, approver, {
+      change_id: changeId,
+      last,
+      force: options.force,
+      dry_run: options.dryRun,
+    });
+    if ('refused' in outcome) {
+      process.stderr.write(`Not undone: ${outcome.refused}\n`);
+      return 1;
+    }
+    if (options.json) process.stdout.write(`${JSON.stringify(outcome.reports, null, 2)}\n`);
+    else
+      for (const report of outcome.reports)
+        process.stdout.write(
+          `${describeUndo(report)}${report.undo_change_id ? ` (as ${report.undo_change_id})` : ''}\n`,
+        );
+    return outcome.reports.some((r) => r.conflicts.length) ? 1 : 0;
+  } catch (err) {
+    if (err instanceof ToolError) {
+      process.stderr.write(`${err.code}: ${err.message}${err.hint ? `\n${err.hint}` : ''}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    rl?.close();
+  }
+}
+
+/** The journal file `changes` reads: the same choice as the surfaces that write it. */
+async function journalFile(flag: string | undefined): Promise<string | undefined> {
+  const site = await resolveCliSiteConfig();
+  const file = cliJournal(flag, site.url);
+  if (file !== 'off') return file;
+  process.stderr.write('The change journal is off (--journal off / CMS_JOURNAL=off).\n');
+  return undefined;
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultJournalPath } from '../../src/cli/journal-path.js';
+import { fileJournal } from '../../src/undo/journal.js';
+import { runCli } from '../helpers/cli.js';
+import { testSite, unique } from '../helpers/site.js';
+import { readTerm } from '../wordpress/taxonomy/fixtures.js';
+
+const invoke = (tool: string, params: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
+  runCli(['invoke', JSON.stringify({ tool, params })], { env });
+
+describe('cms-admin changes and undo', () => {
+  it('invoke journals by default in the state folder, per site, 0600; CMS_JOURNAL=off turns it off', async () => {
+    const file = defaultJournalPath(testSite().url);
+    const name = unique('CLI journal');
+    const made = JSON.parse((await invoke('create-tag', { name })).stdout).result;
+    expect(file.startsWith(process.env.XDG_STATE_HOME!)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect((await fileJournal(file).entries()).at(-1)).toMatchObject({
+      tool: 'create-tag',
+      summary: `created tag ${made.id} '${name}'`,
+    });
+    const count = (await fileJournal(file).entries()).length;
+    await invoke('create-tag', { name: unique('CLI off') }, { CMS_JOURNAL: 'off' });
+    expect(await fileJournal(file).entries()).toHaveLength(count);
+  });
+
+  it('changes lists the last changes; undo asks (refused without a terminal), --dry-run changes nothing, --yes undoes, its id redoes', async () => {
+    const journal = path.join(mkdtempSync(path.join(tmpdir(), 'cli-undo-')), 'changes.jsonl');
+    const env = { CMS_JOURNAL: journal };
+    const name = unique('CLI undo');
+    const made = JSON.parse((await invoke('create-category', { name }, env)).stdout).result;
+    await invoke('update-category', { id: made.id, name: `${name} 2` }, env);
+
+    const listed = await runCli(['changes', '--limit', '5'], { env });
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^change_id\s+when\s+user\s+tool\s+undoable\s+summary$/);
+    expect(lines[2]).toContain(`update-category`);
+    expect(lines[2]).toContain(`changed category ${made.id}: name '${name}' -> '${name} 2'`);
+    expect(lines.at(-1)).toBe(`2 of 2 changes in ${journal}`);
+
+    const refused = await runCli(['undo'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('needs approval');
+    const dry = await runCli(['undo', '--dry-run'], { env });
+    expect(dry.stdout).toContain(`restore category ${made.id}`);
+    expect((await readTerm('categories', made.id))?.name).toBe(`${name} 2`);
+
+    const done = await runCli(['undo', '--yes', '--json'], { env });
+    expect(done.code).toBe(0);
+    const [report] = JSON.parse(done.stdout);
+    expect(report.restored).toEqual([`category ${made.id} '${name}'`]);
+    expect((await readTerm('categories', made.id))?.name).toBe(name);
+    const redo = await runCli(['undo', report.undo_change_id, '--yes'], { env });
+    expect(redo.code).toBe(0);
+    expect((await readTerm('categories', made.id))?.name).toBe(`${name} 2`);
+
+    // --last 2: the rename is not undone any more (redone), so the rename and the create.
+    const both = await runCli(['undo', '--last', '2', '--yes', '--json'], { env });
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout).map((r: { restored: string[] }) => r.restored.length)).toEqual([1, 1]);
+    expect(await readTerm('categories', made.id)).toBeUndefined();
+    const table = (await runCli(['changes'], { env })).stdout;
+    expect(table.match(/undone/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+});
