@@ -13,7 +13,11 @@ import { tools as registry } from '../../src/tools/index.js';
 import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
 import { makeUser, signIn } from '../helpers/mcp-oauth.js';
 import { recordSecret } from '../helpers/output-log.js';
-import { testContext, testSite, unique, wp } from '../helpers/site.js';
+import { testSite, unique, wp } from '../helpers/site.js';
+import { memoryJournal } from '../../src/undo/journal.js';
+
+/** A context whose writes are journalled, so list-changes and undo-change answer too. */
+const journalled = () => createContext(testSite(), { journal: memoryJournal() });
 
 /**
  * MCP structured output with the SDK's own client (which checks structuredContent against
@@ -30,7 +34,7 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
     name: 'in memory',
     async connect() {
       const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-      await createMcpServer(testContext(), {}, approveAll).connect(serverSide);
+      await createMcpServer(journalled(), {}, approveAll).connect(serverSide);
       const client = new Client({ name: 'test', version: '1.0.0' });
       await client.connect(clientSide);
       return { client, close: () => client.close() };
@@ -41,7 +45,7 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
     async connect() {
       const token = `structured-${process.pid}-${Date.now()}-token`;
       recordSecret(token);
-      const server = await serveMcpHttp(testContext(), {}, approveAll, { port: 0, token });
+      const server = await serveMcpHttp(journalled(), {}, approveAll, { port: 0, token });
       const client = new Client({ name: 'test', version: '1.0.0' });
       const headers = { Authorization: `Bearer ${token}` };
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
@@ -58,12 +62,13 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
     name: 'Streamable HTTP, signed in with WordPress as an administrator',
     async connect() {
       const site = testSite();
-      const server = await serveMcpHttp(testContext(), {}, approveAll, {
+      const journal = memoryJournal();
+      const server = await serveMcpHttp(journalled(), {}, approveAll, {
         port: 0,
         wordpress: {
           siteUrl: site.url,
           stateDir: mkdtempSync(path.join(tmpdir(), 'cms-structured-')),
-          contextFor: (login) => createContext({ url: site.url, ...login }),
+          contextFor: (login) => createContext({ url: site.url, ...login }, { journal }),
         },
       });
       const { client } = await signIn(server.url, await makeUser('administrator'), 'Structured test');
@@ -156,6 +161,9 @@ describe.each(connectors)('MCP outputSchema and structuredContent ($name)', (con
     await structured('list-user-sessions', { user_id: user.id });
     await structured('log-out-user', { user_id: user.id });
     await structured('delete-user', { id: user.id, reassign_to: null, delete_content: true });
+    await structured('create-category', { name: unique('MCP undone') });
+    const changes = await structured('list-changes', { limit: 3 });
+    await structured('undo-change', { change_id: changes.items[0].change_id });
     expect([...seen].sort()).toEqual(registry.map((t) => t.name).sort());
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryJournal } from '../../src/undo/journal.js';
 import { findTool, reviewCall, tools } from '../../src/tools/index.js';
 import { call, callOk, testContext, unique, wp } from '../helpers/site.js';
 import { makeCategory, makePosts, makeTag, readTerm } from './taxonomy/fixtures.js';
@@ -190,6 +191,17 @@ const CASES: Record<string, Case> = {
       await makeAppPassword(u.id);
       const read = () => wp().get(`/wp/v2/users/${u.id}/application-passwords`);
       return { params: { user_id: u.id }, names: [u.username, '1 application password'], read };
+    },
+  },
+  'undo-change': {
+    async setup() {
+      // The shared context gets a journal from here on, so there is a change to undo.
+      const context = testContext();
+      context.journal ??= memoryJournal();
+      const cat = await makeCategory('Dry undo');
+      await callOk('update-category', { id: cat.id, name: unique('Dry undo renamed') });
+      const entry = (await context.journal.entries()).at(-1)!;
+      return { params: { change_id: entry.change_id }, names: [entry.change_id, `category ${cat.id}`], read: term('categories', cat.id) };
     },
   },
   'log-out-user': {
