@@ -42,7 +42,7 @@ export const updateUser = defineTool({
     const changes: string[] = [];
     if (params.email !== undefined && params.email !== user.email)
       changes.push(`change ${user.username}'s email from ${user.email} to ${params.email}`);
-    if (params.password !== undefined) changes.push(`set a new password for ${user.username}`);
+    if (params.password !== undefined) changes.push(`set a new password for ${user.username} (cannot be undone)`);
     if (changes.length) return required(changes.join('; '));
     const fields = FIELDS.filter((field) => params[field] !== undefined);
     return none(`update ${user.username}'s ${fields.join(', ')}`);

@@ -70,7 +70,7 @@ describe('update-user', () => {
     });
     expect(await review({ password: 'whatever-long-1' })).toEqual({
       approval: 'required',
-      summary: `set a new password for ${user.username}`,
+      summary: `set a new password for ${user.username} (cannot be undone)`,
     });
   });
 

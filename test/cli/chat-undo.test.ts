@@ -1,0 +1,36 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { unique, wp } from '../helpers/site.js';
+import { readTerm } from '../wordpress/taxonomy/fixtures.js';
+
+let server: ScriptedOpenAI;
+beforeAll(async () => {
+  server = await new ScriptedOpenAI().start();
+});
+afterAll(() => server.stop());
+
+it('chat: /undo takes back the last change once approved; without a terminal or --yes it is refused', async () => {
+  const env = {
+    OPENAI_API_KEY: 'test',
+    OPENAI_BASE_URL: server.url,
+    CMS_AGENT_MODEL: 'scripted',
+    CMS_JOURNAL: path.join(mkdtempSync(path.join(tmpdir(), 'chat-undo-')), 'changes.jsonl'),
+  };
+  const name = unique('Chat undo');
+  const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+  server.script(
+    { toolCalls: [{ name: 'update-category', args: { id: cat.id, name: `${name} 2` } }] },
+    { content: 'Renamed.' },
+  );
+  expect((await runCli(['chat', '--once', 'rename it'], { env })).stdout.trim()).toBe('Renamed.');
+  const refused = await runCli(['chat'], { env, input: '/undo\n' });
+  expect(refused.stdout).toContain('Not undone');
+  expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`);
+  const done = await runCli(['chat', '--yes'], { env, input: '/undo\n' });
+  expect(done.stdout).toContain(`restored category ${cat.id} '${name}'`);
+  expect((await readTerm('categories', cat.id))?.name).toBe(name);
+});
