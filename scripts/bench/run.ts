@@ -27,6 +27,7 @@ import { allPostIds, benchAssign, benchMerge } from './bulk.js';
 import { benchGenreAssign, benchGenreRemove } from './bulk-terms.js';
 import { benchCliStart, benchListing, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
 import { backendSection } from './backends.js';
+import { undoSection } from './undo.js';
 import { renderReport } from './report.js';
 import { benchTools } from './tool-cases.js';
 import { LARGE_END, LARGE_START, renderLargeSite } from './large-report.js';
@@ -139,7 +140,7 @@ async function main() {
   const large = await largeSiteSection();
   const wordpress = (await siteStatus(BENCH)).wordpress;
   const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}`);
+  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}`);
   console.log(report);
 }
 
