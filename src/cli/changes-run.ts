@@ -3,7 +3,7 @@ import { approveAll, type Approver } from '../tools/approval.js';
 import { createContext } from '../config.js';
 import { ToolError } from '../tools/tool-error.js';
 import { describeUndo, undoWithApproval } from '../undo/approve.js';
-import { type ChangeEntry, fileJournal, undoneBy } from '../undo/journal.js';
+import { type ChangeEntry, fileJournal, isUndone } from '../undo/journal.js';
 import type { ChangesOptions, UndoCliOptions } from './changes.js';
 import { cliJournal } from './journal-path.js';
 import { resolveCliSiteConfig } from './site-config.js';
@@ -34,7 +34,7 @@ function table(all: ChangeEntry[], shown: ChangeEntry[]): string {
     e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
     e.user ?? '?',
     e.tool,
-    !e.reversible ? 'no' : undoneBy(all, e.change_id) ? 'undone' : 'yes',
+    !e.reversible ? 'no' : isUndone(all, e) ? 'undone' : 'yes',
     e.summary,
   ]);
   const head = ['change_id', 'when', 'user', 'tool', 'undoable', 'summary'];

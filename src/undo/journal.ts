@@ -105,3 +105,9 @@ export function undoneBy(entries: readonly ChangeEntry[], changeId: string): Cha
   const undos = entries.filter((e) => e.undoes === changeId);
   return undos.reverse().find((u) => !undoneBy(entries, u.change_id));
 }
+
+/** Undone by an undo that finished (one cut short by a fault counts as not undone: run it again). */
+export function isUndone(entries: readonly ChangeEntry[], entry: ChangeEntry): boolean {
+  const undo = undoneBy(entries, entry.change_id);
+  return Boolean(undo && !undo.incomplete);
+}

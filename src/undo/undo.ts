@@ -1,6 +1,6 @@
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolError } from '../tools/tool-error.js';
-import { type ChangeEntry, type ChangeJournal, newChangeId, undoneBy } from './journal.js';
+import { type ChangeEntry, type ChangeJournal, isUndone, newChangeId, undoneBy } from './journal.js';
 import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
 import type { UndoState } from './state.js';
@@ -76,7 +76,7 @@ export async function undoLast(
 ): Promise<UndoReport[]> {
   const entries = await journal.entries();
   const chosen = entries
-    .filter((e) => !e.undoes && !undoneBy(entries, e.change_id))
+    .filter((e) => !e.undoes && !isUndone(entries, e))
     .slice(-n)
     .reverse();
   const reports: UndoReport[] = [];
@@ -97,7 +97,7 @@ export async function undoLast(
 }
 
 function lastUndoable(entries: readonly ChangeEntry[]): ChangeEntry | undefined {
-  return entries.filter((e) => !e.undoes && !undoneBy(entries, e.change_id)).at(-1);
+  return entries.filter((e) => !e.undoes && !isUndone(entries, e)).at(-1);
 }
 
 async function reverse(

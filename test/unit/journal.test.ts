@@ -2,7 +2,7 @@ import { mkdtempSync, statSync, writeFileSync, readFileSync, chmodSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileJournal, memoryJournal, newChangeId, type ChangeEntry, undoneBy } from '../../src/undo/journal.js';
+import { fileJournal, isUndone, memoryJournal, newChangeId, type ChangeEntry, undoneBy } from '../../src/undo/journal.js';
 import { appendEntry } from '../../src/undo/record.js';
 import type { ToolContext } from '../../src/tools/index.js';
 
@@ -66,5 +66,13 @@ describe('change journal', () => {
     expect(undoneBy([a, u], a.change_id)?.change_id).toBe(u.change_id);
     const r = entry({ undoes: u.change_id });
     expect(undoneBy([a, u, r], a.change_id)).toBeUndefined();
+  });
+
+  it('an undo cut short (incomplete) leaves the change to undo again; a later complete one counts', () => {
+    const a = entry();
+    const cut = entry({ undoes: a.change_id, incomplete: true });
+    expect(isUndone([a, cut], a)).toBe(false);
+    const done = entry({ undoes: a.change_id });
+    expect(isUndone([a, cut, done], a)).toBe(true);
   });
 });

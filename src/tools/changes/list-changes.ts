@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { listOutput } from '../output-schemas.js';
 import { listPage, memorySource, pagingParams } from '../answers/page.js';
-import { undoneBy } from '../../undo/journal.js';
+import { isUndone } from '../../undo/journal.js';
 import { journalOf } from './journal-of.js';
 
 /** The change journal, newest first: what undo-change can take back (docs/undo.md). */
@@ -22,7 +22,7 @@ export const listChanges = defineTool({
       at: entry.at,
       summary: entry.summary,
       reversible: entry.reversible,
-      undone: Boolean(undoneBy(entries, entry.change_id)),
+      undone: isUndone(entries, entry),
       ...(entry.undoes ? { undoes: entry.undoes } : {}),
     }));
     // Newest first: the key falls with the position in the journal.
