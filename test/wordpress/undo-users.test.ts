@@ -61,6 +61,20 @@ describe('undo of user writes', () => {
     expect((await readUser(user.id)).cms_disabled).toBe(true);
   });
 
+  it('a reset link given in the result never reaches the journal; the entry says it cannot be undone', async () => {
+    const journal = memoryJournal();
+    const context = createContext(testSite(), { journal, secretsTo: 'result' });
+    const user = await makeUser({ prefix: 'undo_reset' });
+    const result = await callOkIn(context, 'reset-user-password', { id: user.id, delivery: 'link' });
+    const key = /key=([^&]+)/.exec(result.reset_link)![1]!;
+    const text = JSON.stringify(await journal.entries());
+    expect(text).not.toContain(key);
+    expect((await journal.entries())[0]).toMatchObject({
+      reversible: false,
+      why_not: expect.stringContaining('cannot be taken back'),
+    });
+  });
+
   it('update-user with a password is journalled as not reversible; undoing it is refused with the reason', async () => {
     const { context, journal } = journalled();
     const user = await makeUser({ prefix: 'undo_pw' });
