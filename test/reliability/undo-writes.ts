@@ -118,8 +118,14 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
   const [a, b, c, d] = o.picks;
   const [f1, f2, f3, f4] = o.flags;
   const name = `${o.word} ${world.tag}${i}`;
-  const terms = async (tax: Taxonomy) =>
-    (await readTerms(ROUTES[tax])).filter((t) => !(tax === 'category' && t.id === world.defaultCategory));
+  // One op in three works on what this sequence made (names hold the tag): chains of create,
+  // change, assign, merge and delete on the same terms, which the undo must take back in order.
+  const own = d % 3 === 0;
+  const terms = async (tax: Taxonomy) => {
+    const all = (await readTerms(ROUTES[tax])).filter((t) => !(tax === 'category' && t.id === world.defaultCategory));
+    const made = all.filter((t) => t.name.includes(` ${world.tag}`));
+    return own && made.length ? made : all;
+  };
   const anyTax: Taxonomy = at(['category', 'post_tag', 'genre', 'product_cat'] as const, d) as Taxonomy;
   const customTax: Taxonomy = f4 ? 'product_cat' : 'genre';
   const postsOf = (tax: Taxonomy) => (tax === 'product_cat' ? world.products : world.posts);
@@ -160,16 +166,18 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
     return [...new Set([...some(found.map((p) => p.id), o.size, b), ...some(postsOf(tax), f3 ? 2 : 0, c)])];
   };
   const users = async () => {
-    const all = await wp().all<{ id: number; cms_disabled?: boolean }>('/wp/v2/users', {
+    const all = await wp().all<{ id: number; username: string; cms_disabled?: boolean }>('/wp/v2/users', {
       context: 'edit',
-      _fields: 'id,cms_disabled',
+      _fields: 'id,username,cms_disabled',
     });
-    return all.filter((u) => u.id !== world.me);
+    const others = all.filter((u) => u.id !== world.me);
+    const made = others.filter((u) => u.username.startsWith(`undo_${world.tag}_`));
+    return own && made.length ? made : others;
   };
-  const someUser = async (prefer?: (u: { cms_disabled?: boolean }) => boolean) => {
+  const someUser = async (prefer?: (u: { cms_disabled?: boolean }) => boolean, always = false) => {
     const all = await users();
     const preferred = prefer ? all.filter(prefer) : [];
-    return at(preferred.length && f1 ? preferred : all, a)?.id;
+    return at(preferred.length && (f1 || always) ? preferred : all, a)?.id;
   };
 
   switch (o.tool) {
@@ -254,7 +262,8 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
       return id === undefined ? undefined : [o.tool, { id, ...(o.tool === 'disable-user' && f2 && { reason: name }) }];
     }
     case 'reset-user-password': {
-      const id = await someUser();
+      // A disabled account gets no reset (user_disabled): pick an enabled one.
+      const id = await someUser((u) => u.cms_disabled !== true, true);
       return id === undefined ? undefined : [o.tool, { id }];
     }
     case 'log-out-user':
