@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from './config.js';
 import { createMcpServer, type McpServerOptions } from './mcp.js';
 import type { WordPressAuthOptions } from './mcp-http/wordpress-oauth.js';
 import type { ToolContext, ToolFilter } from './tools/index.js';
@@ -49,8 +50,9 @@ export async function serveMcpHttp(
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.test(host) && !options.publicUrl?.startsWith('https://')) {
-    throw new Error(
+    throw new ConfigError(
       `Refusing to serve plain HTTP on ${host}: the bearer token would cross the network in clear text. Bind 127.0.0.1 (the default), or put a TLS reverse proxy in front and pass --public-url https://….`,
+      'invalid_config',
     );
   }
   if (options.token === undefined && !options.wordpress)

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools as registry } from '../../src/tools/index.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 
@@ -102,5 +102,16 @@ describe('cms-admin mcp --http', () => {
     expect(huge.status).toBe(413);
     const own = await post({ Authorization: `Bearer ${token}`, Origin: new URL(url).origin });
     expect(own.status).toBe(200);
+  });
+
+  it('refuses plain HTTP on a non-loopback address before binding it (exit 2, names --public-url https://…)', async () => {
+    const site = testSite();
+    const env = { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: token };
+    for (const args of [['--host', '0.0.0.0'], ['--host', '0.0.0.0', '--public-url', 'http://mcp.example.com']]) {
+      const run = await runCli(['mcp', '--http', '--port', '0', ...args], { env });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/Refusing to serve plain HTTP on 0\.0\.0\.0.*--public-url https:/s);
+      expect(run.stderr).not.toMatch(/serving MCP/);
+    }
   });
 });
