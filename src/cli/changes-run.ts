@@ -4,10 +4,24 @@ import { createContext } from '../config.js';
 import { ToolError } from '../tools/tool-error.js';
 import { describeUndo, undoWithApproval } from '../undo/approve.js';
 import { type ChangeEntry, fileJournal, isUndone } from '../undo/journal.js';
-import type { ChangesOptions, UndoCliOptions } from './changes.js';
 import { cliJournal } from './journal-path.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { terminalApprover } from './terminal.js';
+
+export interface ChangesOptions {
+  journal?: string;
+  limit: string;
+  json?: boolean;
+}
+
+export interface UndoCliOptions {
+  journal?: string;
+  last?: string;
+  dryRun?: boolean;
+  force?: boolean;
+  yes?: boolean;
+  json?: boolean;
+}
 
 /** `cms-admin changes`: the journal's last entries as a table. */
 export async function showChanges(options: ChangesOptions): Promise<number> {

@@ -1,20 +1,6 @@
 import type { Command } from 'commander';
+import type { ChangesOptions, UndoCliOptions } from './changes-run.js';
 import { JOURNAL_FLAG } from './journal-path.js';
-
-interface ChangesOptions {
-  journal?: string;
-  limit: string;
-  json?: boolean;
-}
-
-interface UndoCliOptions {
-  journal?: string;
-  last?: string;
-  dryRun?: boolean;
-  force?: boolean;
-  yes?: boolean;
-  json?: boolean;
-}
 
 export function registerChangeCommands(program: Command): void {
   program
@@ -50,5 +36,3 @@ refused unless --yes. Objects changed since the change are conflicts, left as th
       process.exitCode = await runUndo(changeId, options);
     });
 }
-
-export type { ChangesOptions, UndoCliOptions };
