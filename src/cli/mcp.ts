@@ -68,7 +68,8 @@ Example client config:
       if (urlOnly) checkSiteUrl(env.CMS_URL as string);
       const siteUrl = urlOnly ? (env.CMS_URL as string) : undefined;
       const site = siteUrl ? undefined : await resolveCliSiteConfig();
-      // One journal for the site, shared by every signed-in person's context (entries name the user).
+      // One journal for the site, shared by every signed-in person's context: entries name the user,
+      // and each person lists and undoes only their own (undo/journal.ts: entriesOf).
       const journalFile = cliJournal(options.journal, siteUrl ?? (site as { url: string }).url);
       const journal = journalFile === 'off' ? 'off' : fileJournal(journalFile);
       const contextFor = (login: { username: string; appPassword: string }) =>

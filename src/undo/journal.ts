@@ -111,3 +111,13 @@ export function isUndone(entries: readonly ChangeEntry[], entry: ChangeEntry): b
   const undo = undoneBy(entries, entry.change_id);
   return Boolean(undo && !undo.incomplete);
 }
+
+/**
+ * The entries `user` made (undos included). One journal may hold several people's changes (MCP
+ * over HTTP with sign-in shares the site's journal): each sees and undoes only their own, so
+ * "undo that" never takes back someone else's change, and a weaker account cannot read a
+ * stronger one's changes (emails, roles) from the journal.
+ */
+export function entriesOf(entries: readonly ChangeEntry[], user: string): ChangeEntry[] {
+  return entries.filter((e) => e.user === user);
+}

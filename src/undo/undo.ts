@@ -1,6 +1,6 @@
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolError } from '../tools/tool-error.js';
-import { type ChangeEntry, type ChangeJournal, isUndone, newChangeId, undoneBy } from './journal.js';
+import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone, newChangeId, undoneBy } from './journal.js';
 import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
 import type { UndoState } from './state.js';
@@ -38,15 +38,16 @@ export async function undoChange(
   opts: { change_id?: string } & UndoOptions = {},
 ): Promise<UndoReport> {
   const entries = await journal.entries();
-  const entry =
-    opts.change_id === undefined ? lastUndoable(entries) : entries.find((e) => e.change_id === opts.change_id);
+  const { username } = await context.client.connect();
+  const mine = entriesOf(entries, username);
+  const entry = opts.change_id === undefined ? lastUndoable(mine) : mine.find((e) => e.change_id === opts.change_id);
   if (!entry) {
     throw opts.change_id === undefined
-      ? new ToolError('nothing_to_undo', 'No change in the journal is left to undo.', {
+      ? new ToolError('nothing_to_undo', `No change made as ${username} in the journal is left to undo.`, {
           hint: 'list-changes shows what is recorded.',
         })
-      : new ToolError('change_not_found', `No change ${opts.change_id} in the journal.`, {
-          hint: 'list-changes shows the change ids.',
+      : new ToolError('change_not_found', `No change ${opts.change_id} made as ${username} in the journal.`, {
+          hint: 'list-changes shows the change ids; only the account that made a change can undo it.',
         });
   }
   if (!entry.reversible) {
@@ -75,7 +76,8 @@ export async function undoLast(
   opts: UndoOptions = {},
 ): Promise<UndoReport[]> {
   const entries = await journal.entries();
-  const chosen = entries
+  const { username } = await context.client.connect();
+  const chosen = entriesOf(entries, username)
     .filter((e) => !e.undoes && !isUndone(entries, e))
     .slice(-n)
     .reverse();

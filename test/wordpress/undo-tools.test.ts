@@ -4,6 +4,7 @@ import { findTool, reviewCall } from '../../src/tools/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { call, callIn, callOkIn, testSite } from '../helpers/site.js';
 import { makeCategory, readTerm } from './taxonomy/fixtures.js';
+import { makeAppPassword, makeUser, readUser } from './users/helpers.js';
 
 function journalled() {
   return createContext(testSite(), { journal: memoryJournal() });
@@ -66,3 +67,34 @@ describe('list-changes and undo-change', () => {
     });
   });
 });
+
+describe('one journal shared by several accounts (MCP over HTTP with sign-in)', () => {
+  it('each account lists and undoes only its own changes: "undo that" never takes back another person’s change', async () => {
+    const journal = memoryJournal();
+    const admin = createContext(testSite(), { journal });
+    const who = await makeUser({ prefix: 'undo-editor', roles: ['editor'] });
+    const editor = createContext({ ...testSite(), username: who.username, appPassword: await makeAppPassword(who.id) }, { journal });
+    const cat = await makeCategory('Shared journal');
+    await callOkIn(editor, 'update-category', { id: cat.id, description: 'by the editor' });
+    // The administrator's change comes last, and names an email the editor cannot read in WordPress.
+    const member = await makeUser({ prefix: 'undo-member' });
+    await callOkIn(admin, 'update-user', { id: member.id, email: `changed-${member.email}` });
+
+    const editorList = await callOkIn(editor, 'list-changes');
+    expect(editorList.items.map((i: { tool: string }) => i.tool)).toEqual(['update-category']);
+    expect(JSON.stringify(editorList)).not.toContain(member.email);
+    const adminList = await callOkIn(admin, 'list-changes');
+    expect(adminList.items.map((i: { tool: string }) => i.tool)).toEqual(['update-user']);
+
+    // The editor's "undo that" undoes the editor's change, not the administrator's later one.
+    const undone = await callOkIn(editor, 'undo-change', {});
+    expect(undone.change_id).toBe(editorList.items[0].change_id);
+    expect((await readTerm('categories', cat.id))?.description).toBe('');
+    expect((await readUser(member.id)).email).toBe(`changed-${member.email}`);
+    // Naming the administrator's change does not reach it either.
+    const refused = await callIn(editor, 'undo-change', { change_id: adminList.items[0].change_id });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'change_not_found' } });
+    expect((await readUser(member.id)).email).toBe(`changed-${member.email}`);
+  });
+});
+

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { listOutput } from '../output-schemas.js';
 import { listPage, memorySource, pagingParams } from '../answers/page.js';
-import { isUndone } from '../../undo/journal.js';
+import { entriesOf, isUndone } from '../../undo/journal.js';
 import { journalOf } from './journal-of.js';
 
-/** The change journal, newest first: what undo-change can take back (docs/undo.md). */
+/** The connected account's changes in the journal, newest first: what undo-change can take back (docs/undo.md). */
 export const listChanges = defineTool({
   name: 'list-changes',
   toolkit: 'taxonomy',
@@ -16,7 +16,9 @@ export const listChanges = defineTool({
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { limit, cursor }) {
     const entries = await journalOf(context).entries();
-    const items = entries.map((entry) => ({
+    // Only the connected account's changes (journal.ts: entriesOf).
+    const { username } = await context.client.connect();
+    const items = entriesOf(entries, username).map((entry) => ({
       change_id: entry.change_id,
       tool: entry.tool,
       at: entry.at,
