@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
+import { findTool, reviewCall } from '../../src/tools/index.js';
 import { callOkIn, testSite, wp } from '../helpers/site.js';
 import { makeUser, newIdentity, newPassword, readUser } from './users/helpers.js';
 
@@ -73,6 +74,26 @@ describe('undo of user writes', () => {
       reversible: false,
       why_not: expect.stringContaining('cannot be taken back'),
     });
+  });
+
+  it('the approval question of a change that cannot be undone says so', async () => {
+    const context = journalled().context;
+    const [user, heir] = [
+      await makeUser({ prefix: 'undo_q' }),
+      await makeUser({ prefix: 'undo_heir', roles: ['author'] }),
+    ];
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['reset-user-password', { id: user.id }],
+      ['delete-user', { id: user.id, reassign_to: heir.id }],
+      ['update-user', { id: user.id, password: newPassword() }],
+    ];
+    for (const [tool, params] of calls) {
+      const review = await reviewCall(findTool(tool)!, context, params);
+      expect(review, tool).toMatchObject({
+        approval: 'required',
+        summary: expect.stringContaining('cannot be undone'),
+      });
+    }
   });
 
   it('update-user with a password is journalled as not reversible; undoing it is refused with the reason', async () => {
