@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { findTool, reviewCall } from '../../src/tools/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
-import { call, callIn, callOkIn, testSite } from '../helpers/site.js';
+import { undoChange } from '../../src/undo/undo.js';
+import { TaxonomyToolkit } from '../../src/toolkits.js';
+import { call, callIn, callOkIn, testSite, unique } from '../helpers/site.js';
 import { makeCategory, readTerm } from './taxonomy/fixtures.js';
 import { makeAppPassword, makeUser, readUser } from './users/helpers.js';
 
@@ -56,6 +58,18 @@ describe('list-changes and undo-change', () => {
     expect((await readTerm('categories', cat.id))?.name).toBe(renamed);
   });
 
+  it('library use: a toolkit given a journal records its writes; undoChange takes them back', async () => {
+    const journal = memoryJournal();
+    const site = testSite();
+    const tools = new TaxonomyToolkit({ site, journal, approvals: 'none' }).getTools();
+    const name = unique('Toolkit undo');
+    const made = JSON.parse(await tools.find((t) => t.name === 'create-tag')!.invoke({ name }));
+    expect((await journal.entries()).map((e) => e.tool)).toEqual(['create-tag']);
+    const report = await undoChange(createContext(site, { journal }), journal);
+    expect(report.restored).toEqual([`tag ${made.id} '${name}' (deleted)`]);
+    expect(await readTerm('tags', made.id)).toBeUndefined();
+  });
+
   it('without a journal both tools say so; an unknown id is change_not_found', async () => {
     expect(await call('list-changes')).toMatchObject({ ok: false, error: { code: 'journal_off' } });
     expect(await call('undo-change', {})).toMatchObject({ ok: false, error: { code: 'journal_off' } });
@@ -73,7 +87,10 @@ describe('one journal shared by several accounts (MCP over HTTP with sign-in)', 
     const journal = memoryJournal();
     const admin = createContext(testSite(), { journal });
     const who = await makeUser({ prefix: 'undo-editor', roles: ['editor'] });
-    const editor = createContext({ ...testSite(), username: who.username, appPassword: await makeAppPassword(who.id) }, { journal });
+    const editor = createContext(
+      { ...testSite(), username: who.username, appPassword: await makeAppPassword(who.id) },
+      { journal },
+    );
     const cat = await makeCategory('Shared journal');
     await callOkIn(editor, 'update-category', { id: cat.id, description: 'by the editor' });
     // The administrator's change comes last, and names an email the editor cannot read in WordPress.
@@ -97,4 +114,3 @@ describe('one journal shared by several accounts (MCP over HTTP with sign-in)', 
     expect((await readUser(member.id)).email).toBe(`changed-${member.email}`);
   });
 });
-
