@@ -19,6 +19,8 @@ export interface UndoReport {
   conflicts: UndoItemConflict[];
   /** Items already as they were (nothing written), or the whole change, with why. */
   skipped: string[];
+  /** A write of the undo failed (listed in conflicts): the change is not fully undone; run it again. */
+  incomplete?: true;
 }
 
 export interface UndoOptions {
@@ -118,6 +120,7 @@ async function reverse(
     restored: out.restored,
     conflicts: out.conflicts,
     skipped: out.skipped,
+    ...(out.failed ? { incomplete: true as const } : {}),
   };
   if (dryRun) return { ...report, dry_run: true };
   // Nothing restored and nothing found already restored: the change still stands.
