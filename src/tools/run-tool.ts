@@ -47,8 +47,8 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     const error = toErrorPayload(err) ?? internalError(tool, err, secrets);
     outcome = redactSecrets({ ok: false, error }, secrets);
   }
-  if (change && outcome.ok) {
-    const failed = await change.finish(written, user, secrets);
+  if (change) {
+    const failed = await change.finish(written, user, secrets, outcome.ok ? undefined : outcome.error.code);
     if (failed) outcome = withNote(outcome, 'journal_failed', failed);
   }
   if (context.audit && !tool.annotations.readOnly && !dryRun) {

@@ -8,8 +8,16 @@ import { readState, type UndoScope, type UndoState } from './state.js';
 
 /** A write under way: its state before, read; `finish` journals it once it succeeded. */
 export interface PendingChange {
-  /** Appends the entry; returns why it could not be (also said on stderr), else undefined. */
-  finish(result: unknown, user: string | undefined, secrets: readonly string[]): Promise<string | undefined>;
+  /**
+   * Appends the entry; returns why it could not be (also said on stderr), else undefined. A
+   * call that failed (`failure`: its error code) is journalled only if it changed something.
+   */
+  finish(
+    result: unknown,
+    user: string | undefined,
+    secrets: readonly string[],
+    failure?: string,
+  ): Promise<string | undefined>;
 }
 
 /**
@@ -38,10 +46,12 @@ export async function beginChange(
     }
   }
   return {
-    async finish(result, user, secrets) {
+    async finish(result, user, secrets, failure) {
+      // A failed call that could not be read before, or is not reversible, is not journalled.
+      if (failure && (!undo || whyNot)) return undefined;
       let after: UndoState = {};
       if (undo && !whyNot) {
-        const created = undo.created?.(result, params) ?? {};
+        const created = failure ? {} : (undo.created?.(result, params) ?? {});
         for (const id of created.terms ?? []) put(before, 'terms', id, null);
         for (const id of created.users ?? []) put(before, 'users', id, null);
         const full = {
@@ -55,16 +65,24 @@ export async function beginChange(
           // The call is done: reading its outcome is not cancelled with it.
           after = await withoutAbortSignal(() => readState(context.client, full));
         } catch (err) {
+          if (failure) return undefined;
           whyNot = `the state after the change could not be read (${firstLine(err)})`;
         }
       }
+      // A call that failed after writing part (a merge that moved posts, then stopped) is journalled.
+      if (failure && JSON.stringify(after) === JSON.stringify(before)) return undefined;
+      const summary = failure
+        ? `${tool.name} failed (${failure}) after changing part: ${changedCount(before, after)} object(s)`
+        : undo
+          ? safeSummary(() => undo.summary(params, result, before), result)
+          : summarizeValue(result).line;
       const entry: ChangeEntry = {
         change_id: newChangeId(),
         at: new Date().toISOString(),
         ...(user ? { user } : {}),
         tool: tool.name,
         params: maskSecretParams(params),
-        summary: undo ? safeSummary(() => undo.summary(params, result, before), result) : summarizeValue(result).line,
+        summary,
         reversible: !whyNot,
         ...(whyNot ? { why_not: whyNot } : {}),
         before: whyNot ? {} : before,
@@ -102,4 +120,16 @@ function safeSummary(make: () => string, result: unknown): string {
 
 function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
+/** Objects whose state differs between two readings. */
+function changedCount(before: UndoState, after: UndoState): number {
+  let n = 0;
+  for (const key of ['terms', 'posts', 'users'] as const) {
+    const a = (before[key] ?? {}) as Record<string, unknown>;
+    const b = (after[key] ?? {}) as Record<string, unknown>;
+    for (const id of new Set([...Object.keys(a), ...Object.keys(b)]))
+      if (JSON.stringify(a[id] ?? null) !== JSON.stringify(b[id] ?? null)) n++;
+  }
+  return n;
 }
