@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { memoryJournal } from '../../src/undo/journal.js';
-import { undoChange } from '../../src/undo/undo.js';
+import { undoChange, undoLast } from '../../src/undo/undo.js';
 import { callOkIn, testSite, unique, wp } from '../helpers/site.js';
 import { makeCategory, makePosts, makeTag, readPosts, readTerm } from './taxonomy/fixtures.js';
 
@@ -144,6 +144,21 @@ describe('undo of term writes', () => {
     const report = await undoChange(context, journal);
     expect(report.restored).toEqual([expect.stringContaining(`tag ${again.id}`)]);
     expect(await readTerm('tags', again.id)).toBeUndefined();
+  });
+
+  it('update-tag and assign-categories-to-posts → undo --last 2 gives both back', async () => {
+    const { context, journal } = journalled();
+    const [tag, cat] = [await makeTag('Undo upd tag'), await makeCategory('Undo assign cat')];
+    const posts = await makePosts([{ categories: [1] }, { categories: [cat.id] }]);
+    const tagBefore = pick(await readTerm('tags', tag.id));
+    const postsBefore = await readPosts(posts);
+    await callOkIn(context, 'update-tag', { id: tag.id, name: unique('Undo tag renamed'), description: 'x' });
+    await callOkIn(context, 'assign-categories-to-posts', { post_ids: posts, category_ids: [cat.id] });
+    const reports = await undoLast(context, journal, 2);
+    expect(reports.map((r) => r.conflicts)).toEqual([[], []]);
+    expect(pick(await readTerm('tags', tag.id))).toEqual(tagBefore);
+    const now = await readPosts(posts);
+    for (const id of posts) expect(now.get(id)?.categories).toEqual(postsBefore.get(id)?.categories);
   });
 
   it('an undo cut short runs again and finishes what is left, restoring nothing twice', async () => {
