@@ -8,7 +8,7 @@ import { maskResetKeys, maskSecretParams } from '../redact.js';
 import { ensureSite } from './ensure-site.js';
 import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
-import { describeUndo, undoWithApproval } from '../undo/approve.js';
+import { slashUndo } from './undo-command.js';
 import { cliJournal } from './journal-path.js';
 import { contextOptions, type FilterOptions, filterFromOptions } from './shared.js';
 import { runToolShell } from './tool-shell.js';
@@ -76,14 +76,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
     }
     return result.stopped ? 1 : 0;
   }
-  const undo = async (approver: Approver): Promise<string> => {
-    if (!context.journal) return 'The change journal is off (--journal off): nothing can be undone.';
-    try {
-      const outcome = await undoWithApproval(context, context.journal, approver, {});
-      return 'refused' in outcome ? `Not undone: ${outcome.refused}` : outcome.reports.map(describeUndo).join('\n');
-    } catch (err) {
-      return `Not undone: ${(err as Error).message}`;
-    }
-  };
+  const undo = (approver: Approver) => slashUndo(context, approver);
   return runRepl({ makeSession, approver: baseApprover, site: redactUrl(site.url), model: modelConfig.model, undo });
 }

@@ -4,11 +4,12 @@ import { invoke, resolveCall } from '../envelope.js';
 import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
 import { handleInterrupts } from './interrupt.js';
 import { bold, dim, terminalApprover } from './terminal.js';
+import { slashUndo } from './undo-command.js';
 
 const HELP = `Type a tool call:
   tool-name {"key": "value"}      params as JSON
   tool-name key=value key2=[1,2]  params as key=value (values parsed as JSON when they can be)
-  /tools  list tools    /help  this help    /exit  quit
+  /tools  list tools    /undo  take back the last change (asks first)    /help  this help    /exit  quit
 Ctrl-C cancels the running call; twice at the prompt quits.`;
 
 /** `tool-name {json}` or `tool-name key=value …` → an envelope. */
@@ -67,6 +68,10 @@ export async function runToolShell(options: {
     if (line === '/exit' || line === '/quit') break;
     if (line === '/help') {
       process.stdout.write(`${HELP}\n`);
+      continue;
+    }
+    if (line === '/undo') {
+      process.stdout.write(`${await slashUndo(options.context, approver)}\n`);
       continue;
     }
     if (line === '/tools') {

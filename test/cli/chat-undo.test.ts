@@ -34,3 +34,18 @@ it('chat: /undo takes back the last change once approved; without a terminal or 
   expect(done.stdout).toContain(`restored category ${cat.id} '${name}'`);
   expect((await readTerm('categories', cat.id))?.name).toBe(name);
 });
+
+it('tool shell: /undo takes back the last change with --yes', async () => {
+  const env = {
+    OPENAI_API_KEY: '',
+    OPENAI_BASE_URL: '',
+    CMS_JOURNAL: path.join(mkdtempSync(path.join(tmpdir(), 'shell-undo-')), 'changes.jsonl'),
+  };
+  const name = unique('Shell undo');
+  const made = await runCli(['chat', '--yes'], { env, input: `create-tag name="${name}"\n` });
+  const id = Number(/"id": (\d+)/.exec(made.stdout)?.[1]);
+  expect(id).toBeGreaterThan(0);
+  const done = await runCli(['chat', '--yes'], { env, input: '/undo\n' });
+  expect(done.stdout).toContain(`restored tag ${id} '${name}' (deleted)`);
+  expect(await readTerm('tags', id)).toBeUndefined();
+});
