@@ -31,6 +31,8 @@ interface RawTerm {
   slug: string;
   description: string;
   parent?: number;
+  /** Published posts using it (the generator's choice of force). */
+  count?: number;
 }
 
 /** Every status a post can have terms in (trash included: a merge moves trashed posts too). */
@@ -59,7 +61,7 @@ export async function readTerms(taxonomy: { rest_base: string; rest_namespace?: 
     hide_empty: false,
     context: 'edit',
     orderby: 'id',
-    _fields: 'id,name,slug,description,parent',
+    _fields: 'id,name,slug,description,parent,count',
   });
 }
 

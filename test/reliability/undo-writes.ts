@@ -163,7 +163,7 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
       _fields: 'id',
       per_page: 100,
     });
-    return [...new Set([...some(found.map((p) => p.id), o.size, b), ...some(postsOf(tax), f3 ? 2 : 0, c)])];
+    return [...new Set([...some(found.map((p) => p.id), o.size, b), ...some(postsOf(tax), f3 || !found.length ? 2 : 0, c)])];
   };
   const users = async () => {
     const all = await wp().all<{ id: number; username: string; cms_disabled?: boolean }>('/wp/v2/users', {
@@ -203,7 +203,8 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
     case 'delete-term': {
       const tax = o.tool === 'delete-category' ? 'category' : o.tool === 'delete-tag' ? 'post_tag' : customTax;
       const term = at(await terms(tax), a);
-      const params = term && { id: term.id, force: f1 || f2 || f3 };
+      // Unforced deletes only of terms no published post uses (the others are refused: nothing to undo).
+      const params = term && { id: term.id, force: term.count ? true : f1 };
       return params && [o.tool, o.tool === 'delete-term' ? { taxonomy: tax, ...params } : params];
     }
     case 'merge-categories': {
@@ -226,7 +227,9 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
       return [o.tool, { taxonomy: tax, post_ids, term_ids: chosen }];
     }
     case 'remove-terms-from-posts': {
-      const term = at(await terms(anyTax), a);
+      const all = await terms(anyTax);
+      const used = all.filter((t) => t.count);
+      const term = at(used.length ? used : all, a);
       const post_ids = term && (await holders(anyTax, term.id));
       return term && post_ids?.length ? [o.tool, { taxonomy: anyTax, post_ids, term_ids: [term.id] }] : undefined;
     }
