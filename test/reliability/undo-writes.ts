@@ -121,10 +121,10 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
   // One op in three works on what this sequence made (names hold the tag): chains of create,
   // change, assign, merge and delete on the same terms, which the undo must take back in order.
   const own = d % 3 === 0;
-  const terms = async (tax: Taxonomy) => {
+  const terms = async (tax: Taxonomy, atLeast = 1) => {
     const all = (await readTerms(ROUTES[tax])).filter((t) => !(tax === 'category' && t.id === world.defaultCategory));
     const made = all.filter((t) => t.name.includes(` ${world.tag}`));
-    return own && made.length ? made : all;
+    return own && made.length >= atLeast ? made : all;
   };
   const anyTax: Taxonomy = at(['category', 'post_tag', 'genre', 'product_cat'] as const, d) as Taxonomy;
   const customTax: Taxonomy = f4 ? 'product_cat' : 'genre';
@@ -146,7 +146,7 @@ export async function resolveOp(o: Op, i: number, world: World): Promise<Call | 
     return params;
   };
   const merge = async (tax: Taxonomy) => {
-    const all = await terms(tax);
+    const all = await terms(tax, 2);
     const target = at(all, a);
     if (!target) return undefined;
     const sources = some(all, 1 + (b % 3), c).filter((t) => t.id !== target.id && !subtree(all, t.id).has(target.id));
