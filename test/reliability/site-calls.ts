@@ -166,6 +166,7 @@ export function validWrite(tool: string, text: string, id: number): Record<strin
     'delete-user': { id, reassign_to: id + 1 },
     'revoke-app-passwords': { user_id: id },
     'log-out-user': { user_id: id },
+    'undo-change': { change_id: `c${id}` },
   };
   const params = byTool[tool];
   if (!params || !(findTool(tool)?.schema.safeParse(params).success ?? false))
