@@ -5,9 +5,10 @@
  * (get-cms-categories on a fresh install, median of 5). Writes the "Sandbox backends" section of
  * BENCHMARKS.md, which `npm run bench` keeps.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { replaceSection } from './sections.js';
 import { createContext } from '../../src/config.js';
 import { invoke } from '../../src/envelope.js';
 import { packageRoot, resolveInstance, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
@@ -73,12 +74,7 @@ async function main() {
     ...rows.map((r) => `| ${r.backend} | ${r.wordpress} | ${(r.coldMs / 1000).toFixed(1)} s | ${(r.warmMs / 1000).toFixed(1)} s | ${r.callMs} ms |`),
     END,
   ].join('\n');
-  const text = await readFile(file, 'utf8');
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  const next = start >= 0 && end > start ? text.slice(0, start) + section + text.slice(end + END.length) : `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(file, next);
-  console.log(section);
+  await replaceSection(file, BEGIN, END, section);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,9 +9,10 @@
  *
  *   npm run bench:undo [-- --runs 3]
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { replaceSection } from './sections.js';
 import { chunk, type WordPressClient } from '../../src/client/index.js';
 import { createContext } from '../../src/config.js';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
@@ -170,12 +171,7 @@ async function main() {
     ...where,
     END,
   ].join('\n');
-  const text = await readFile(file, 'utf8');
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  const next = start >= 0 && end > start ? text.slice(0, start) + section + text.slice(end + END.length) : `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(file, next);
-  console.log(section);
+  await replaceSection(file, BEGIN, END, section);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
