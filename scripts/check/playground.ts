@@ -31,6 +31,8 @@ const READ_EXAMPLES: Record<string, { params: object; mayBeEmpty?: boolean }> = 
   'list-app-passwords': { params: { user_id: 1 } },
   // Calls with an application password open no login session: an empty list is right.
   'list-user-sessions': { params: { user_id: 1 }, mayBeEmpty: true },
+  // A new site's change journal is empty; the round trip below checks it holds its two writes.
+  'list-changes': { params: {}, mayBeEmpty: true },
 };
 
 async function invoke(envelope: object): Promise<{ ok: boolean; result?: any; error?: any }> {
@@ -88,6 +90,13 @@ try {
   await invoke({ tool: 'delete-category', params: { id } });
   if ((await siteGet(`/wp/v2/categories/${id}`)) !== 404) {
     console.log('FAIL the deleted category is still on the site');
+    failed++;
+  }
+  // invoke journals every write by default: the newest two changes are this round trip's.
+  const changes = await invoke({ tool: 'list-changes', params: { limit: 2 } });
+  const journalled = (changes.result?.items ?? []).map((item: { tool: string }) => item.tool).join(',');
+  if (journalled !== 'delete-category,create-category') {
+    console.log(`FAIL the change journal's newest changes are [${journalled}], not the delete and the create`);
     failed++;
   }
 } finally {
