@@ -76,6 +76,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
     }
     return result.stopped ? 1 : 0;
   }
-  const undo = (approver: Approver) => slashUndo(context, approver);
+  const undo = (approver: Approver) => slashUndo(context, filter, approver);
   return runRepl({ makeSession, approver: baseApprover, site: redactUrl(site.url), model: modelConfig.model, undo });
 }

@@ -71,7 +71,7 @@ export async function runToolShell(options: {
       continue;
     }
     if (line === '/undo') {
-      process.stdout.write(`${await slashUndo(options.context, approver)}\n`);
+      process.stdout.write(`${await slashUndo(options.context, options.filter, approver)}\n`);
       continue;
     }
     if (line === '/tools') {

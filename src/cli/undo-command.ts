@@ -1,14 +1,11 @@
 import type { Approver } from '../tools/approval.js';
-import type { ToolContext } from '../tools/define-tool.js';
-import { describeUndo, undoWithApproval } from '../undo/approve.js';
+import type { ToolContext, ToolFilter } from '../tools/index.js';
+import { undoLastCall } from '../tools/changes/undo-last.js';
+import { describeUndo } from '../undo/approve.js';
+import type { UndoReport } from '../undo/undo.js';
 
 /** `/undo` in the chat and the tool shell: the last change taken back once the approver agrees. */
-export async function slashUndo(context: ToolContext, approver: Approver): Promise<string> {
-  if (!context.journal) return 'The change journal is off (--journal off): nothing can be undone.';
-  try {
-    const outcome = await undoWithApproval(context, context.journal, approver, {});
-    return 'refused' in outcome ? `Not undone: ${outcome.refused}` : outcome.reports.map(describeUndo).join('\n');
-  } catch (err) {
-    return `Not undone: ${(err as Error).message}`;
-  }
+export async function slashUndo(context: ToolContext, filter: ToolFilter, approver: Approver): Promise<string> {
+  const outcome = await undoLastCall(context, filter, approver);
+  return outcome.ok ? describeUndo(outcome.result as UndoReport) : `Not undone: ${outcome.error.message}`;
 }

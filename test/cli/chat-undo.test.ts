@@ -30,6 +30,10 @@ it('chat: /undo takes back the last change once approved; without a terminal or 
   const refused = await runCli(['chat'], { env, input: '/undo\n' });
   expect(refused.stdout).toContain('Not undone');
   expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`);
+  // A read-only session cannot write, /undo included, even with --yes.
+  const readOnly = await runCli(['chat', '--yes', '--read-only'], { env, input: '/undo\n' });
+  expect(readOnly.stdout).toMatch(/Not undone: .*undo-change/);
+  expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`);
   const done = await runCli(['chat', '--yes'], { env, input: '/undo\n' });
   expect(done.stdout).toContain(`restored category ${cat.id} '${name}'`);
   expect((await readTerm('categories', cat.id))?.name).toBe(name);
