@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { tools as registry } from '../../src/tools/index.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { recordOutput } from '../helpers/output-log.js';
@@ -81,6 +82,40 @@ describe('cms-admin mcp --http', () => {
       await client.close();
     }
   });
+
+  it.each(['accept', 'decline'] as const)(
+    'a client with elicitation is asked over HTTP, with the summary; %s decides (read back)',
+    async (action) => {
+      const client = new Client({ name: 'http-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      const asked: string[] = [];
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(String(request.params.message));
+        return { action };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      try {
+        const username = unique(`http${action}`).toLowerCase().replace(/[^a-z0-9]/g, '');
+        const result = await client.callTool({
+          name: 'create-user',
+          arguments: { username, email: `${username}@example.com`, role: 'administrator', password: `Http-admin-${process.pid}-pass!` },
+        });
+        expect(asked).toHaveLength(1);
+        expect(asked[0]).toContain(`create the user ${username}`);
+        expect(asked[0]).toMatch(/role administrator \(manage_options/);
+        const onSite = await wp().get<Array<{ roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
+        if (action === 'accept') {
+          expect(result.isError).toBe(false);
+          expect(onSite.map((u) => u.roles)).toEqual([['administrator']]);
+        } else {
+          expect(result.isError).toBe(true);
+          expect(JSON.stringify(result.content)).toContain('rejected_by_user');
+          expect(onSite).toEqual([]);
+        }
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
   const post = (headers: Record<string, string>, body: string = JSON.stringify(initialize)) =>
