@@ -1,5 +1,7 @@
 import {
   type AnyToolDefinition,
+  type Approver,
+  decideCall,
   findTool,
   runTool,
   selectTools,
@@ -36,10 +38,23 @@ export type ResolvedCall =
 /**
  * The spec's invocation envelope: `{ "tool": NAME, "params": {…} }`. Validates the envelope,
  * the tool name and the params before anything reaches WordPress, so a bad call writes nothing.
+ * Like `cms-admin invoke`, it is the caller's own call and runs as given; with `approver`, a call
+ * that needs a person's approval goes through the same review and question as every surface
+ * (docs/safety.md) and runs only when approved.
  */
-export async function invoke(envelope: unknown, context: ToolContext, filter: ToolFilter = {}): Promise<ToolOutcome> {
+export async function invoke(
+  envelope: unknown,
+  context: ToolContext,
+  filter: ToolFilter = {},
+  options: { approver?: Approver } = {},
+): Promise<ToolOutcome> {
   const call = resolveCall(envelope, filter);
-  return call.ok ? runTool(call.tool, context, call.params) : call;
+  if (!call.ok) return call;
+  if (options.approver) {
+    const decision = await decideCall(call.tool, context, call.params, options.approver);
+    if (!decision.ok) return decision;
+  }
+  return runTool(call.tool, context, call.params);
 }
 
 /** Checks an envelope without running it: which tool, with which validated params. */

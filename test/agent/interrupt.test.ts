@@ -4,7 +4,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { createAgent, HumanMessage } from 'langchain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/tools/index.js';
-import { type Approvals, UserToolkit } from '../../src/index.js';
+import { type Approvals, invoke, UserToolkit } from '../../src/index.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testContext, wp } from '../helpers/site.js';
 import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
@@ -199,5 +199,26 @@ describe('the other approvals settings', () => {
     server.script({ toolCalls: [created] }, { content: 'ok' });
     await buildAgent('none').invoke({ messages: [new HumanMessage('Admin.')] });
     expect((await findUser(created.args.username))?.roles).toEqual(['administrator']);
+  });
+
+  it("the library's invoke() with an approver asks the same question; without one it runs as given (the operator's call)", async () => {
+    const asked: ApprovalRequest[] = [];
+    const [refused, approved, plain] = [adminCall(), adminCall(), adminCall()];
+    const envelope = (call: ReturnType<typeof adminCall>) => ({ tool: call.name, params: call.args });
+    const no = await invoke(envelope(refused), testContext(), {}, {
+      approver: async (request) => {
+        asked.push(request);
+        return { approved: false, reason: 'Policy says no.' };
+      },
+    });
+    expect(no).toMatchObject({ ok: false, error: { code: 'rejected_by_user' } });
+    expect(asked.map((r) => r.summary)).toEqual([expect.stringMatching(/role administrator \(manage_options/)]);
+    expect(asked[0]?.args.password).toBe('[REDACTED]');
+    expect(await findUser(refused.args.username)).toBeUndefined();
+    const yes = await invoke(envelope(approved), testContext(), {}, { approver: async () => ({ approved: true }) });
+    expect(yes.ok).toBe(true);
+    expect((await findUser(approved.args.username))?.roles).toEqual(['administrator']);
+    expect((await invoke(envelope(plain), testContext())).ok).toBe(true);
+    expect((await findUser(plain.args.username))?.roles).toEqual(['administrator']);
   });
 });
