@@ -84,7 +84,7 @@ export async function refuseSelf(
   if (id !== me.id) return;
   throw new ToolError(
     self.code,
-    `User ${me.id} (${me.username}) is the account this toolkit is signed in as: it cannot ${what} it. Nothing was changed.`,
+    `User ${me.id} (${me.username}) is the account this toolkit is signed in as: it cannot ${what} its own account. Nothing was changed.`,
     { hint: self.hint },
   );
 }

@@ -34,9 +34,7 @@ export const logOutUser = defineTool({
   },
   async execute({ client }, { user_id }) {
     await requireCompanion(client, 'Logging a user out', 'users/sessions');
-    const hint =
-      'Log out in wp-admin (Users → Profile → Log Out Everywhere Else), or from another administrator account.';
-    const account = await targetAccount(client, user_id, 'log out', { code: 'cannot_log_out_self', hint });
+    const account = await targetAccount(client, user_id, 'log out', SELF);
     const ended = await forUser(user_id, () =>
       client.delete<{ ended: number }>(`/${COMPANION_NAMESPACE}/users/${user_id}/sessions`),
     ).catch((err) => {

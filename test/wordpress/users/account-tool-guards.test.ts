@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import { type ToolContext, findTool, reviewCall } from '../../../src/tools/index.js';
 import { testSite, wp } from '../../helpers/site.js';
 import {
   appPasswordStatus,
@@ -20,6 +20,8 @@ import {
 const ROLE = 'cms_test_account_manager';
 let manager: ToolContext;
 let managerId: number;
+let managerUsername: string;
+let managerApp: string;
 
 beforeAll(async () => {
   await wpPhp(
@@ -27,11 +29,9 @@ beforeAll(async () => {
   );
   const user = await makeUser({ prefix: 'acctmgr', roles: [ROLE] });
   managerId = user.id;
-  manager = createContext({
-    url: testSite().url,
-    username: user.username,
-    appPassword: await makeAppPassword(user.id),
-  });
+  managerUsername = user.username;
+  managerApp = await makeAppPassword(user.id);
+  manager = createContext({ url: testSite().url, username: user.username, appPassword: managerApp });
 });
 afterAll(() => expectNoSecretsLeaked());
 
@@ -100,6 +100,68 @@ describe('an account manager (list/edit/delete users, not an administrator)', ()
     expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true, result: { deleted: true } });
     expect(await exists(leaver.id)).toBe(false);
     expect((await wp().get<{ author: number }>(`/wp/v2/posts/${post.id}`, { context: 'edit' })).author).toBe(heir.id);
+  });
+
+  it('reassign_to must be another existing user who can write posts, whoever that is', async () => {
+    // A subscriber: an author would hold capabilities the manager lacks (edit_posts, …).
+    const leaver = await makeUser({ prefix: 'leaver' });
+    const reader = await makeUser({ prefix: 'reader' });
+    // An editor holds capabilities the manager lacks: it may still inherit the posts.
+    const heir = await makeUser({ prefix: 'heir', roles: ['editor'] });
+    const post = await wp().post<{ id: number }>('/wp/v2/posts', { title: 'Kept', author: leaver.id, status: 'draft' });
+    for (const reassign_to of [leaver.id, reader.id, managerId, 999999]) {
+      const outcome = await runIn(manager, 'delete-user', { id: leaver.id, reassign_to });
+      expect(outcome, `reassign_to ${reassign_to}`).toMatchObject({ ok: false, error: { code: 'invalid_reassign' } });
+      const direct = manager.client.delete(`/wp/v2/users/${leaver.id}`, { force: true, reassign: reassign_to });
+      expect(await refusal(direct), `reassign ${reassign_to}`).toBe('cms_admin_invalid_reassign');
+    }
+    expect(await exists(leaver.id)).toBe(true);
+    expect((await wp().get<{ author: number }>(`/wp/v2/posts/${post.id}`, { context: 'edit' })).author).toBe(leaver.id);
+
+    const outcome = await runIn(manager, 'delete-user', { id: leaver.id, reassign_to: heir.id });
+    expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true, result: { reassigned_to: { id: heir.id } } });
+    expect(await exists(leaver.id)).toBe(false);
+    expect((await wp().get<{ author: number }>(`/wp/v2/posts/${post.id}`, { context: 'edit' })).author).toBe(heir.id);
+  });
+
+  it('logs out a weaker account and revokes its passwords, asking first; never its own password', async () => {
+    const target = await makeUser({ prefix: 'weaker' });
+    const targetApp = await makeAppPassword(target.id);
+    expect((await formLogin(target.username, target.password)).ok).toBe(true);
+
+    expect(await reviewCall(findTool('log-out-user')!, manager, { user_id: target.id })).toMatchObject({
+      approval: 'required',
+      summary: expect.stringContaining(`end 1 login session(s) of ${target.username}`),
+    });
+    expect(await runIn(manager, 'list-user-sessions', { user_id: target.id })).toMatchObject({
+      ok: true,
+      result: { total: 1, items: [{ ip: '127.0.0.1' }] },
+    });
+    expect(await runIn(manager, 'log-out-user', { user_id: target.id })).toMatchObject({
+      ok: true,
+      result: { sessions_ended: 1 },
+    });
+    expect(await sessions(target.id)).toBe(0);
+
+    expect(await reviewCall(findTool('revoke-app-passwords')!, manager, { user_id: target.id })).toMatchObject({
+      approval: 'required',
+    });
+    expect(await runIn(manager, 'revoke-app-passwords', { user_id: target.id })).toMatchObject({
+      ok: true,
+      result: { count: 1 },
+    });
+    expect((await appPasswordStatus(target.username, targetApp)).status).toBe(401);
+
+    const listed = await runIn(manager, 'list-app-passwords', { user_id: managerId });
+    expect(listed).toMatchObject({ ok: true, result: { total: 1, items: [{ used_by_this_toolkit: true }] } });
+    expect(await runIn(manager, 'revoke-app-passwords', { user_id: managerId })).toMatchObject({
+      ok: false,
+      error: { code: 'own_app_password' },
+    });
+    expect(await refusal(manager.client.delete(`/wp/v2/users/${managerId}/application-passwords`))).toBe(
+      'cms_admin_own_app_password',
+    );
+    expect((await appPasswordStatus(managerUsername, managerApp)).status).toBe(200);
   });
 
   it('cannot delete or log out itself', async () => {

@@ -108,6 +108,21 @@ describe('revoke-app-passwords', () => {
     expect((await appPasswordStatus(username, password)).status).toBe(200);
   });
 
+  it('revoking another of the toolkit account’s own passwords asks no one; the toolkit’s own keeps working', async () => {
+    const me = await wp().get<{ id: number; username: string }>('/wp/v2/users/me', { context: 'edit' });
+    const old = await appPassword(me.id, unique('my old laptop'));
+    const tool = findTool('revoke-app-passwords')!;
+    expect(await reviewCall(tool, testContext(), { user_id: me.id, uuid: old.uuid })).toEqual({
+      approval: 'none',
+      summary: expect.stringContaining(`revoke 1 application password(s) of ${me.username}: "${old.name}"`),
+    });
+    const result = await runOk('revoke-app-passwords', { user_id: me.id, uuid: old.uuid });
+    expect(result.revoked).toEqual([{ uuid: old.uuid, name: old.name }]);
+    expect((await appPasswordStatus(me.username, old.password)).status).toBe(401);
+    const { username, appPassword: password } = testSite();
+    expect((await appPasswordStatus(username, password)).status).toBe(200);
+  });
+
   it('the plugin refuses it too when a program calls core’s routes with that password', async () => {
     const own = await wp().get<{ uuid: string }>('/wp/v2/users/me/application-passwords/introspect');
     for (const path of [`/wp/v2/users/me/application-passwords/${own.uuid}`, '/wp/v2/users/me/application-passwords']) {

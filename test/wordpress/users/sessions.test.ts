@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../../src/config.js';
 import { type CallReview, findTool, reviewCall } from '../../../src/tools/index.js';
 import { callIn, restOnlyContext, testContext, testSite, wp } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, formLogin, makeUser, runError, runOk, secret, wpPhp } from './helpers.js';
@@ -73,7 +74,14 @@ describe('list-user-sessions and log-out-user', () => {
 
   it('refuses to log out the toolkit’s own account', async () => {
     const me = await wp().get<{ id: number }>('/wp/v2/users/me');
-    expect(await runError('log-out-user', { user_id: me.id })).toMatchObject({ code: 'cannot_log_out_self' });
+    const refused = await runError('log-out-user', { user_id: me.id });
+    expect(refused).toMatchObject({ code: 'cannot_log_out_self' });
+    expect(refused.message).toContain('it cannot log out its own account');
+    // The review finds it: no one is asked about a call that would fail.
+    expect(await reviewCall(findTool('log-out-user')!, testContext(), { user_id: me.id })).toMatchObject({
+      approval: 'fails',
+      error: { code: 'cannot_log_out_self' },
+    });
     const code = await wp()
       .delete(`/cms-admin/v1/users/${me.id}/sessions`)
       .then(
@@ -105,7 +113,44 @@ describe('list-user-sessions and log-out-user', () => {
         hint: expect.stringContaining('Install'),
       },
     });
-    const logout = await callIn(restOnlyContext(), 'log-out-user', { user_id: user.id });
-    expect(logout).toMatchObject({ ok: false, error: { code: 'companion_plugin_missing' } });
+    const heir = await makeUser({ roles: ['author'] });
+    for (const [tool, params] of [
+      ['log-out-user', { user_id: user.id }],
+      ['delete-user', { id: user.id, reassign_to: heir.id }],
+    ] as const) {
+      const outcome = await callIn(restOnlyContext(), tool, params);
+      expect(outcome, tool).toMatchObject({
+        ok: false,
+        error: { code: 'companion_plugin_missing', message: expect.stringContaining('(0.3.0 or newer)') },
+      });
+    }
+    expect(await storedSessions(user.id)).toBe(0);
+    expect(Number(await wpPhp(`echo get_userdata(${user.id}) ? 1 : 0;`))).toBe(1);
+  });
+
+  it('with an older companion plugin (0.2.0): "update the companion plugin", naming 0.3.0; nothing changes', async () => {
+    const context = createContext(testSite());
+    const index = context.client.index.bind(context.client);
+    context.client.index = async () => ({ ...(await index()), cms_admin_companion: { version: '0.2.0' } });
+    const user = await makeUser({ roles: ['author'] });
+    const heir = await makeUser({ roles: ['author'] });
+    expect((await formLogin(user.username, user.password)).ok).toBe(true);
+    for (const [tool, params] of [
+      ['list-user-sessions', { user_id: user.id }],
+      ['log-out-user', { user_id: user.id }],
+      ['delete-user', { id: user.id, reassign_to: heir.id }],
+    ] as const) {
+      const outcome = await callIn(context, tool, params);
+      expect(outcome, tool).toMatchObject({
+        ok: false,
+        error: {
+          code: 'companion_plugin_outdated',
+          message: expect.stringContaining('update the companion plugin (have 0.2.0, need 0.3.0)'),
+          hint: expect.stringContaining('Update the cms-admin-companion plugin'),
+        },
+      });
+    }
+    expect(await storedSessions(user.id)).toBe(1);
+    expect(Number(await wpPhp(`echo get_userdata(${user.id}) ? 1 : 0;`))).toBe(1);
   });
 });
