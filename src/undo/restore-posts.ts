@@ -1,7 +1,10 @@
-import type { WordPressClient } from '../client/index.js';
+import { type WordPressClient, WordPressError } from '../client/index.js';
 import { changePostTerms } from '../tools/taxonomy/change-post-terms.js';
+import { hasCompanion } from '../tools/companion.js';
 import { withPostTermsLock } from '../tools/taxonomy/post-lock.js';
-import { type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
+import { withSiteLock } from '../tools/taxonomy/site-lock.js';
+import { ToolError } from '../tools/tool-error.js';
+import { message, type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
 import { sameList, type TaxonomyRef, type UndoState } from './state.js';
 
 /**
@@ -52,7 +55,8 @@ export async function restorePosts(
     for (const postIds of groups.values()) out.restored.push(...postIds.map((id) => `post ${id}`));
     return;
   }
-  await withPostTermsLock(client, async () => {
+  const done = new Set<number>();
+  const write = async () => {
     for (const [group, postIds] of groups) {
       const change = JSON.parse(group) as { add: number[]; remove: number[] };
       const report = await changePostTerms(client, taxonomy, postIds, change);
@@ -64,6 +68,21 @@ export async function restorePosts(
       }
       for (const failed of report.failed)
         writeFailed(out, `post ${failed.post_id}`, `could not be restored: ${failed.error.message}`);
+      for (const id of postIds) done.add(id);
     }
-  });
+  };
+  // The core API path holds the site lock once for every group (as a merge does), so no other
+  // writer's turn comes between them. A call that fails here (the lock busy, a read failing)
+  // has recreated terms already: its posts are failures of this undo (journalled incomplete,
+  // run it again), never an error saying nothing was changed.
+  try {
+    await withPostTermsLock(client, async () =>
+      (await hasCompanion(client, 'post-terms')) ? write() : withSiteLock(client, write),
+    );
+  } catch (err) {
+    if (!(err instanceof ToolError || err instanceof WordPressError)) throw err;
+    const why = `could not be restored (${err.code}): ${message(err)}`;
+    for (const postIds of groups.values())
+      for (const id of postIds) if (!done.has(id)) writeFailed(out, `post ${id}`, why);
+  }
 }

@@ -1,43 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/config.js';
-import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/tools/index.js';
 import { siteLockOptions } from '../../src/tools/taxonomy/site-lock.js';
-import { restOnlyContext, testSite } from '../helpers/site.js';
 import { makeCategory, makePosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
-import { BATCH, BULK, companion, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
+import { BULK, run, useFaultProxy } from './fault-setup.js';
+import { meet, PATHS } from './meet.js';
 import { checkAssignAnswer, checkDeleteAnswer, checkMergeAnswer, noTermLost, readPosts } from './writer-checks.js';
 
 useFaultProxy();
 
 /**
- * Two calls meet: the first call's bulk writes are held at the proxy while the second call runs
- * from start to end (straight to the site), then released. No sleeps: the proxy says when it
- * holds a write, and the release follows the second call's answer. On each path, after each
- * pair: no post lost a term no call removed, and every ok answer matches the site.
+ * Two calls meet (meet.ts: the first call's bulk writes held at the proxy until the second
+ * call has answered). On each path, after each pair: no post lost a term no call removed, and
+ * every ok answer matches the site.
  */
-const PATHS = [
-  { path: 'companion plugin', first: () => companion(), second: () => createContext(testSite()), writes: BULK },
-  { path: 'core API (/batch/v1)', first: () => proxied(), second: () => restOnlyContext(), writes: BATCH },
-] as const;
-
 const POSTS = 60;
-
-async function meet(
-  writes: RegExp,
-  first: () => Promise<ToolOutcome>,
-  second: () => Promise<ToolOutcome>,
-): Promise<[ToolOutcome, ToolOutcome]> {
-  proxy.clear().inject({ method: 'POST', path: writes, fault: { kind: 'hold' } });
-  const a = first();
-  const early = a.then((o) => Promise.reject(new Error(`the first call ended before writing: ${JSON.stringify(o)}`)));
-  await Promise.race([proxy.whenHeld(), early]);
-  early.catch(() => undefined);
-  const b = await second();
-  proxy.release();
-  const outcomes: [ToolOutcome, ToolOutcome] = [await a, b];
-  proxy.clear();
-  return outcomes;
-}
 
 /** Posts in `groups[i % groups.length]`, every third also in a category no call touches. */
 async function postsIn(groups: number[][]): Promise<number[]> {

@@ -9,17 +9,24 @@ import { type PostState, readPosts, readTerm } from '../wordpress/taxonomy/fixtu
  * match the site.
  */
 export type Site = Map<number, PostState>;
+/** The taxonomy checked: the posts' field, which is also its terms' REST base. */
+export type Field = 'categories' | 'tags';
 
 /**
  * Every category a post had before and lacks now must have been taken by a call that meant to:
  * `removedBy(term, now)` says whether some call's change explains its absence.
  */
-export function noTermLost(before: Site, after: Site, removedBy: (term: number, now: number[]) => boolean): void {
+export function noTermLost(
+  before: Site,
+  after: Site,
+  removedBy: (term: number, now: number[]) => boolean,
+  field: Field = 'categories',
+): void {
   const problems: string[] = [];
   for (const [id, post] of before) {
-    const now = after.get(id)?.categories ?? [];
-    const lost = post.categories.filter((t) => !now.includes(t) && !removedBy(t, now));
-    if (lost.length) problems.push(`post ${id} lost ${lost.join(', ')} (had ${post.categories}, has ${now})`);
+    const now = after.get(id)?.[field] ?? [];
+    const lost = post[field].filter((t) => !now.includes(t) && !removedBy(t, now));
+    if (lost.length) problems.push(`post ${id} lost ${lost.join(', ')} (had ${post[field]}, has ${now})`);
   }
   expect(problems).toEqual([]);
 }
@@ -29,6 +36,7 @@ export async function checkMergeAnswer(
   outcome: ToolOutcome,
   merge: { sources: number[]; target: number; posts: number[] },
   after: Site,
+  field: Field = 'categories',
 ): Promise<void> {
   if (!outcome.ok) {
     expect(outcome.error.code).toMatch(/\S/);
@@ -43,18 +51,24 @@ export async function checkMergeAnswer(
   const failed = new Set(answer.posts_failed.flatMap((f) => expandIds(f.post_ids)));
   expect(answer.posts_moved + failed.size).toBe(merge.posts.length);
   for (const id of merge.posts.filter((p) => !failed.has(p))) {
-    const now = after.get(id)?.categories ?? [];
+    const now = after.get(id)?.[field] ?? [];
     expect(now, `post ${id} counted moved`).toContain(merge.target);
     expect(
       now.filter((t) => merge.sources.includes(t)),
       `post ${id} counted moved`,
     ).toEqual([]);
   }
-  for (const id of answer.sources_deleted) expect(await readTerm('categories', id), `source ${id}`).toBeUndefined();
+  for (const id of answer.sources_deleted) expect(await readTerm(field, id), `source ${id}`).toBeUndefined();
 }
 
 /** An ok assign answer: every post accounted for once; those updated or unchanged carry the category. */
-export function checkAssignAnswer(outcome: ToolOutcome, category: number, posts: number[], after: Site): void {
+export function checkAssignAnswer(
+  outcome: ToolOutcome,
+  category: number,
+  posts: number[],
+  after: Site,
+  field: Field = 'categories',
+): void {
   if (!outcome.ok) {
     expect(outcome.error.code).toMatch(/\S/);
     return;
@@ -62,12 +76,12 @@ export function checkAssignAnswer(outcome: ToolOutcome, category: number, posts:
   const report = perPost(outcome.result as BulkAnswer);
   expect(report.updated.length + report.unchanged.length + report.failed.length).toBe(posts.length);
   for (const id of [...report.updated, ...report.unchanged])
-    expect(after.get(id)?.categories, `post ${id} reported done`).toContain(category);
+    expect(after.get(id)?.[field], `post ${id} reported done`).toContain(category);
 }
 
 /** An ok delete answer: the term is gone. */
-export async function checkDeleteAnswer(outcome: ToolOutcome, id: number): Promise<void> {
-  if (outcome.ok) expect(await readTerm('categories', id)).toBeUndefined();
+export async function checkDeleteAnswer(outcome: ToolOutcome, id: number, field: Field = 'categories'): Promise<void> {
+  if (outcome.ok) expect(await readTerm(field, id)).toBeUndefined();
 }
 
 export { readPosts };

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
+import { siteLockOptions } from '../../src/tools/taxonomy/site-lock.js';
+import { memoryJournal } from '../../src/undo/journal.js';
+import { wp } from '../helpers/site.js';
+import { makeCategory, makePosts, makeTag, readPosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
+import { BULK, run, useFaultProxy } from './fault-setup.js';
+import { meet, PATHS } from './meet.js';
+import { journaled } from './undo-engine.js';
+import { checkAssignAnswer, checkDeleteAnswer, checkMergeAnswer, noTermLost } from './writer-checks.js';
+
+useFaultProxy();
+
+/**
+ * The write tools added since issue #27 meet other writers as its four cases do (meet.ts: the
+ * first call's bulk writes held until the second has answered): the generic term tools on
+ * tags (assign-terms-to-posts, remove-terms-from-posts, merge-terms, delete-term) and
+ * undo-change of a merge against an assign. After each: no post lost a term no call removed,
+ * every ok answer matches the site.
+ */
+const POSTS = 45;
+const TAGS = 'post_tag';
+
+/** Posts tagged `tags`, every third also with a tag no call touches. */
+async function tagged(tags: number[]): Promise<number[]> {
+  const keep = await makeTag('Meet keep');
+  return makePosts(
+    Array.from({ length: POSTS }, (_, i) => ({
+      status: (['publish', 'draft', 'private'] as const)[i % 3],
+      tags: [...tags, ...(i % 3 === 0 ? [keep.id] : [])],
+    })),
+  );
+}
+
+describe.each(PATHS)('two writers meet, generic tools and undo, $path', ({ first, second, writes }) => {
+  let wait: number;
+  beforeAll(() => {
+    wait = siteLockOptions.waitMs;
+    siteLockOptions.waitMs = 1_500;
+  });
+  afterAll(() => {
+    siteLockOptions.waitMs = wait;
+  });
+  // With the plugin both calls land; on the core path the second waited for the held one's
+  // site lock and gave up, changing nothing.
+  const secondLanded = (b: ToolOutcome) =>
+    writes === BULK ? expect(b.ok).toBe(true) : expect(b).toMatchObject({ ok: false, error: { code: 'site_busy' } });
+
+  it.each(['remove', 'assign'] as const)(
+    'remove-terms-from-posts vs assign-terms-to-posts on the same posts (the %s held): neither change is lost',
+    async (held) => {
+      const [r, x] = [await makeTag('Meet R'), await makeTag('Meet X')];
+      const posts = await tagged([r.id]);
+      const before = await readPosts(posts);
+      const removeIn = (c: ToolContext) =>
+        run(c, 'remove-terms-from-posts', { taxonomy: TAGS, post_ids: posts, term_ids: [r.id] });
+      const assignIn = (c: ToolContext) =>
+        run(c, 'assign-terms-to-posts', { taxonomy: TAGS, post_ids: posts, term_ids: [x.id] });
+      const [a, b] = await meet(
+        writes,
+        () => (held === 'remove' ? removeIn : assignIn)(first()),
+        () => (held === 'remove' ? assignIn : removeIn)(second()),
+      );
+      const [remove, assign] = held === 'remove' ? [a, b] : [b, a];
+      const after = await readPosts(posts);
+      noTermLost(before, after, (term) => term === r.id, 'tags');
+      checkAssignAnswer(assign, x.id, posts, after, 'tags');
+      if (remove.ok) for (const id of posts) expect(after.get(id)?.tags, `post ${id}`).not.toContain(r.id);
+      expect(a.ok).toBe(true);
+      secondLanded(b);
+    },
+  );
+
+  it('merge-terms vs delete-term of its target: the posts keep their source, which stays', async () => {
+    const [s, t] = [await makeTag('Meet S'), await makeTag('Meet T')];
+    const posts = await tagged([s.id]);
+    const before = await readPosts(posts);
+    const [merge, del] = await meet(
+      writes,
+      () => run(first(), 'merge-terms', { taxonomy: TAGS, source_ids: [s.id], target_id: t.id, delete_sources: true }),
+      () => run(second(), 'delete-term', { taxonomy: TAGS, id: t.id, force: true }),
+    );
+    const after = await readPosts(posts);
+    noTermLost(before, after, (term) => term === t.id, 'tags');
+    await checkMergeAnswer(merge, { sources: [s.id], target: t.id, posts }, after, 'tags');
+    await checkDeleteAnswer(del, t.id, 'tags');
+    expect(del.ok).toBe(true);
+    expect(merge).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
+    expect(await readTerm('tags', s.id)).toBeDefined();
+  });
+
+  it('assign-terms-to-posts vs delete-term of its term: reported failed, the posts keep what they had', async () => {
+    const [x, other] = [await makeTag('Meet X'), await makeTag('Meet other')];
+    const posts = await tagged([other.id]);
+    const before = await readPosts(posts);
+    const [assign, del] = await meet(
+      writes,
+      () => run(first(), 'assign-terms-to-posts', { taxonomy: TAGS, post_ids: posts, term_ids: [x.id] }),
+      () => run(second(), 'delete-term', { taxonomy: TAGS, id: x.id, force: true }),
+    );
+    const after = await readPosts(posts);
+    noTermLost(before, after, () => false, 'tags');
+    checkAssignAnswer(assign, x.id, posts, after, 'tags');
+    await checkDeleteAnswer(del, x.id, 'tags');
+    expect(assign).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
+  });
+
+  it('two merge-terms sharing a source: every post ends in a target, none in neither', async () => {
+    const [s, sa, sb] = [await makeTag('Meet S'), await makeTag('Meet SA'), await makeTag('Meet SB')];
+    const [ta, tb] = [await makeTag('Meet TA'), await makeTag('Meet TB')];
+    const posts = [...(await tagged([s.id, sa.id])), ...(await tagged([s.id, sb.id]))];
+    const before = await readPosts(posts);
+    const merge = (c: ToolContext, sources: number[], target: number) =>
+      run(c, 'merge-terms', { taxonomy: TAGS, source_ids: sources, target_id: target, delete_sources: true });
+    const [a, b] = await meet(
+      writes,
+      () => merge(first(), [s.id, sa.id], ta.id),
+      () => merge(second(), [s.id, sb.id], tb.id),
+    );
+    const after = await readPosts(posts);
+    noTermLost(
+      before,
+      after,
+      (term, now) =>
+        ([s.id, sa.id].includes(term) && now.includes(ta.id)) || ([s.id, sb.id].includes(term) && now.includes(tb.id)),
+      'tags',
+    );
+    await checkMergeAnswer(a, { sources: [s.id, sa.id], target: ta.id, posts }, after, 'tags');
+    await checkMergeAnswer(b, { sources: [s.id, sb.id], target: tb.id, posts }, after, 'tags');
+    expect(a.ok).toBe(true);
+  });
+
+  it.each(['undo', 'assign'] as const)(
+    'undo-change of a merge vs an assign on the same posts (the %s held): no assigned category lost, the undo says what it did',
+    async (held) => {
+      const [s, t, x] = [await makeCategory('Meet S'), await makeCategory('Meet T'), await makeCategory('Meet X')];
+      const keep = await makeCategory('Meet keep');
+      const posts = await makePosts(
+        Array.from({ length: POSTS }, (_, i) => ({ categories: [s.id, ...(i % 3 ? [] : [keep.id])] })),
+      );
+      const journal = memoryJournal();
+      const merged = await run(journaled(journal, second()), 'merge-categories', {
+        source_ids: [s.id],
+        target_id: t.id,
+        delete_sources: true,
+      });
+      expect(merged).toMatchObject({ ok: true, result: { posts_moved: POSTS, sources_deleted: [s.id] } });
+      const change_id = (await journal.entries()).at(-1)?.change_id;
+      const before = await readPosts(posts);
+      const undoIn = (c: ToolContext) => run(journaled(journal, c), 'undo-change', { change_id });
+      const assignIn = (c: ToolContext) =>
+        run(c, 'assign-categories-to-posts', { post_ids: posts, category_ids: [x.id] });
+      const [a, b] = await meet(
+        writes,
+        () => (held === 'undo' ? undoIn : assignIn)(first()),
+        () => (held === 'undo' ? assignIn : undoIn)(second()),
+      );
+      const [undo, assign] = held === 'undo' ? [a, b] : [b, a];
+      let after = await readPosts(posts);
+      noTermLost(before, after, (term) => term === t.id);
+      checkAssignAnswer(assign, x.id, posts, after);
+      expect(a.ok).toBe(true);
+      if (writes === BULK || held === 'undo') {
+        expect(undo).toMatchObject({ ok: true, result: { conflicts: [] } });
+        secondLanded(b);
+      } else {
+        // Core path, the undo second: it recreated the source, then waited for the assign's lock
+        // and gave up on the posts. It says so (not "nothing was changed"). Run again, it finds
+        // the posts changed since the merge (the assign): conflicts, left as they are.
+        expect(undo).toMatchObject({ ok: true, result: { incomplete: true } });
+        expect(JSON.stringify(undo)).toContain('site_busy');
+        const again = await run(journaled(journal, second()), 'undo-change', { change_id });
+        const report = (again.ok ? again.result : {}) as { conflicts: unknown[]; conflicts_total?: number };
+        expect(report.conflicts_total ?? report.conflicts.length).toBe(POSTS);
+        after = await readPosts(posts);
+        noTermLost(before, after, () => false);
+        for (const id of posts) expect(after.get(id)?.categories, `post ${id}`).toContain(x.id);
+        return;
+      }
+      const [source] = (await wp().get<Array<{ id: number; name: string }>>('/wp/v2/categories', { search: s.name }))
+        .filter((c) => c.name === s.name)
+        .map((c) => c.id);
+      for (const id of posts) {
+        const now = after.get(id)?.categories ?? [];
+        expect(now, `post ${id}`).toContain(source);
+        expect(now, `post ${id}`).not.toContain(t.id);
+        if (assign.ok) expect(now, `post ${id}`).toContain(x.id);
+      }
+    },
+  );
+});
