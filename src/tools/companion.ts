@@ -25,9 +25,11 @@ export const COMPANION_ROUTES = {
   /**
    * 0.3.0: WordPress itself refuses edit/promote/remove/delete of a stronger account and
    * roles above the caller's (map_meta_cap, editable_roles); enable applies the same rule;
-   * the last-administrator check runs under a lock; disabled accounts get no reset.
+   * the last-administrator check runs under a lock; disabled accounts get no reset. 0.3.1: a
+   * new account given no role gets no default role above its creator's; the delete and
+   * own-password guards hold for any case of the route.
    */
-  'user-guards': '0.3.0',
+  'user-guards': '0.3.1',
   'users/sessions': '0.3.0',
   'users/delete': '0.3.0',
 } as const;

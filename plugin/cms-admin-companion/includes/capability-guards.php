@@ -93,7 +93,7 @@ add_filter(
         $id = (int) $request['id'];
         $refused = $GLOBALS['cms_admin_guard_refusals'][$id] ?? null;
         if (!$refused || !is_wp_error($response) || !current_user_can('list_users')
-            || !preg_match('#^/wp/v2/users/\d+#', $request->get_route())) {
+            || !preg_match('#^/wp/v2/users/\d+#i', $request->get_route())) {
             return $response;
         }
         $status = (int) ($response->get_error_data()['status'] ?? 0);
@@ -103,6 +103,62 @@ add_filter(
         }
         $what = ['GET' => 'manage', 'DELETE' => 'delete'][$request->get_method()] ?? 'edit';
         return cms_admin_refuse_stronger_account($user, $what) ?? $response;
+    },
+    10,
+    3
+);
+
+/**
+ * A new account given no role gets the site's default role (wp_insert_user()), which neither
+ * core's REST API nor user-new.php (which ignores the role field without promote_users) checks
+ * against `editable_roles`: with default_role "editor", a user manager could create an editor
+ * and sign in as it. Refused like any other role above the caller's.
+ */
+function cms_admin_refuse_default_role(): ?WP_Error
+{
+    $role = (string) get_option('default_role');
+    if ('' === $role || !is_user_logged_in() || (is_multisite() && is_super_admin())) {
+        return null;
+    }
+    $beyond = cms_admin_role_beyond_caller($role);
+    if (!$beyond) {
+        return null;
+    }
+    return new WP_Error(
+        'cms_admin_role_stronger_than_caller',
+        sprintf(
+            /* translators: 1: role slug, 2: capability list */
+            __('A new account without a role gets the default role %1$s, which grants capabilities yours does not (%2$s); give it a role up to your own, or ask an administrator.', 'cms-admin-companion'),
+            $role,
+            implode(', ', array_slice($beyond, 0, 5)) . (count($beyond) > 5 ? ', …' : '')
+        ),
+        ['status' => 403, 'capabilities' => array_slice($beyond, 0, 20)]
+    );
+}
+
+// POST /wp/v2/users without `roles` (matched by its handler: routes match case-insensitively).
+add_filter(
+    'rest_request_before_callbacks',
+    static function ($response, array $handler, WP_REST_Request $request) {
+        $callback = $handler['callback'] ?? null;
+        if (is_wp_error($response) || !is_array($callback) || !($callback[0] ?? null) instanceof WP_REST_Users_Controller
+            || 'create_item' !== ($callback[1] ?? '') || isset($request['roles']) || !current_user_can('create_users')) {
+            return $response;
+        }
+        return cms_admin_refuse_default_role() ?? $response;
+    },
+    10,
+    3
+);
+
+// wp-admin/user-new.php: edit_user() sets a role only when one is posted by an account with promote_users.
+add_action(
+    'user_profile_update_errors',
+    static function (WP_Error $errors, bool $update, $user): void {
+        $refused = $update || isset($user->role) ? null : cms_admin_refuse_default_role();
+        if ($refused) {
+            $errors->add($refused->get_error_code(), $refused->get_error_message());
+        }
     },
     10,
     3

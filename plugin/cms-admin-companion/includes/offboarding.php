@@ -82,7 +82,8 @@ add_filter(
         if (is_wp_error($response) || 'DELETE' !== $request->get_method()) {
             return $response;
         }
-        $route = untrailingslashit($request->get_route());
+        // Lower case: WordPress matches routes case-insensitively, so /WP/V2/USERS/5 reaches the same handler.
+        $route = strtolower(untrailingslashit($request->get_route()));
         if (preg_match('#^/wp/v2/users/(\d+|me)$#', $route, $m)) {
             return cms_admin_guard_user_delete($request, 'me' === $m[1] ? get_current_user_id() : (int) $m[1]) ?? $response;
         }

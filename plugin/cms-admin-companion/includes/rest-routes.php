@@ -88,7 +88,7 @@ function cms_admin_rest_can_edit_user(WP_REST_Request $request)
     }
     $user = get_userdata($id);
     if ($user && isset($GLOBALS['cms_admin_guard_refusals'][$id])) {
-        $what = ['disable' => 'disable', 'enable' => 'enable'][basename($request->get_route())] ?? 'reset the password of';
+        $what = ['disable' => 'disable', 'enable' => 'enable'][strtolower(basename($request->get_route()))] ?? 'reset the password of';
         return cms_admin_refuse_stronger_account($user, $what) ?? false;
     }
     return false;

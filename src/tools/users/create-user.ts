@@ -6,7 +6,7 @@ import { checkPassword, PASSWORD_RULES } from './passwords.js';
 import { type RawUser, toUser, USER_QUERY } from './records.js';
 import { resolveRole } from './roles.js';
 import { text } from '../schema.js';
-import { explainWriteError } from './write-errors.js';
+import { explainGuardError, explainWriteError } from './write-errors.js';
 import { refuseStrongerRole } from './guards.js';
 import { defaultRole, none, required, rolePowers, withPowers } from './risk.js';
 
@@ -37,7 +37,9 @@ export const createUser = defineTool({
   async execute({ client }, params) {
     checkPassword(params.password, params);
     const role = params.role === undefined ? undefined : await resolveRole(client, params.role);
-    if (role !== undefined) await refuseStrongerRole(client, role);
+    // Without a role WordPress gives the site's default one, which may be above the caller's too.
+    const given = role ?? (await defaultRole(client));
+    if (given !== undefined) await refuseStrongerRole(client, given, role === undefined);
     const body = {
       username: params.username,
       email: params.email,
@@ -49,7 +51,7 @@ export const createUser = defineTool({
     try {
       return toUser(await client.post<RawUser>('/wp/v2/users', body, USER_QUERY));
     } catch (err) {
-      throw await explainWriteError(client, err, { username: params.username, email: params.email, role });
+      throw explainGuardError(await explainWriteError(client, err, { username: params.username, email: params.email, role }));
     }
   },
 });

@@ -15,16 +15,21 @@ import { POWER_CAPABILITIES } from './risk.js';
  */
 
 /**
- * A plugin older than 0.3.0 lets core's routes and wp-admin act on stronger accounts; the
+ * A plugin older than 0.3.0 lets core's routes and wp-admin act on stronger accounts (0.3.0:
+ * create accounts with a default role above the creator's); the
  * toolkit's own checks still hold, but anyone else's requests do not meet them. Said once.
  */
 async function warnOldPlugin(client: WordPressClient): Promise<void> {
   const version = await companionVersion(client);
   const need = COMPANION_ROUTES['user-guards'];
   if (version === undefined || compareVersions(version, need) >= 0) return;
+  const lets =
+    compareVersions(version, '0.3.0') >= 0
+      ? 'an account with create_users give a new account the default role even when it is above its own'
+      : 'any account with edit_users or promote_users edit, promote or re-enable administrators';
   client.warnOnce(
     'companion-user-guards',
-    `Update the companion plugin (have ${version}, need ${need} for user-guards): until then WordPress itself lets any account with edit_users or promote_users edit, promote or re-enable administrators (wp-admin, core REST routes); only this toolkit refuses.`,
+    `Update the companion plugin (have ${version}, need ${need} for user-guards): until then WordPress itself lets ${lets} (wp-admin, core REST routes); only this toolkit refuses.`,
   );
 }
 
@@ -68,7 +73,7 @@ export async function refuseStrongerAccount(client: WordPressClient, id: number,
 }
 
 /** Refuses giving `role` when it grants a capability the signed-in account lacks (no one promotes above their own level). */
-export async function refuseStrongerRole(client: WordPressClient, role: string): Promise<void> {
+export async function refuseStrongerRole(client: WordPressClient, role: string, isDefault = false): Promise<void> {
   const [me, roles] = await Promise.all([client.connect(), loadRoles(client), warnOldPlugin(client)]);
   const found = roles.items.find((r) => r.role === role);
   if (!found) return; // unknown here: WordPress checks it (editable_roles)
@@ -76,9 +81,9 @@ export async function refuseStrongerRole(client: WordPressClient, role: string):
   if (!beyond.length) return;
   throw new ToolError(
     'role_stronger_than_caller',
-    `The role ${role} grants capabilities the toolkit’s account (${me.username}) does not hold (${list(beyond)}); an account may only give roles up to its own. Nothing was changed.`,
+    `The ${isDefault ? 'site’s default role' : 'role'} ${role} grants capabilities the toolkit’s account (${me.username}) does not hold (${list(beyond)}); an account may only give roles up to its own. Nothing was changed.`,
     {
-      hint: 'Have an administrator give this role, or choose a role listed by list-user-roles with fewer capabilities.',
+      hint: `Have an administrator give this role, or ${isDefault ? 'pass' : 'choose'} a role listed by list-user-roles with fewer capabilities.`,
       details: { capabilities: beyond.slice(0, 20) },
     },
   );

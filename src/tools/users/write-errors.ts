@@ -84,6 +84,11 @@ export function explainGuardError(err: unknown): unknown {
       hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
     });
   }
+  if (err.code === 'cms_admin_role_stronger_than_caller') {
+    return new ToolError('role_stronger_than_caller', `${err.message} Nothing was changed.`, {
+      hint: 'Have an administrator do it, or give a role listed by list-user-roles with fewer capabilities.',
+    });
+  }
   if (err.code === 'cms_admin_user_is_disabled') {
     return new ToolError('user_disabled', `${err.message} Nothing was changed.`, {
       hint: 'Enable the account first (enable-user), then start the reset.',

@@ -143,14 +143,19 @@ describe('finding 2: the enable route applies the stronger-account rule', () => 
 });
 
 describe('an older companion plugin', () => {
-  it('user writes say to update the companion plugin (0.3.0 makes WordPress itself refuse)', async () => {
+  it.each([
+    ['0.2.0', 'edit, promote or re-enable administrators'],
+    ['0.3.0', 'give a new account the default role even when it is above its own'],
+  ])('%s: user writes say to update the companion plugin (0.3.1 makes WordPress itself refuse)', async (version, lets) => {
     const context = createContext(testSite());
     const { client } = context;
     const index = client.index.bind(client);
-    client.index = async () => ({ ...(await index()), cms_admin_companion: { version: '0.2.0' } });
+    client.index = async () => ({ ...(await index()), cms_admin_companion: { version } });
     const user = await makeUser();
     const outcome = await runIn(context, 'update-user', { id: user.id, name: 'Renamed' });
     expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true });
-    expect(client.warnings.join(' ')).toContain('Update the companion plugin (have 0.2.0, need 0.3.0 for user-guards)');
+    const warnings = client.warnings.join(' ');
+    expect(warnings).toContain(`Update the companion plugin (have ${version}, need 0.3.1 for user-guards)`);
+    expect(warnings).toContain(lets);
   });
 });
