@@ -56,6 +56,26 @@ describe.each(PATHS)('two writers meet, $path', ({ first, second, writes }) => {
     expect(await readTerm('categories', s.id)).toBeDefined();
   });
 
+  it('merge vs delete of its target after the posts moved (the check before deleting sources held): the posts get their source back, which stays', async () => {
+    const [s, t] = [await makeCategory('Meet S'), await makeCategory('Meet T')];
+    const posts = await postsIn([[s.id]]);
+    const before = await readPosts(posts);
+    // The merge's last look at its target (after the post-terms write's own check).
+    const check = { method: 'GET', path: new RegExp(`/wp/v2/categories\\?include=${t.id}&_fields=id&`), nth: 2 };
+    const [merge, del] = await meet(
+      check,
+      () => run(first(), 'merge-categories', { source_ids: [s.id], target_id: t.id, delete_sources: true }),
+      () => run(second(), 'delete-category', { id: t.id, force: true }),
+    );
+    const after = await readPosts(posts);
+    noTermLost(before, after, (term) => term === t.id);
+    await checkMergeAnswer(merge, { sources: [s.id], target: t.id, posts }, after);
+    expect(del.ok).toBe(true);
+    expect(merge).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
+    expect(JSON.stringify(merge)).toContain('was deleted meanwhile');
+    expect(await readTerm('categories', s.id)).toBeDefined();
+  });
+
   it('assign vs delete of its category: reported failed, the posts keep what they had', async () => {
     const [x, other] = [await makeCategory('Meet X'), await makeCategory('Meet other')];
     const posts = await postsIn([[other.id], []]);

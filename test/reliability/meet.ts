@@ -1,5 +1,6 @@
 import { createContext } from '../../src/config.js';
 import type { ToolOutcome } from '../../src/tools/index.js';
+import type { FaultRule } from '../helpers/fault-proxy.js';
 import { restOnlyContext, testSite } from '../helpers/site.js';
 import { BATCH, BULK, companion, proxied, proxy } from './fault-setup.js';
 
@@ -8,6 +9,7 @@ import { BATCH, BULK, companion, proxied, proxy } from './fault-setup.js';
  * proxy while the second call runs from start to end (straight to the site), then released.
  * No sleeps: the proxy says when it holds a write, and the release follows the second call's
  * answer. `first` goes through the proxy, `second` straight to the site, on the same path.
+ * `writes`: the POSTs to hold, or any request rule.
  */
 export const PATHS = [
   { path: 'companion plugin', first: () => companion(), second: () => createContext(testSite()), writes: BULK },
@@ -15,11 +17,12 @@ export const PATHS = [
 ] as const;
 
 export async function meet(
-  writes: RegExp,
+  writes: RegExp | Omit<FaultRule, 'fault'>,
   first: () => Promise<ToolOutcome>,
   second: () => Promise<ToolOutcome>,
 ): Promise<[ToolOutcome, ToolOutcome]> {
-  proxy.clear().inject({ method: 'POST', path: writes, fault: { kind: 'hold' } });
+  const held = writes instanceof RegExp ? { method: 'POST', path: writes } : writes;
+  proxy.clear().inject({ ...held, fault: { kind: 'hold' } });
   const a = first();
   const early = a.then((o) => Promise.reject(new Error(`the first call ended before writing: ${JSON.stringify(o)}`)));
   await Promise.race([proxy.whenHeld(), early]);
