@@ -1,4 +1,5 @@
 import { fileAuditSink } from './audit.js';
+import { ConfigError } from './config-error.js';
 import { type ChangeJournal, fileJournal } from './undo/journal.js';
 import { WordPressClient } from './client/index.js';
 import { MIN_ANSWER_BUDGET } from './tools/answers/budget.js';
@@ -13,16 +14,7 @@ export interface SiteConfig {
   sandbox: boolean;
 }
 
-/** `not_configured`: something is missing; `invalid_config`: a setting's value is wrong (exit 2). */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(
-    message: string,
-    readonly code: 'not_configured' | 'invalid_config' = 'not_configured',
-  ) {
-    super(message);
-  }
-}
+export { ConfigError };
 
 /**
  * The site to administer from CMS_URL + CMS_USERNAME + CMS_APP_PASSWORD. The CLI falls back
@@ -111,6 +103,16 @@ function urlSecrets(url: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The whole-number settings createContext reads from env, checked at start by commands that make
+ * their contexts later (`mcp --http` with sign-in: one per person), so a wrong value stops the
+ * command instead of every session.
+ */
+export function checkContextSettings(env: NodeJS.ProcessEnv = process.env): void {
+  numberFromEnv('CMS_TIMEOUT_MS', 1, env);
+  numberFromEnv('CMS_ANSWER_BUDGET', MIN_ANSWER_BUDGET, env);
 }
 
 /** A whole-number setting from env: unset is undefined; anything but a whole number ≥ min is an error, like its flag. */

@@ -1,5 +1,5 @@
 import { ChatOpenAI } from '@langchain/openai';
-import { numberFromEnv } from '../config.js';
+import { ConfigError, numberFromEnv } from '../config.js';
 
 export const DEFAULT_MODEL = 'gpt-4.1-mini';
 
@@ -19,6 +19,13 @@ export function modelConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ModelC
   const apiKey = env.OPENAI_API_KEY;
   const baseURL = env.OPENAI_BASE_URL || undefined;
   if (!apiKey && !baseURL) return undefined;
+  if (baseURL !== undefined && !/^https?:\/\/[^/\s]/i.test(baseURL)) {
+    // Else the first model request fails with "Invalid URL", after the site was already reached.
+    throw new ConfigError(
+      `OPENAI_BASE_URL "${baseURL}" is not an http(s) address, e.g. OPENAI_BASE_URL=http://127.0.0.1:11434/v1.`,
+      'invalid_config',
+    );
+  }
   const timeout = numberFromEnv('CMS_AGENT_TIMEOUT_MS', 1, env);
   return {
     model: env.CMS_AGENT_MODEL || DEFAULT_MODEL,

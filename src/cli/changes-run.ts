@@ -122,8 +122,9 @@ export async function runUndo(changeId: string | undefined, options: UndoCliOpti
 
 /** The journal file `changes` reads: the same choice as the surfaces that write it. */
 async function journalFile(flag: string | undefined): Promise<string | undefined> {
-  const site = await resolveCliSiteConfig();
-  const file = cliJournal(flag, site.url);
+  // A journal named by --journal or CMS_JOURNAL is read as it is: no site needed to find it.
+  const named = flag || process.env.CMS_JOURNAL;
+  const file = named || cliJournal(undefined, (await resolveCliSiteConfig()).url);
   if (file !== 'off') return file;
   process.stderr.write('The change journal is off (--journal off / CMS_JOURNAL=off).\n');
   return undefined;

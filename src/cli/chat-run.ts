@@ -3,15 +3,18 @@ import { createChatModel, MODEL_HELP, modelConfigFromEnv } from '../agent/model.
 import { DEFAULT_HISTORY_TOKENS } from '../agent/history.js';
 import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
 import { redactUrl } from '../client/errors.js';
-import { createContext } from '../config.js';
+import { createContext, numberFromEnv } from '../config.js';
 import { maskResetKeys, maskSecretParams } from '../redact.js';
 import { ensureSite } from './ensure-site.js';
 import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
 import { slashUndo } from './undo-command.js';
 import { cliJournal } from './journal-path.js';
-import { contextOptions, type FilterOptions, filterFromOptions } from './shared.js';
+import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from './shared.js';
 import { runToolShell } from './tool-shell.js';
+
+/** The floor of --history-tokens and CMS_HISTORY_TOKENS (README's configuration table). */
+const MIN_HISTORY_TOKENS = 1000;
 
 export interface ChatOptions extends FilterOptions {
   once?: string;
@@ -26,19 +29,22 @@ export interface ChatOptions extends FilterOptions {
 /** Loaded only by `cms-admin chat`: it pulls in langchain. */
 export async function runChat(options: ChatOptions): Promise<number> {
   const filter = filterFromOptions(options);
-  const maxSteps = Number(options.maxSteps ?? DEFAULT_MAX_STEPS);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error('--max-steps takes a whole number ≥ 1.');
-  const historyTokens = Number(options.historyTokens ?? process.env.CMS_HISTORY_TOKENS ?? DEFAULT_HISTORY_TOKENS);
-  if (!Number.isInteger(historyTokens) || historyTokens < 1000)
-    throw new Error('--history-tokens (or CMS_HISTORY_TOKENS) takes a whole number ≥ 1000.');
+  const maxSteps = wholeNumberFlag('--max-steps', options.maxSteps ?? String(DEFAULT_MAX_STEPS), 1);
+  // The flag, else the variable, each refused by its own name (invalid_config, exit 2).
+  const historyTokens =
+    options.historyTokens !== undefined
+      ? wholeNumberFlag('--history-tokens', options.historyTokens, MIN_HISTORY_TOKENS)
+      : (numberFromEnv('CMS_HISTORY_TOKENS', MIN_HISTORY_TOKENS) ?? DEFAULT_HISTORY_TOKENS);
+  const siteOptions = contextOptions(options);
+  // Checked before the site is reached (or the sandbox started): a wrong setting stops here.
+  const modelConfig = modelConfigFromEnv();
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
   const context = createContext(site, {
-    ...contextOptions(options),
+    ...siteOptions,
     journal: cliJournal(options.journal, site.url),
     secretsTo: operatorHandOver(options.resetLinkFile),
   });
   await context.client.connect();
-  const modelConfig = modelConfigFromEnv();
   const interactive = Boolean(process.stdin.isTTY) && options.once === undefined;
 
   if (!modelConfig) {

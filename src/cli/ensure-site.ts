@@ -20,7 +20,7 @@ export async function ensureSite(log: (line: string) => void): Promise<SiteConfi
   try {
     return await resolveCliSiteConfig();
   } catch (err) {
-    if (err instanceof ConfigError) throw new Error(`The sandbox started but has no credentials: ${err.message}`);
+    if (err instanceof ConfigError && err.code === 'not_configured') throw new Error(`The sandbox started but has no credentials: ${err.message}`);
     throw err;
   }
 }

@@ -56,7 +56,9 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
     filter = filterFromOptions(options);
     siteOptions = contextOptions(options);
   } catch (err) {
-    return { ok: false, error: { code: 'invalid_envelope', message: (err as Error).message } };
+    // A flag's wrong value (--allow with a misspelt name, --answer-budget 5): invalid_config, exit 2.
+    if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
+    throw err;
   }
   // Validate before touching configuration, so a bad call fails the same way with or without a site.
   const call = resolveCall(parsed.value, filter);

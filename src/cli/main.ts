@@ -32,6 +32,9 @@ const program = new Command('cms-admin')
   .version(version)
   .description('Administer a WordPress site’s categories, tags, taxonomies, users and roles — by LLM agent or by hand.')
   .showHelpAfterError()
+  // A usage mistake (unknown option, a flag's invalid value) exits 2 like a bad call or a wrong
+  // setting; help and --version exit 0 as before. Subcommands inherit this.
+  .exitOverride((err) => process.exit(err.exitCode === 1 ? 2 : err.exitCode))
   .addHelpText(
     'after',
     `

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { checkSiteUrl, createContext } from '../config.js';
+import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
 import { findTool } from '../tools/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { fileJournal } from '../undo/journal.js';
@@ -60,6 +60,8 @@ Example client config:
     )
     .action(async (options: McpOptions) => {
       const filter = filterFromOptions(options);
+      const siteOptions = contextOptions(options);
+      checkContextSettings();
       const approvals = { yes: Boolean(options.yes), approve: approveList(options.approve) };
       const auth = options.http ? authMode(options) : undefined;
       // Sign-in mode needs only the site's address: each person brings their own account.
@@ -75,7 +77,7 @@ Example client config:
       const contextFor = (login: { username: string; appPassword: string }) =>
         createContext(
           { url: siteUrl ?? (site as { url: string }).url, ...login },
-          { ...contextOptions(options), journal, secretsTo: options.revealResetLinks ? 'result' : undefined },
+          { ...siteOptions, journal, secretsTo: options.revealResetLinks ? 'result' : undefined },
         );
       const context = site ? contextFor(site) : undefined;
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.

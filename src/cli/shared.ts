@@ -1,5 +1,7 @@
+import { ConfigError } from '../config-error.js';
+import { closestNames } from '../envelope.js';
 import { MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
-import type { ToolFilter } from '../tools/index.js';
+import { type ToolFilter, tools } from '../tools/index.js';
 
 export interface FilterOptions {
   readOnly?: boolean;
@@ -16,12 +18,22 @@ export const ANSWER_BUDGET_FLAG = [
   'characters of JSON one tool answer may take (default: env CMS_ANSWER_BUDGET, else 80000)',
 ] as const;
 
+/** A flag's value is wrong: `invalid_config`, exit 2 (like the same setting from the environment). */
+export function badFlag(message: string): ConfigError {
+  return new ConfigError(message, 'invalid_config');
+}
+
+/** A whole-number flag ≥ min, or the error naming it. */
+export function wholeNumberFlag(flag: string, raw: string, min: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw badFlag(`${flag} takes a whole number ≥ ${min} (it is "${raw}").`);
+  return n;
+}
+
 /** CLI flags → createContext's options. */
 export function contextOptions(options: FilterOptions): { auditLog?: string; answerBudget?: number } {
   if (options.answerBudget === undefined) return { auditLog: options.auditLog };
-  const budget = Number(options.answerBudget);
-  if (!Number.isInteger(budget) || budget < MIN_ANSWER_BUDGET)
-    throw new Error(`--answer-budget takes a whole number ≥ ${MIN_ANSWER_BUDGET}.`);
+  const budget = wholeNumberFlag('--answer-budget', options.answerBudget, MIN_ANSWER_BUDGET);
   return { auditLog: options.auditLog, answerBudget: budget };
 }
 
@@ -29,18 +41,32 @@ export function contextOptions(options: FilterOptions): { auditLog?: string; ans
 export function filterFromOptions(options: FilterOptions): ToolFilter {
   const filter: ToolFilter = {};
   if (options.readOnly) filter.readOnly = true;
-  if (options.allow)
+  if (options.allow) {
     filter.allow = options.allow
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
+    checkAllowlist(filter.allow);
+  }
   if (options.toolkit) {
     if (options.toolkit !== 'taxonomy' && options.toolkit !== 'users') {
-      throw new Error(`Unknown toolkit "${options.toolkit}": use taxonomy or users.`);
+      throw badFlag(`Unknown toolkit "${options.toolkit}" (--toolkit): use taxonomy or users.`);
     }
     filter.toolkit = options.toolkit;
   }
   return filter;
+}
+
+/** A misspelt name in --allow is the operator's mistake, said with the closest names (exit 2). */
+function checkAllowlist(allow: readonly string[]): void {
+  const names = tools.map((t) => t.name);
+  const unknown = allow.filter((name) => !names.includes(name));
+  if (!unknown.length) return;
+  const said = unknown.map((name) => {
+    const close = closestNames(name, names);
+    return `"${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`;
+  });
+  throw badFlag(`--allow names no tool: ${said.join(', ')}. \`cms-admin tools\` lists them.`);
 }
 
 export async function readStdin(): Promise<string> {

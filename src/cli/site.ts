@@ -22,7 +22,7 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** Errors become one line on stderr and exit code 1; details stay in the instance's logs/. */
+/** Errors become one line on stderr and exit code 1 (2 for a setting's wrong value); details stay in the instance's logs/. */
 function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
@@ -30,7 +30,8 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...arg
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       process.stderr.write(`cms-admin site: ${message.split('\n')[0]}\n`);
-      process.exitCode = 1;
+      // A setting's wrong value (CMS_SANDBOX_PORT=abc) is exit 2, like the same flag's.
+      process.exitCode = (err as { code?: unknown }).code === 'invalid_config' ? 2 : 1;
     }
   };
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { ConfigError } from '../config-error.js';
 import type { InstancePaths } from './paths.js';
 import { playgroundUnavailable } from './playground-cli.js';
 import { nativeSystemProblem, nativeUnavailable } from './prerequisites.js';
@@ -21,7 +22,8 @@ export async function existingBackend(inst: InstancePaths): Promise<Backend | un
 export async function chooseBackend(inst: InstancePaths, option: string | undefined): Promise<Backend> {
   const raw = option ?? process.env.CMS_SANDBOX_BACKEND ?? 'auto';
   if (!(CHOICES as readonly string[]).includes(raw)) {
-    throw new Error(`unknown sandbox backend ${JSON.stringify(raw)}; use one of ${CHOICES.join(', ')}`);
+    const source = option === undefined ? ' (from CMS_SANDBOX_BACKEND)' : '';
+    throw new ConfigError(`unknown sandbox backend ${JSON.stringify(raw)}${source}; use one of ${CHOICES.join(', ')}`, 'invalid_config');
   }
   const have = await existingBackend(inst);
   if (have) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../package-root.js';
+import { ConfigError } from '../config-error.js';
 import type { SandboxLogger, SandboxOptions } from './types.js';
 
 export { packageRoot };
@@ -53,7 +54,7 @@ function parsePort(raw: string | number | undefined, source: string): number | u
   if (raw === undefined || raw === '') return undefined;
   const port = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`invalid port ${JSON.stringify(raw)} (from ${source}); expected an integer 1-65535`);
+    throw new ConfigError(`invalid port ${JSON.stringify(raw)} (from ${source}); expected an integer 1-65535`, 'invalid_config');
   }
   return port;
 }

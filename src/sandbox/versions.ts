@@ -1,3 +1,5 @@
+import { ConfigError } from '../config-error.js';
+
 /**
  * The WordPress versions the sandbox runs, each from Debian's archive: the
  * `wordpress` package of one suite. https://packages.debian.org/search?keywords=wordpress
@@ -23,8 +25,9 @@ function isSupported(v: string): v is WpVersion {
 export function parseWpVersion(raw: string, source = '--wp'): WpVersion {
   const branch = /^(\d+\.\d+)(?:\.\d+)?$/.exec(raw.trim())?.[1] ?? raw.trim();
   if (!isSupported(branch)) {
-    throw new Error(
+    throw new ConfigError(
       `unsupported WordPress version ${JSON.stringify(raw)} (from ${source}); supported: ${SUPPORTED_WP.join(', ')}`,
+      'invalid_config',
     );
   }
   return branch;

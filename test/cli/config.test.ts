@@ -56,24 +56,95 @@ describe('settings with a wrong value are clear errors (exit 2), like their flag
     expect(error.message).toContain(key);
   });
 
-  it('CMS_HISTORY_TOKENS=abc stops the chat with the variable named', async () => {
-    const run = await runCli(['chat', '--once', 'hi'], {
-      env: { CMS_HISTORY_TOKENS: 'abc', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
-    });
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain('CMS_HISTORY_TOKENS');
+  // The chat's own settings stop it before the site is reached; port 9 answers nothing.
+  it.each([
+    ['CMS_HISTORY_TOKENS', 'abc'],
+    ['CMS_HISTORY_TOKENS', '500'],
+    ['CMS_AGENT_TIMEOUT_MS', 'abc'],
+    ['OPENAI_BASE_URL', 'notaurl'],
+  ])('chat: %s=%s stops it with the variable named, exit 2', async (key, value) => {
+    const run = await runCli(['chat', '--once', 'hi'], { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', [key]: value } });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`${key}`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('CMS_SANDBOX_PORT=abc without CMS_URL: invoke answers invalid_config naming it (the sandbox fallback)', async () => {
+    const run = await runCli(['invoke', '{"tool":"get-cms-tags"}'], { env: { ...unset, CMS_SANDBOX_PORT: 'abc' } });
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).error).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('CMS_SANDBOX_PORT') });
+  });
+
+  it.each([
+    ['CMS_SANDBOX_WP', '5.0'],
+    ['CMS_SANDBOX_BACKEND', 'docker'],
+  ])('site up: %s=%s is refused naming it, exit 2, like its flag', async (key, value) => {
+    const run = await runCli(['site', 'up', '--name', 'h-never-created'], { env: { [key]: value } });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(key);
+  });
+
+  it('mcp --http (sign-in: no session yet) refuses CMS_ANSWER_BUDGET=500 at start, not per session', async () => {
+    const run = await runCli(['mcp', '--http', '--port', '9'], {
+      env: { ...unset, CMS_URL: 'https://example.com', CMS_ANSWER_BUDGET: '500' },
+      timeoutMs: 20_000,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('CMS_ANSWER_BUDGET');
   });
 });
 
-it('`cms-admin tools | head -1` ends quietly: exit 0, no stack trace', () => {
-  const main = path.join(REPO_ROOT, 'src/cli/main.ts');
-  const run = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" --import tsx "${main}" tools | head -1`], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
+describe('flags with a wrong value: the same error and exit 2 as their variables', () => {
+  it.each([
+    [['invoke', '--answer-budget', '500', '{"tool":"get-cms-tags"}'], '--answer-budget'],
+    [['invoke', '--allow', 'get-cms-tags,get-cms-tagz', '{"tool":"get-cms-tags"}'], 'did you mean get-cms-tags'],
+  ])('%j: invalid_config naming it', async (args, named) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).error).toMatchObject({ code: 'invalid_config', message: expect.stringContaining(named) });
   });
-  recordOutput(run.stdout + run.stderr);
-  expect(run.stdout.trim().split('\n')).toHaveLength(1);
-  expect(run.stderr).not.toMatch(/EPIPE|\n\s+at /);
-  expect(run.status).toBe(0);
+
+  it.each([
+    [['chat', '--once', 'hi', '--history-tokens', '500'], '--history-tokens'],
+    [['chat', '--once', 'hi', '--allow', 'get-cms-tags,nope'], '"nope"'],
+    [['mcp', '--allow', 'get-cms-tags,nope'], '"nope"'],
+    [['site', 'up', '--name', 'h-never-created', '--port', 'abc'], '--port'],
+    [['invoke', '--no-such-flag', '{}'], 'unknown option'],
+  ])('%j: exit 2 naming it', async (args, named) => {
+    const run = await runCli(args, { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(named);
+  });
+});
+
+describe('output into a pipe closed early ends quietly: exit 0, no stack trace', () => {
+  // A long audit log and change journal (more than a pipe holds), as months of writes leave them.
+  const lines = (n: number, line: (i: number) => object) =>
+    `${Array.from({ length: n }, (_, i) => JSON.stringify(line(i))).join('\n')}\n`;
+  writeFileSync(
+    path.join(dir, 'audit.jsonl'),
+    lines(3000, (i) => ({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), user: 'admin', tool: 'create-tag', params: { name: `t${i}` }, ok: true, summary: `id=${i}` })),
+    { mode: 0o600 },
+  );
+  writeFileSync(
+    path.join(dir, 'changes.jsonl'),
+    lines(3000, (i) => ({ change_id: `c${i}`, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), user: 'admin', tool: 'create-tag', params: { name: `t${i}` }, summary: `created tag ${i} 't${i}'`, reversible: true })),
+    { mode: 0o600 },
+  );
+  it.each([
+    'tools',
+    'tools --json',
+    `audit --audit-log ${path.join(dir, 'audit.jsonl')} -n 3000`,
+    `changes --journal ${path.join(dir, 'changes.jsonl')} -n 3000`,
+  ])('`cms-admin %s | head -1`', (command) => {
+    const main = path.join(REPO_ROOT, 'src/cli/main.ts');
+    const run = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" --import tsx "${main}" ${command} | head -1`], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    recordOutput(run.stdout + run.stderr);
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(run.status).toBe(0);
+  });
 });

@@ -66,4 +66,17 @@ describe('cms-admin changes and undo', () => {
     const table = (await runCli(['changes'], { env })).stdout;
     expect(table.match(/undone/g)?.length).toBeGreaterThanOrEqual(2);
   });
+
+  it('changes --journal FILE reads that file with no site configured (the operator reading a copied journal)', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'cli-changes-'));
+    const journal = path.join(folder, 'changes.jsonl');
+    const name = unique('Copied journal');
+    await invoke('create-tag', { name }, { CMS_JOURNAL: journal });
+    // No CMS_URL and an empty sandbox home: no site to be found.
+    const run = await runCli(['changes', '--journal', journal], {
+      env: { CMS_URL: undefined, CMS_USERNAME: undefined, CMS_APP_PASSWORD: undefined, CMS_SANDBOX_HOME: folder },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`'${name}'`);
+  });
 });
