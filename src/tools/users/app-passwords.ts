@@ -23,11 +23,20 @@ export async function loadAppPasswords(client: WordPressClient, userId: number):
   const items = raw.map(({ uuid, name, created, last_used, last_ip }) => ({
     uuid,
     name,
-    created,
-    last_used: last_used ?? null,
+    created: utc(created),
+    last_used: last_used ? utc(last_used) : null,
     last_ip: last_ip ?? null,
   }));
   return items.sort(
     (a, b) => (b.last_used ?? '').localeCompare(a.last_used ?? '') || a.created.localeCompare(b.created),
   );
+}
+
+/**
+ * Core sends these dates in UTC without saying so (`gmdate('Y-m-d\TH:i:s')`); read as local
+ * time they would be off by the site's or reader's offset, so the zone is added.
+ * https://developer.wordpress.org/reference/classes/wp_rest_application_passwords_controller/prepare_item_for_response/
+ */
+function utc(date: string): string {
+  return /(Z|[+-]\d\d:?\d\d)$/.test(date) ? date : `${date}Z`;
 }

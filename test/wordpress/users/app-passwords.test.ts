@@ -36,6 +36,11 @@ describe('list-app-passwords', () => {
       },
       { uuid: idle.uuid, name: idle.name, created: expect.any(String), last_used: null, last_ip: null },
     ]);
+    // Core's dates are UTC without a zone; the answer says so, and they are about now.
+    for (const date of [result.items[0].created, result.items[0].last_used, result.items[1].created]) {
+      expect(date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(Math.abs(Date.parse(date) - Date.now())).toBeLessThan(10 * 60_000);
+    }
   });
 
   it('marks the password the toolkit signs in with', async () => {
