@@ -152,6 +152,9 @@ function cms_admin_guard_user_delete(WP_REST_Request $request, int $user_id): ?W
         $wpdb->query($wpdb->prepare('SELECT RELEASE_LOCK(%s)', $lock));
         return $response;
     }, PHP_INT_MIN);
+    // wp_delete_user() deletes the account's links with wp_delete_link(), which only wp-admin
+    // loads: over REST a delete without heir died halfway (posts gone, account and links kept).
+    require_once ABSPATH . 'wp-admin/includes/bookmark.php';
     return null;
 }
 

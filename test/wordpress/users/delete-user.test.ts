@@ -33,6 +33,18 @@ async function authors(ids: number[]): Promise<Record<string, [number, string] |
   );
   return JSON.parse(out);
 }
+/** A link (Links Manager, wp_links) owned by `owner`: wp_delete_user() reassigns or deletes those too. */
+async function ownedLink(owner: number): Promise<number> {
+  const id = await wpPhp(
+    `require_once ABSPATH . 'wp-admin/includes/bookmark.php'; echo wp_insert_link(['link_url' => 'https://example.org/', 'link_name' => 'Offboard link', 'link_owner' => ${owner}]);`,
+  );
+  return Number(id.trim());
+}
+/** The link's owner, or null when the link is gone. */
+async function linkOwner(id: number): Promise<number | null> {
+  const owner = (await wpPhp(`global $wpdb; echo $wpdb->get_var("SELECT link_owner FROM $wpdb->links WHERE link_id = ${id}") ?? 'none';`)).trim();
+  return owner === 'none' ? null : Number(owner);
+}
 const exists = async (id: number) => (await wpPhp(`echo get_userdata(${id}) ? 'yes' : 'no';`)).trim() === 'yes';
 
 describe('delete-user', () => {
@@ -40,6 +52,7 @@ describe('delete-user', () => {
     const alice = await makeUser({ prefix: 'alice', roles: ['author'] });
     const bob = await makeUser({ prefix: 'bob', roles: ['editor'] });
     const ids = await authoredContent(alice.id);
+    const link = await ownedLink(alice.id);
 
     const review = (await reviewCall(findTool('delete-user')!, testContext(), { id: alice.id, reassign_to: bob.id })) as CallReview;
     expect(review.approval).toBe('required');
@@ -48,7 +61,7 @@ describe('delete-user', () => {
     expect(review.summary).toMatch(/Posts 6 \(.*trash 1/);
     expect(review.summary).toContain('Pages 1 (publish 1)');
     expect(review.summary).toContain('Books 1 (draft 1)');
-    expect(review.summary).toContain(`to ${bob.username}; this cannot be undone`);
+    expect(review.summary).toContain(`and 1 link(s) to ${bob.username}; this cannot be undone`);
 
     const result = await runOk('delete-user', { id: alice.id, reassign_to: bob.id });
     expect(result).toMatchObject({
@@ -57,17 +70,20 @@ describe('delete-user', () => {
       deleted: true,
       reassigned_to: { id: bob.id, username: bob.username },
       posts_reassigned: { post: 6, page: 1, book: 1 },
+      links: 1,
       note: expect.stringContaining('cannot be undone'),
     });
     const after = await authors(ids);
     for (const id of ids) expect(after[id]?.[0], `post ${id}`).toBe(bob.id);
     expect(after[ids.at(-1)!]?.[1]).toBe('trash');
+    expect(await linkOwner(link)).toBe(bob.id);
     expect(await exists(alice.id)).toBe(false);
   });
 
   it('with delete_content and reassign_to null, deletes the content as wp-admin does: posts and pages to the Trash, the rest for good', async () => {
     const carol = await makeUser({ prefix: 'carol', roles: ['author'] });
     const ids = await authoredContent(carol.id);
+    const link = await ownedLink(carol.id);
     const review = (await reviewCall(findTool('delete-user')!, testContext(), {
       id: carol.id,
       reassign_to: null,
@@ -75,7 +91,7 @@ describe('delete-user', () => {
     })) as CallReview;
     expect(review.approval).toBe('required');
     expect(review.summary).toContain('to the Trash: 5 post, 1 page (emptied after 30 days, authorless)');
-    expect(review.summary).toContain('DELETED for good: 1 post, 1 book');
+    expect(review.summary).toContain('DELETED for good: 1 post, 1 book and 1 link(s)');
 
     const result = await runOk('delete-user', { id: carol.id, reassign_to: null, delete_content: true });
     expect(result).toMatchObject({
@@ -87,6 +103,7 @@ describe('delete-user', () => {
     // Posts and pages: in the Trash (wp_delete_post() without force); the book and the trashed post: gone.
     expect(ids.slice(0, 6).map((id) => after[id]?.[1])).toEqual(Array(6).fill('trash'));
     expect([after[ids[6]!], after[ids[7]!]]).toEqual([null, null]);
+    expect(await linkOwner(link)).toBe(null);
     expect(await exists(carol.id)).toBe(false);
   });
 
