@@ -30,6 +30,9 @@ export const deleteUser = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  // The audit log's one-line summary hides the heir and the counts; with `answer` it keeps the
+  // whole result as `detail`.
+  answer: (result: unknown) => result,
   undo: irreversible('a deleted account cannot be recreated', (p) => `deleted user ${p.id}${p.reassign_to ? `, posts to ${p.reassign_to}` : ''}`),
   async review({ client }, params) {
     // Every refusal is found here already: no one is asked about a call that would fail.

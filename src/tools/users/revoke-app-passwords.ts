@@ -24,6 +24,9 @@ export const revokeAppPasswords = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
+  // The audit log's one-line summary says only how many; with `answer` it keeps the whole result
+  // as `detail`: which passwords (uuid, name) were revoked, for an incident's record.
+  answer: (result: unknown) => result,
   undo: irreversible('a revoked application password cannot be restored', (p) => `revoked ${p.uuid ? 'an application password' : 'all application passwords'} of user ${p.user_id}`),
   async review({ client }, params) {
     // Every refusal is found here already: no one is asked about a call that would fail.

@@ -13,9 +13,11 @@ it('log-out-user, revoke-app-passwords and delete-user are in the audit log, wit
   const context = createContext(testSite(), { auditLog: file });
   const user = await makeUser({ prefix: 'audited', roles: ['author'] });
   const heir = await makeUser({ prefix: 'auditheir', roles: ['editor'] });
+  const appName = unique('audited app');
   const app = await wp().post<{ uuid: string; password: string }>(`/wp/v2/users/${user.id}/application-passwords`, {
-    name: unique('audited app'),
+    name: appName,
   });
+  await wp().post('/wp/v2/posts', { title: 'Audited post', author: user.id, status: 'draft' });
   secret(app.password);
   expect((await formLogin(user.username, user.password)).ok).toBe(true);
 
@@ -38,6 +40,13 @@ it('log-out-user, revoke-app-passwords and delete-user are in the audit log, wit
     ['revoke-app-passwords', true],
     ['delete-user', true],
   ]);
+  expect(lines[0].summary).toContain('sessions_ended=1');
+  // Which passwords went and who got which posts: in the entry, not only counts.
+  expect(lines[1].detail).toMatchObject({ revoked: [{ uuid: app.uuid, name: appName }], count: 1 });
   expect(lines[2].params).toMatchObject({ id: user.id, reassign_to: heir.id });
+  expect(lines[2].detail).toMatchObject({
+    reassigned_to: { id: heir.id, username: heir.username },
+    posts_reassigned: { post: 1 },
+  });
   for (const value of [app.password, user.password, testSite().appPassword]) expect(text).not.toContain(value);
 });
