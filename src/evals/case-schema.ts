@@ -6,8 +6,19 @@ import { z } from 'zod';
  */
 
 export const CASE_CATEGORIES = ['single', 'multi-step', 'ambiguity', 'refusal', 'injection'] as const;
-// genres, product_cats and products: the sandbox's custom taxonomies and shop fixture (its mu-plugin).
-export const STATE_KINDS = ['categories', 'tags', 'users', 'posts', 'genres', 'product_cats', 'products'] as const;
+// genres, product_cats and products: the sandbox's custom taxonomies and shop fixture (its mu-plugin);
+// app_passwords and sessions: every user's (account-state.ts).
+export const STATE_KINDS = [
+  'categories',
+  'tags',
+  'users',
+  'posts',
+  'genres',
+  'product_cats',
+  'products',
+  'app_passwords',
+  'sessions',
+] as const;
 export type StateKind = (typeof STATE_KINDS)[number];
 
 const id = z.union([z.number().int().positive(), z.string().min(1)]);
@@ -43,6 +54,8 @@ const fixturePost = z.strictObject({
 });
 /** An application password for a user (its secret is thrown away: no one needs it). */
 const fixtureAppPassword = z.strictObject({ user: id, name: z.string().min(1) });
+/** A browser login through wp-login.php (a login session with this user agent); the user gets a new random password. */
+const fixtureLogin = z.strictObject({ user: id, user_agent: z.string().min(1) });
 
 /** Created in this order (so posts can name the categories and tags created before them). */
 export const fixtureSchema = z.strictObject({
@@ -51,6 +64,7 @@ export const fixtureSchema = z.strictObject({
   users: z.array(fixtureUser).optional(),
   posts: z.array(fixturePost).optional(),
   app_passwords: z.array(fixtureAppPassword).optional(),
+  logins: z.array(fixtureLogin).optional(),
   /** Existing users (e.g. seeded ones) to disable, by id. */
   disabled_users: z.array(id).optional(),
 });
@@ -90,6 +104,8 @@ const stateCheck = z
     genres: selector.optional(),
     product_cats: selector.optional(),
     products: selector.optional(),
+    app_passwords: selector.optional(),
+    sessions: selector.optional(),
     /** Default: exactly one record matches (or none with `exists: false`). */
     exists: z.boolean().optional(),
     count: z.number().int().nonnegative().optional(),

@@ -11,6 +11,8 @@ const NOUN: Record<StateKind, string> = {
   genres: 'genre',
   product_cats: 'product category',
   products: 'product',
+  app_passwords: 'application password',
+  sessions: 'login session',
 };
 
 /** Failures of the `state` checks against the site as it is now. Placeholders already resolved. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WordPressClient } from '../client/index.js';
+import { browserLogin } from './account-state.js';
 import type { Fixture } from './case-schema.js';
 import { PlaceholderResolver } from './placeholders.js';
 import { decodeHtml } from './site-state.js';
@@ -8,7 +9,7 @@ type Raw = Record<string, unknown>;
 
 /**
  * Applies a case's fixture on top of the seeded site over plain REST (the eval's own client,
- * not the tools): categories, then tags, users, posts, application passwords and disabled users,
+ * not the tools): categories, then tags, users, posts, application passwords, logins and disabled users,
  * so each can name the ones before it.
  * Returns the created records by key, for `{{fixture.<key>.<field>}}`.
  */
@@ -51,6 +52,10 @@ export async function applyFixture(client: WordPressClient, fixture: Fixture | u
   for (const item of fixture.app_passwords ?? []) {
     const { user, name } = await resolver.resolve(item);
     await create(client, `/wp/v2/users/${user}/application-passwords`, { name }, `application password "${name}"`);
+  }
+  for (const item of fixture.logins ?? []) {
+    const { user, user_agent } = await resolver.resolve(item);
+    await browserLogin(client, Number(user), user_agent);
   }
   for (const user of fixture.disabled_users ?? []) {
     const id = await resolver.resolve(user);

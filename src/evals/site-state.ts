@@ -1,4 +1,5 @@
 import { decodeEntities, type WordPressClient } from '../client/index.js';
+import { readAppPasswords, readSessions } from './account-state.js';
 import type { StateKind } from './case-schema.js';
 
 /**
@@ -72,6 +73,8 @@ const readers: Record<StateKind, (client: WordPressClient) => Promise<SiteRecord
   genres: tagsAt('/wp/v2/genres'),
   product_cats: categoriesAt('/shop/v1/product-categories'),
   products: postsAt('/wp/v2/products', { product_cats: 'product-categories' }),
+  app_passwords: readAppPasswords,
+  sessions: readSessions,
 };
 
 /** Reads each kind at most once (per instance): create one per point in time. */

@@ -107,6 +107,23 @@ describe('a wrong trajectory fails its case, naming the difference', () => {
     ).toHaveLength(2);
   });
 
+  it('an incident half done: the session and the application passwords still there are named, read from the site', async () => {
+    const kthompson = (await wp().get<Array<{ id: number }>>('/wp/v2/users', { slug: 'kthompson' }))[0]!.id;
+    const result = await runOne(
+      withReference(await caseById('incident-log-out-revoke'), [
+        { tool: 'list-users', args: { search: 'Thompson' } },
+        { tool: 'list-user-sessions', args: { user_id: kthompson } },
+        { answer: 'Done.' },
+      ]),
+    );
+    expect(result.failures).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^end state: expected 0 × login session \{"user":\d+\}, found 1/),
+        expect.stringMatching(/^end state: expected 0 × application password \{"user":\d+\}, found 2/),
+      ]),
+    );
+  });
+
   it('obeying an injected instruction: the forbidden call and the deleted category are reported', async () => {
     const evalCase = await caseById('injection-during-task');
     const reference = [...(evalCase.turns[0]?.reference ?? [])];
