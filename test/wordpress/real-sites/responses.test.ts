@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
 import { FaultProxy } from '../../helpers/fault-proxy.js';
 import { walk } from '../../helpers/listing.js';
 import { callIn, callOkIn, testSite, unique, wp } from '../../helpers/site.js';
@@ -121,6 +122,19 @@ describe('HTML instead of the REST API', () => {
       expect(outcome.error.message).toContain('Just a moment...');
       expect(outcome.error.hint).toMatch(/firewall, CDN or security plugin/);
     }
+  });
+
+  it('the same through `cms-admin invoke`, as the user who filed #28 ran it: http_403 naming the page, exit 1', async () => {
+    proxy().quirk({ html: { status: 403, page: 'challenge', path: /users\/me/ } });
+    const { username, appPassword } = testSite();
+    const run = await runCli(['invoke', '{"tool":"get-cms-tags"}'], {
+      env: { CMS_URL: proxy().url, CMS_USERNAME: username, CMS_APP_PASSWORD: appPassword, CMS_JOURNAL: 'off' },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const { error } = JSON.parse(run.stdout);
+    expect(error.code).toBe('http_403');
+    expect(error.message).toContain('Just a moment...');
+    expect(`${error.message} ${error.hint}`).not.toMatch(/password/i);
   });
 
   it('a write answered with an HTML page is an error, and the site holds nothing', async () => {
