@@ -1,4 +1,4 @@
-import axios from 'axios';
+import { axios } from './axios.js';
 import { redactUrl, WordPressError } from './errors.js';
 
 export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;

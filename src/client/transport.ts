@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import axios, { type AxiosInstance } from 'axios';
+import type { AxiosInstance } from 'axios';
+import { axios } from './axios.js';
 import { redactUrl, WordPressError } from './errors.js';
 import { MAX_REDIRECTS, redirectRefusal } from './redirects.js';
 import { currentAbortSignal } from './abort.js';
