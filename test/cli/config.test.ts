@@ -94,6 +94,13 @@ describe('settings with a wrong value are clear errors (exit 2), like their flag
   });
 });
 
+it('CMS_TIMEOUT_MS=1: a WordPress request that takes longer is ECONNABORTED (docs/error-handling.md), exit 1', async () => {
+  // No WordPress answers /users/me within 1 ms: PHP alone takes longer to start the request.
+  const run = await runCli(['invoke', '{"tool":"get-cms-tags"}'], { env: { CMS_TIMEOUT_MS: '1' } });
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(JSON.parse(run.stdout).error).toMatchObject({ code: 'ECONNABORTED', message: expect.stringContaining('timed out') });
+});
+
 describe('flags with a wrong value: the same error and exit 2 as their variables', () => {
   it.each([
     [['invoke', '--answer-budget', '500', '{"tool":"get-cms-tags"}'], '--answer-budget'],
