@@ -31,7 +31,10 @@ export const COMPANION_ROUTES = {
    */
   'user-guards': '0.3.1',
   'users/sessions': '0.3.0',
-  'users/delete': '0.3.0',
+  /** What an account authored, every type and status (offboarding.php). */
+  'users/content': '0.3.0',
+  /** 0.3.1: a delete without heir of an account owning links no longer dies halfway (offboarding.php). */
+  'users/delete': '0.3.1',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

@@ -108,7 +108,7 @@ async function deleteUser(
 
 /** Items of every type and status the user authored (the companion plugin counts them all). */
 async function postsOf(client: WordPressClient, id: number): Promise<number> {
-  if (await hasCompanion(client, 'users/delete').catch(() => false)) {
+  if (await hasCompanion(client, 'users/content').catch(() => false)) {
     const content = await loadUserContent(client, id);
     return content.types.reduce((n, t) => n + t.total, 0) + content.links;
   }

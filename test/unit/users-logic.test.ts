@@ -51,14 +51,21 @@ describe('companion plugin detection', () => {
     expect(await hasCompanion(fakeClient(['cms-admin/v1'], '0.10.0'), 'post-terms')).toBe(true);
   });
 
-  it('sessions and user deletion need 0.3.0; a missing plugin names that version too', async () => {
+  it('sessions need 0.3.0, user deletion 0.3.1; a missing plugin names that version too', async () => {
     const older = fakeClient(['cms-admin/v1', 'wp/v2'], '0.2.0');
-    for (const route of ['users/sessions', 'users/delete'] as const) {
+    for (const [route, need] of [
+      ['users/sessions', '0.3.0'],
+      ['users/delete', '0.3.1'],
+    ] as const) {
       await expect(requireCompanion(older, 'Logging a user out', route)).rejects.toMatchObject({
         code: 'companion_plugin_outdated',
-        message: expect.stringContaining('update the companion plugin (have 0.2.0, need 0.3.0)'),
+        message: expect.stringContaining(`update the companion plugin (have 0.2.0, need ${need})`),
       });
     }
+    // 0.3.0's delete of an account owning links, without heir, died halfway.
+    await expect(
+      requireCompanion(fakeClient(['cms-admin/v1'], '0.3.0'), 'Deleting a user', 'users/delete'),
+    ).rejects.toMatchObject({ code: 'companion_plugin_outdated' });
     await expect(requireCompanion(bare, 'Logging a user out', 'users/sessions')).rejects.toMatchObject({
       code: 'companion_plugin_missing',
       message: expect.stringContaining('(0.3.0 or newer)'),

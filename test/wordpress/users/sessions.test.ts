@@ -114,38 +114,38 @@ describe('list-user-sessions and log-out-user', () => {
       },
     });
     const heir = await makeUser({ roles: ['author'] });
-    for (const [tool, params] of [
-      ['log-out-user', { user_id: user.id }],
-      ['delete-user', { id: user.id, reassign_to: heir.id }],
+    for (const [tool, params, need] of [
+      ['log-out-user', { user_id: user.id }, '0.3.0'],
+      ['delete-user', { id: user.id, reassign_to: heir.id }, '0.3.1'],
     ] as const) {
       const outcome = await callIn(restOnlyContext(), tool, params);
       expect(outcome, tool).toMatchObject({
         ok: false,
-        error: { code: 'companion_plugin_missing', message: expect.stringContaining('(0.3.0 or newer)') },
+        error: { code: 'companion_plugin_missing', message: expect.stringContaining(`(${need} or newer)`) },
       });
     }
     expect(await storedSessions(user.id)).toBe(0);
     expect(Number(await wpPhp(`echo get_userdata(${user.id}) ? 1 : 0;`))).toBe(1);
   });
 
-  it('with an older companion plugin (0.2.0): "update the companion plugin", naming 0.3.0; nothing changes', async () => {
+  it('with an older companion plugin (0.2.0): "update the companion plugin", naming the version needed; nothing changes', async () => {
     const context = createContext(testSite());
     const index = context.client.index.bind(context.client);
     context.client.index = async () => ({ ...(await index()), cms_admin_companion: { version: '0.2.0' } });
     const user = await makeUser({ roles: ['author'] });
     const heir = await makeUser({ roles: ['author'] });
     expect((await formLogin(user.username, user.password)).ok).toBe(true);
-    for (const [tool, params] of [
-      ['list-user-sessions', { user_id: user.id }],
-      ['log-out-user', { user_id: user.id }],
-      ['delete-user', { id: user.id, reassign_to: heir.id }],
+    for (const [tool, params, need] of [
+      ['list-user-sessions', { user_id: user.id }, '0.3.0'],
+      ['log-out-user', { user_id: user.id }, '0.3.0'],
+      ['delete-user', { id: user.id, reassign_to: heir.id }, '0.3.1'],
     ] as const) {
       const outcome = await callIn(context, tool, params);
       expect(outcome, tool).toMatchObject({
         ok: false,
         error: {
           code: 'companion_plugin_outdated',
-          message: expect.stringContaining('update the companion plugin (have 0.2.0, need 0.3.0)'),
+          message: expect.stringContaining(`update the companion plugin (have 0.2.0, need ${need})`),
           hint: expect.stringContaining('Update the cms-admin-companion plugin'),
         },
       });
