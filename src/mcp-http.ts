@@ -60,7 +60,7 @@ export async function serveMcpHttp(
   if (options.token !== undefined && !context)
     throw new Error('Token mode needs the configured account (CMS_USERNAME, CMS_APP_PASSWORD).');
   if (options.token !== undefined && options.token.length < 16)
-    throw new Error('The MCP bearer token must be at least 16 characters.');
+    throw new ConfigError('The MCP bearer token (CMS_MCP_TOKEN or --token-file) must be at least 16 characters.', 'invalid_config');
   const expected = options.token === undefined ? undefined : digest(options.token);
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const sessions = new Map<string, StreamableHTTPServerTransport>();

@@ -6,7 +6,7 @@ import { findTool } from '../tools/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
-import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
+import { ANSWER_BUDGET_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
 export function registerMcpCommand(program: Command): void {
   program
@@ -64,6 +64,7 @@ Example client config:
       checkContextSettings();
       const approvals = { yes: Boolean(options.yes), approve: approveList(options.approve) };
       const auth = options.http ? authMode(options) : undefined;
+      const port = options.port === undefined ? undefined : portFlag(options.port);
       // Sign-in mode needs only the site's address: each person brings their own account.
       const env = process.env;
       const urlOnly = auth === 'wordpress' && env.CMS_URL && !env.CMS_USERNAME && !env.CMS_APP_PASSWORD;
@@ -87,7 +88,7 @@ Example client config:
         const { serveMcpHttp } = await import('../mcp-http.js');
         const server = await serveMcpHttp(context, filter, serverOptions, {
           host: options.host,
-          port: options.port === undefined ? undefined : Number(options.port),
+          port,
           publicUrl: options.publicUrl,
           ...(auth === 'token'
             ? { token: bearerToken(options.tokenFile) }
@@ -128,7 +129,7 @@ function defaultStateDir(): string {
 /** `--auth`, else token when one is configured (CMS_MCP_TOKEN or --token-file), else WordPress sign-in. */
 function authMode(options: McpOptions): 'token' | 'wordpress' {
   if (options.auth === 'token' || options.auth === 'wordpress') return options.auth;
-  if (options.auth !== undefined) throw new Error(`--auth takes wordpress or token, not "${options.auth}".`);
+  if (options.auth !== undefined) throw badFlag(`--auth takes wordpress or token, not "${options.auth}".`);
   return options.tokenFile || process.env.CMS_MCP_TOKEN ? 'token' : 'wordpress';
 }
 
@@ -136,7 +137,7 @@ function authMode(options: McpOptions): 'token' | 'wordpress' {
 function bearerToken(file: string | undefined): string {
   const token = (file ? readFileSync(file, 'utf8') : (process.env.CMS_MCP_TOKEN ?? '')).trim();
   if (!token) {
-    throw new Error(
+    throw badFlag(
       '--http needs a bearer token: set CMS_MCP_TOKEN or pass --token-file FILE (e.g. `openssl rand -hex 32 > token`).',
     );
   }
@@ -151,6 +152,13 @@ function approveList(names: string | undefined): string[] {
     .filter(Boolean);
   const unknown = list.filter((name) => !findTool(name));
   if (unknown.length)
-    throw new Error(`--approve: unknown tool(s) ${unknown.join(', ')}. Run \`cms-admin tools\` to list them.`);
+    throw badFlag(`--approve: unknown tool(s) ${unknown.join(', ')}. Run \`cms-admin tools\` to list them.`);
   return list;
+}
+
+/** `--port`: 0 (any free port) to 65535; Node's own error for "abc" names no flag. */
+function portFlag(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw badFlag(`--port takes a port number 0-65535 (it is "${raw}").`);
+  return port;
 }

@@ -117,8 +117,13 @@ describe('flags with a wrong value: the same error and exit 2 as their variables
     [['mcp', '--allow', 'get-cms-tags,nope'], '"nope"'],
     [['site', 'up', '--name', 'h-never-created', '--port', 'abc'], '--port'],
     [['invoke', '--no-such-flag', '{}'], 'unknown option'],
+    [['mcp', '--http', '--port', 'abc'], '--port'],
+    [['mcp', '--http', '--auth', 'oauth'], '--auth'],
+    [['mcp', '--approve', 'create-usr'], '--approve'],
+    [['mcp', '--http', '--port', '0'], 'CMS_MCP_TOKEN'],
   ])('%j: exit 2 naming it', async (args, named) => {
-    const run = await runCli(args, { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    // CMS_MCP_TOKEN: a token too short to keep anyone out is a wrong setting too.
+    const run = await runCli(args, { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', CMS_MCP_TOKEN: 'short' }, timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(named);
   });
