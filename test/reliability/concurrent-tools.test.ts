@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
 import { siteLockOptions } from '../../src/tools/taxonomy/site-lock.js';
 import { memoryJournal } from '../../src/undo/journal.js';
+import { expandIds } from '../helpers/listing.js';
 import { wp } from '../helpers/site.js';
 import { makeCategory, makePosts, makeTag, readPosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
 import { BULK, run, useFaultProxy } from './fault-setup.js';
@@ -70,6 +71,26 @@ describe.each(PATHS)('two writers meet, generic tools and undo, $path', ({ first
       secondLanded(b);
     },
   );
+
+  it("remove-terms-from-posts of the posts' last category vs an assign (the remove held): the note on the default category lists only posts filed there", async () => {
+    const [r, x] = [await makeCategory('Meet R'), await makeCategory('Meet X')];
+    const posts = await makePosts(Array.from({ length: POSTS }, () => ({ categories: [r.id] })));
+    const { default_category: defaultId } = await wp().get<{ default_category: number }>('/wp/v2/settings');
+    const [remove, assign] = await meet(
+      writes,
+      () => run(first(), 'remove-terms-from-posts', { taxonomy: 'category', post_ids: posts, term_ids: [r.id] }),
+      () => run(second(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [x.id] }),
+    );
+    const after = await readPosts(posts);
+    checkAssignAnswer(assign, x.id, posts, after);
+    expect(remove.ok).toBe(true);
+    for (const id of posts) expect(after.get(id)?.categories, `post ${id}`).not.toContain(r.id);
+    const note = (remove.ok ? remove.result : {}) as { filed_under_default_category?: { post_ids: string } };
+    const listed = note.filed_under_default_category ? expandIds(note.filed_under_default_category.post_ids) : [];
+    const inDefault = posts.filter((id) => after.get(id)?.categories.join() === String(defaultId));
+    expect(listed.sort((a, b) => a - b)).toEqual(inDefault.sort((a, b) => a - b));
+    secondLanded(assign);
+  });
 
   it('merge-terms vs delete-term of its target: the posts keep their source, which stays', async () => {
     const [s, t] = [await makeTag('Meet S'), await makeTag('Meet T')];

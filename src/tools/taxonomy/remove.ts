@@ -45,10 +45,15 @@ export async function removeTerms(
   const defaultId = await defaultCategoryId(client);
   if (defaultId === undefined) return report;
   // The core API path saved the posts, so WordPress filed them already; the bulk route did not.
+  // Read back: a post another writer gave a category meanwhile is not in the default one.
   const after = await readPostTerms(client, kind, emptied);
+  const filed = after.filter((post) => post.terms.length === 1 && post.terms[0] === defaultId).map((post) => post.id);
   const bare = after.filter((post) => post.terms.length === 0).map((post) => post.id);
-  if (bare.length) await changePostTerms(client, kind, bare, { add: [defaultId], remove: [] });
-  report.filedUnderDefault = { categoryId: defaultId, postIds: emptied };
+  if (bare.length) {
+    const added = await changePostTerms(client, kind, bare, { add: [defaultId], remove: [] });
+    filed.push(...added.updated, ...added.unchanged);
+  }
+  if (filed.length) report.filedUnderDefault = { categoryId: defaultId, postIds: filed };
   return report;
 }
 
