@@ -83,17 +83,48 @@ describe('answers lost after WordPress applied the write', () => {
     },
   );
 
-  it('assign (companion plugin): the answer lost and the posts unreadable → outcome_unknown, not "failed"', async () => {
-    const c = await makeCategory('Lost bulk unknown');
-    const posts = await makePosts(Array.from({ length: 10 }, () => ({})));
+  it.each([
+    // The plugin path reads the posts only after its write; the core path once before, under the lock.
+    ['companion plugin', companion, BULK, undefined],
+    ['core API', proxied, BATCH, [2, 3, 4, 5]],
+  ] as const)(
+    'assign (%s): the answer lost and the posts unreadable → outcome_unknown, not "failed"',
+    async (_path, context, writes, nth) => {
+      const c = await makeCategory('Lost bulk unknown');
+      const posts = await makePosts(Array.from({ length: 10 }, () => ({})));
+      proxy
+        .clear()
+        .inject({ method: 'POST', path: writes, fault: { kind: 'drop', when: 'after' } })
+        .inject({ method: 'GET', path: /\/wp\/v2\/posts\?/, nth, fault: { kind: 'drop', when: 'before' } });
+      const outcome = await run(context(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [c.id] });
+      proxy.clear();
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'outcome_unknown' } });
+      expect(!outcome.ok && outcome.error.message).toMatch(/unknown/);
+      const site = await readPosts(posts);
+      for (const id of posts) expect(site.get(id)?.categories).toContain(c.id);
+    },
+  );
+
+  it('update-user (not read back): the error says WordPress may have applied it, and it had', async () => {
+    const username = unique('lost_user').replace(/\W+/g, '_').toLowerCase();
+    const user = await wp().post<{ id: number }>('/wp/v2/users', {
+      username,
+      email: `${username}@example.org`,
+      password: `Lost-${username}-horse-battery`,
+    });
+    const name = unique('Lost name');
     proxy
       .clear()
-      .inject({ method: 'POST', path: BULK, fault: { kind: 'drop', when: 'after' } })
-      .inject({ method: 'GET', path: /\/wp\/v2\/posts\?/, fault: { kind: 'drop', when: 'before' } });
-    const outcome = await run(companion(), 'assign-categories-to-posts', { post_ids: posts, category_ids: [c.id] });
+      .inject({
+        method: 'POST',
+        path: new RegExp(`/wp/v2/users/${user.id}\\b`),
+        fault: { kind: 'drop', when: 'after' },
+      });
+    const outcome = await run(proxied(), 'update-user', { id: user.id, name });
     proxy.clear();
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'outcome_unknown' } });
-    expect(!outcome.ok && outcome.error.message).toMatch(/unknown/);
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error.hint).toMatch(/may have applied it/);
+    expect((await wp().get<{ name: string }>(`/wp/v2/users/${user.id}`, { context: 'edit' })).name).toBe(name);
   });
 
   it('merge (core API): the posts’ batches applied, answers lost → moved, sources deleted', async () => {
