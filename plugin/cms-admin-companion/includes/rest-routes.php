@@ -164,7 +164,14 @@ function cms_admin_rest_roles(): array
     foreach (wp_roles()->roles as $slug => $role) {
         $granted = array_keys(array_filter((array) ($role['capabilities'] ?? [])));
         sort($granted);
-        $items[] = ['role' => $slug, 'name' => translate_user_role($role['name']), 'capabilities' => $granted];
+        // What WordPress itself would refuse the caller to give (capability-guards.php): meta
+        // capabilities such as upload_plugins are mapped, as current_user_can() does (0.3.2).
+        $items[] = [
+            'role' => $slug,
+            'name' => translate_user_role($role['name']),
+            'capabilities' => $granted,
+            'beyond_caller' => cms_admin_role_beyond_caller((string) $slug),
+        ];
     }
     return ['roles' => $items, 'default_role' => (string) get_option('default_role')];
 }

@@ -30,6 +30,8 @@ export const createUser = defineTool({
     const role = params.role === undefined ? await defaultRole(client) : await resolveRole(client, params.role);
     const who = `create the user ${params.username} <${params.email}>`;
     if (role === undefined) return required(`${who} with the site's default role (unknown without the companion plugin)`);
+    // A role above the caller's is refused when the call runs: say so now, and ask no one.
+    await refuseStrongerRole(client, role, params.role === undefined);
     const powers = (await rolePowers(client))(role);
     const what = `${who} with the role ${withPowers(role, powers)}`;
     return powers.length ? required(what) : none(what);

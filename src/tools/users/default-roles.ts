@@ -8,6 +8,12 @@ export interface RoleRecord {
   role: string;
   name: string;
   capabilities: string[];
+  /**
+   * Capabilities of this role the signed-in account may not give, as WordPress itself decides
+   * (companion 0.3.2: meta capabilities mapped, those no one may have left out). Internal: not
+   * in list-user-roles' answer.
+   */
+  beyond_caller?: string[];
 }
 
 export const WORDPRESS_DEFAULT_ROLES: readonly RoleRecord[] = [

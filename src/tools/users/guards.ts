@@ -77,7 +77,9 @@ export async function refuseStrongerRole(client: WordPressClient, role: string, 
   const [me, roles] = await Promise.all([client.connect(), loadRoles(client), warnOldPlugin(client)]);
   const found = roles.items.find((r) => r.role === role);
   if (!found) return; // unknown here: WordPress checks it (editable_roles)
-  const beyond = capabilitiesBeyond(found.capabilities, me.capabilities, roles.items.map((r) => r.role));
+  // WordPress's own answer where the plugin gives it (meta capabilities such as upload_plugins
+  // are mapped: an administrator holds it through install_plugins); else the account's capabilities.
+  const beyond = found.beyond_caller ?? capabilitiesBeyond(found.capabilities, me.capabilities, roles.items.map((r) => r.role));
   if (!beyond.length) return;
   throw new ToolError(
     'role_stronger_than_caller',

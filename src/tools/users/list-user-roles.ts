@@ -18,7 +18,9 @@ export const listUserRoles = defineTool({
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { limit, cursor, search }) {
     const { source, items, note } = await loadRoles(context.client);
-    const found = items.filter((role) => matches(search, role.role, role.name));
+    const found = items
+      .filter((role) => matches(search, role.role, role.name))
+      .map(({ role, name, capabilities }) => ({ role, name, capabilities }));
     const page = await listPage(
       context,
       memorySource(found, (role) => role.role),

@@ -32,6 +32,9 @@ export const setUserRole = defineTool({
       getUser(client, params.id),
       rolePowers(client),
     ]);
+    // Refused when the call runs (a stronger account, a role above the caller's): say so now, and ask no one.
+    await refuseStrongerAccount(client, user.id, 'change the roles of');
+    await refuseStrongerRole(client, role);
     const roles = params.keep_other_roles ? [...new Set([...user.roles, role])] : [role];
     const union = (list: string[]) => new Set(list.flatMap(powersOf));
     const [before, after] = [union(user.roles), union(roles)];
