@@ -9,7 +9,8 @@ import { testSite, wp } from '../helpers/site.js';
 // Inside the repo so that `--import tsx` resolves from the working directory.
 const dir = mkdtempSync(path.join(REPO_ROOT, 'node_modules', '.dotenv-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const unset = { CMS_URL: undefined, CMS_USERNAME: undefined, CMS_APP_PASSWORD: undefined };
+// No site in the environment, and no sandbox to fall back on: only .env can name one.
+const unset = { CMS_URL: undefined, CMS_USERNAME: undefined, CMS_APP_PASSWORD: undefined, CMS_SANDBOX_HOME: dir };
 
 describe('.env in the working directory', () => {
   it('is read when the environment does not set the variables', async () => {
