@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Measurement } from './measure.js';
+import { cliStartSection } from './extras.js';
 
 const ms = (m: Measurement) => `${m.ms.toFixed(0)} ms`;
 const x = (n: number) => `${n.toFixed(2)}×`;
@@ -54,17 +55,7 @@ ${toolRows}
 
 \`list-users\` for ${r.output.users} users: ${r.output.ourBytes} bytes vs WordPress's raw JSON (context=edit) ${r.output.rawBytes} bytes — ${x(r.output.ratio)} smaller (target ≥5×).
 
-## CLI start-up (built \`dist/\`, median of ${r.runs})
-
-| command | time |
-|---|---|
-| \`node -e 0\` (Node itself) | ${r.cli.node.toFixed(0)} ms |
-| \`cms-admin --help\` | ${r.cli.help.toFixed(0)} ms |
-| \`cms-admin invoke\` (rejected before any request) | ${r.cli.invoke.toFixed(0)} ms |
-| importing \`langchain\` + \`@langchain/openai\` (what \`invoke\` avoids) | ${r.cli.langchain.toFixed(0)} ms |
-| importing the package's main entry \`cms-admin-toolkit\` (toolkits, registry, client, envelope) | ${r.cli.mainEntry.toFixed(0)} ms |
-| importing \`cms-admin-toolkit/agent\` (chat runner: langchain, @langchain/openai) | ${r.cli.agentEntry.toFixed(0)} ms |
-| importing \`cms-admin-toolkit/mcp\` (MCP server, SDK) | ${r.cli.mcpEntry.toFixed(0)} ms |
+${cliStartSection(r.cli, r.runs)}
 
 ## Tool schemas sent to the model
 

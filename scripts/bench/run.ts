@@ -25,7 +25,7 @@ import { runWpScript } from '../../src/sandbox/wp-scripts.js';
 import { resolveInstance } from '../../src/sandbox/paths.js';
 import { allPostIds, benchAssign, benchMerge } from './bulk.js';
 import { benchGenreAssign, benchGenreRemove } from './bulk-terms.js';
-import { benchCliStart, benchListing, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
+import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
 import { backendSection } from './backends.js';
 import { undoSection } from './undo.js';
 import { renderReport } from './report.js';
@@ -133,7 +133,7 @@ async function main() {
   const cutoff = '2026-01-01T00:00:00';
   const users = await benchUsersCutoff(site, RUNS, cutoff);
   const output = await benchUserOutputSize(site);
-  const cli = benchCliStart(RUNS);
+  const cli = benchNodes().map(({ node, version }) => ({ version, cli: benchCliStart(RUNS, node) }));
   const schemas = await benchToolSchemas(site);
 
   BENCH.log('large site (20,000 tags, 2,000 categories, 5,000 users)');
