@@ -65,6 +65,9 @@ export interface ContextOptions {
 }
 
 export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: ContextOptions = {}): ToolContext {
+  // A site address without its scheme ("example.com", "127.0.0.1:8888") is said as such, not as
+  // Node's bare "Invalid URL" (or, for "localhost:8888", a URL whose scheme is "localhost:").
+  checkSiteUrl(site.url, 'site.url');
   const client = new WordPressClient({
     url: site.url,
     username: site.username,
@@ -127,7 +130,7 @@ export function numberFromEnv(key: string, min: number, env: NodeJS.ProcessEnv =
 }
 
 /** CMS_URL must be an http(s) address with its scheme; the message never repeats a password in it. */
-export function checkSiteUrl(url: string): void {
+export function checkSiteUrl(url: string, name = 'CMS_URL'): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
@@ -136,8 +139,9 @@ export function checkSiteUrl(url: string): void {
   }
   if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname) return;
   const shown = url.includes('@') ? 'the value given' : `"${url}"`;
+  const eg = name === 'CMS_URL' ? 'CMS_URL=' : '';
   throw new ConfigError(
-    `CMS_URL ${shown} is not a site address: give the scheme and host, e.g. CMS_URL=https://example.com or CMS_URL=http://127.0.0.1:8888.`,
+    `${name} ${shown} is not a site address: give the scheme and host, e.g. ${eg}https://example.com or ${eg}http://127.0.0.1:8888.`,
     'invalid_config',
   );
 }
