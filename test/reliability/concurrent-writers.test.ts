@@ -38,8 +38,9 @@ describe.each(PATHS)('two writers meet, $path', ({ first, second, writes }) => {
     siteLockOptions.waitMs = wait;
   });
 
-  it('merge vs delete of its target: the posts keep their source, which stays', async () => {
+  it('merge vs delete of its target: the posts keep their source, which stays; the answer says where its child went', async () => {
     const [s, t] = [await makeCategory('Meet S'), await makeCategory('Meet T')];
+    const child = await makeCategory('Meet child', s.id);
     const posts = await postsIn([[s.id]]);
     const before = await readPosts(posts);
     const [merge, del] = await meet(
@@ -54,6 +55,11 @@ describe.each(PATHS)('two writers meet, $path', ({ first, second, writes }) => {
     expect(del.ok).toBe(true);
     expect(merge).toMatchObject({ ok: false, error: { code: 'all_posts_failed' } });
     expect(await readTerm('categories', s.id)).toBeDefined();
+    // The child's re-parenting runs beside the held post writes: moved (then WordPress moved it
+    // on when the target went) or refused (the target gone) — either way the answer says which.
+    if ((await readTerm('categories', child.id))?.parent === s.id)
+      expect(JSON.stringify(merge)).toContain('nothing was changed');
+    else expect(merge).toMatchObject({ error: { details: { children_reparented: [child.id] } } });
   });
 
   it('merge vs delete of its target after the posts moved (the check before deleting sources held): the posts get their source back, which stays', async () => {

@@ -77,17 +77,22 @@ export function bulkAnswer(report: PostReport) {
  * A bulk call in which every post failed is an error on every surface (ok:false, CLI exit 1,
  * MCP isError), with the failures by reason; partial success stays a result listing them.
  */
-export function noneDone(failed: readonly PostFailure[]): ToolError {
+export function noneDone(
+  failed: readonly PostFailure[],
+  /** What the call changed besides posts (a merge's children), said instead of "nothing was changed". */
+  besides?: { said: string; details: Record<string, unknown> },
+): ToolError {
   const { failures, more } = failuresByReason(failed);
   const unknown = failed.some((f) => f.error.code === 'outcome_unknown');
   const reasons = failures.slice(0, 3).map((f) => `${f.code}: ${f.message}`);
   const allUnknown = failed.every((f) => f.error.code === 'outcome_unknown');
+  const changed = besides ? `; ${besides.said}` : '; nothing was changed';
   return new ToolError(
     allUnknown ? 'outcome_unknown' : 'all_posts_failed',
-    `All ${failed.length} post(s) failed${unknown ? ' (for some the outcome is unknown: see their reasons)' : '; nothing was changed'}. ${reasons.join(' ')}`,
+    `All ${failed.length} post(s) failed${unknown ? ' (for some the outcome is unknown: see their reasons)' : changed}. ${reasons.join(' ')}`,
     {
       hint: 'Fix the reasons given, then run the call again: it only changes what is not done yet.',
-      details: { failures, ...(more ? { failure_reasons_not_listed: more } : {}) },
+      details: { failures, ...(more ? { failure_reasons_not_listed: more } : {}), ...besides?.details },
     },
   );
 }

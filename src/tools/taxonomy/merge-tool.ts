@@ -58,8 +58,19 @@ export function termMergeTool(spec: { name: string; description: string; kind?: 
     execute: ({ client }, params) =>
       withPostTermsLock(client, async () => {
         const report = await applyMerge(client, await plan(client, params as Params));
-        if (report.posts_failed.length && !report.posts_moved) throw noneDone(report.posts_failed);
+        if (report.posts_failed.length && !report.posts_moved)
+          throw noneDone(report.posts_failed, movedChildren(report));
         return report;
       }),
   });
+}
+
+/** Children re-parented before every post failed (their write runs beside the posts'): said, not hidden. */
+function movedChildren(report: MergeReport) {
+  const ids = report.children_reparented;
+  if (!ids.length) return undefined;
+  return {
+    said: `no post was changed, but child term(s) ${ids.join(', ')} had been moved out of the sources to the target ${report.target_id}`,
+    details: { children_reparented: ids },
+  };
 }
