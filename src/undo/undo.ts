@@ -91,6 +91,8 @@ export async function undoLast(
         restored: [],
         conflicts: [],
         skipped: [`${entry.summary}: cannot be undone (${entry.why_not ?? 'not reversible'})`],
+        // A dry run says so here too (undo --last N --dry-run printed "restored nothing").
+        ...(opts.dry_run ? { dry_run: true as const } : {}),
       });
       continue;
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultJournalPath } from '../../src/cli/journal-path.js';
 import { fileJournal } from '../../src/undo/journal.js';
 import { runCli } from '../helpers/cli.js';
-import { testSite, unique } from '../helpers/site.js';
+import { recordSecret } from '../helpers/output-log.js';
+import { testSite, unique, wp } from '../helpers/site.js';
 import { readTerm } from '../wordpress/taxonomy/fixtures.js';
 
 const invoke = (tool: string, params: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
@@ -79,4 +81,21 @@ describe('cms-admin changes and undo', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`'${name}'`);
   });
+
+  it('undo --last N --dry-run over a change that cannot be undone says what it would do, not "restored"', async () => {
+    const journal = path.join(mkdtempSync(path.join(tmpdir(), 'cli-undo-')), 'changes.jsonl');
+    const env = { CMS_JOURNAL: journal };
+    const username = unique('cliundo').toLowerCase().replace(/[^a-z0-9]/g, '');
+    const password = `${randomBytes(12).toString('hex')}Aa1!`;
+    recordSecret(password);
+    const { id } = await wp().post<{ id: number }>('/wp/v2/users', { username, email: `${username}@example.com`, password });
+    const reset = await invoke('reset-user-password', { id, delivery: 'email' }, env);
+    expect(reset.code, reset.stdout).toBe(0);
+    const dry = await runCli(['undo', '--last', '1', '--dry-run'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('cannot be undone');
+    expect(dry.stdout).toContain(': restore nothing');
+    expect(dry.stdout).not.toContain('restored');
+  });
 });
+
