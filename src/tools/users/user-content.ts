@@ -63,7 +63,7 @@ export function contentFate(content: UserContent, heir: string | undefined): str
   const parts = [`its ${describeContent(content.types)}${links} go`];
   const list = (counts: Record<string, number>) =>
     Object.entries(counts)
-      .map(([type, n]) => `${n} ${type}`)
+      .map(([type, n]) => `${type} ${n}`)
       .join(', ');
   if (sum(outcome.posts_trashed))
     parts.push(`to the Trash: ${list(outcome.posts_trashed)} (emptied after ${content.trash_days} days, authorless)`);

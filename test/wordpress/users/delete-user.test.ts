@@ -90,8 +90,8 @@ describe('delete-user', () => {
       delete_content: true,
     })) as CallReview;
     expect(review.approval).toBe('required');
-    expect(review.summary).toContain('to the Trash: 5 post, 1 page (emptied after 30 days, authorless)');
-    expect(review.summary).toContain('DELETED for good: 1 post, 1 book and 1 link(s)');
+    expect(review.summary).toContain('to the Trash: post 5, page 1 (emptied after 30 days, authorless)');
+    expect(review.summary).toContain('DELETED for good: post 1, book 1 and 1 link(s)');
 
     const result = await runOk('delete-user', { id: carol.id, reassign_to: null, delete_content: true });
     expect(result).toMatchObject({
