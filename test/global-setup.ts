@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import {
@@ -10,7 +11,26 @@ import {
   siteStatus,
   siteUp,
 } from '../src/sandbox/index.js';
+import { aptInstall, isRoot } from '../src/sandbox/apt.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
+
+/** Programs the tests drive besides the sandbox: tmux (terminal tests), openssl (the TLS test's certificate). */
+const TEST_PROGRAMS = ['tmux', 'openssl'];
+
+/** Installs the missing ones as root (as `site up` does PHP and MariaDB); otherwise says the command. */
+async function ensureTestPrograms(log: (line: string) => void): Promise<void> {
+  const missing = TEST_PROGRAMS.filter((program) => {
+    try {
+      execFileSync(program, ['-V'], { stdio: 'ignore' });
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+  });
+  if (!missing.length) return;
+  if (!isRoot()) throw new Error(`The tests need ${missing.join(' and ')}: sudo apt-get install -y ${missing.join(' ')}`);
+  await aptInstall(log, missing);
+}
 
 /** What test files can `inject('sandbox')` (the same values are also in process.env). */
 export interface TestSandbox {
@@ -52,6 +72,7 @@ export function testSandboxOptions(): SandboxOptions & { home: string; name: str
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const opts = testSandboxOptions();
+  await ensureTestPrograms((line) => opts.log?.(line));
   const creds = await siteUp({ ...opts, seed: true });
   resetOutputLog(opts.home, opts.name);
   // CI legs run per WordPress version: say which one this run tests.

@@ -35,11 +35,11 @@ export async function aptUpdate(log: SandboxLogger): Promise<void> {
   await runChecked('apt-get', ['update'], { env: aptEnv() });
 }
 
-/** Install APT_PACKAGES; runs `apt-get update` first only when no package lists exist or the install fails. */
-export async function aptInstall(log: SandboxLogger): Promise<void> {
+/** Install `packages` (default APT_PACKAGES); runs `apt-get update` first only when no package lists exist or the install fails. */
+export async function aptInstall(log: SandboxLogger, packages: readonly string[] = APT_PACKAGES): Promise<void> {
   if (!aptListsPresent()) await aptUpdate(log);
-  const args = ['install', '-y', '--no-install-recommends', ...APT_PACKAGES];
-  log(`apt-get install ${APT_PACKAGES.join(' ')} ...`);
+  const args = ['install', '-y', '--no-install-recommends', ...packages];
+  log(`apt-get install ${packages.join(' ')} ...`);
   const first = await run('apt-get', args, { env: aptEnv() });
   if (first.code === 0) return;
   // Stale package lists are the usual cause ("Unable to locate package"); refresh once.
