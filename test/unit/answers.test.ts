@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { enforceBudget } from '../../src/tools/answers/budget.js';
-import { bulkAnswer, idRanges } from '../../src/tools/answers/bulk.js';
+import { bulkAnswer, idRanges, noneDone } from '../../src/tools/answers/bulk.js';
 import { decodeCursor, encodeCursor } from '../../src/tools/answers/cursor.js';
 import { ToolError } from '../../src/tools/tool-error.js';
 
@@ -52,5 +52,17 @@ describe('answers', () => {
     expect(fails('get-cms-tags', {}, Buffer.from('{"v":1,"t":"get-cms-tags","o":-1}').toString('base64url'))).toContain(
       'not a cursor',
     );
+  });
+
+  it('a bulk call where every post failed says "nothing was changed" only when that is true', () => {
+    const vanished = { code: 'term_not_found', message: 'category 7 was deleted meanwhile.' };
+    expect(noneDone([{ post_id: 1, error: vanished }, { post_id: 2, error: vanished }]).message).toContain('nothing was changed');
+    const left = noneDone([
+      { post_id: 1, error: vanished },
+      { post_id: 2, error: { ...vanished, message: `${vanished.message} Giving it back its earlier terms failed too.`, changed: true } },
+    ]);
+    expect(left.code).toBe('all_posts_failed');
+    expect(left.message).not.toContain('nothing was changed');
+    expect(left.message).toContain('post(s) 2 may have lost terms');
   });
 });

@@ -28,7 +28,8 @@ export function cappedFailures<F>(failures: readonly F[]): { failures: F[]; more
 
 interface PostFailure {
   post_id: number;
-  error: { code: string; message: string };
+  /** `changed`: this post was left changed although it failed (terms removed, not given back). */
+  error: { code: string; message: string; changed?: true };
 }
 
 interface PostReport {
@@ -86,10 +87,15 @@ export function noneDone(
   const unknown = failed.some((f) => f.error.code === 'outcome_unknown');
   const reasons = failures.slice(0, 3).map((f) => `${f.code}: ${f.message}`);
   const allUnknown = failed.every((f) => f.error.code === 'outcome_unknown');
-  const changed = besides ? `; ${besides.said}` : '; nothing was changed';
+  const leftChanged = failed.filter((f) => f.error.changed).map((f) => f.post_id);
+  const changed = [
+    besides?.said,
+    leftChanged.length && `post(s) ${idRanges(leftChanged)} may have lost terms that could not be given back (see their reasons)`,
+  ].filter(Boolean);
+  const said = changed.length ? `; ${changed.join('; ')}` : '; nothing was changed';
   return new ToolError(
     allUnknown ? 'outcome_unknown' : 'all_posts_failed',
-    `All ${failed.length} post(s) failed${unknown ? ' (for some the outcome is unknown: see their reasons)' : changed}. ${reasons.join(' ')}`,
+    `All ${failed.length} post(s) failed${unknown ? ' (for some the outcome is unknown: see their reasons)' : said}. ${reasons.join(' ')}`,
     {
       hint: 'Fix the reasons given, then run the call again: it only changes what is not done yet.',
       details: { failures, ...(more ? { failure_reasons_not_listed: more } : {}), ...besides?.details },

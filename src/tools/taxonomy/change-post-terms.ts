@@ -152,6 +152,9 @@ async function checkAdded(
   return {
     updated: [],
     unchanged: [],
-    failed: [...report.failed, ...hit.map((id) => failure(id, { code: 'term_not_found', message: message(id) }))],
+    failed: [
+      ...report.failed,
+      ...hit.map((id) => failure(id, { code: 'term_not_found', message: message(id), ...(notGivenBack.has(id) && { changed: true as const }) })),
+    ],
   };
 }

@@ -112,8 +112,10 @@ async function restore(client: WordPressClient, kind: PostTermsTaxonomy, posts: 
   results.forEach((result, i) => {
     if (result.ok) return;
     const entry = report.failed.find((f) => f.post_id === (posts[i] as PostTerms).id);
-    if (entry)
+    if (entry) {
       entry.error.message += ` Giving it back its earlier terms failed too (${result.error.code}): it may now lack them.`;
+      entry.error.changed = true;
+    }
   });
 }
 

@@ -30,7 +30,8 @@ export interface PostTerms {
 
 export interface PostFailure {
   post_id: number;
-  error: { code: string; message: string };
+  /** `changed`: the post was left changed (terms removed and not given back): the call did write. */
+  error: { code: string; message: string; changed?: true };
 }
 
 function toPostTerms(kind: PostTermsTaxonomy, route: PostTypeRoute, raw: Record<string, unknown>): PostTerms {
@@ -103,8 +104,8 @@ export async function countPostsUsing(client: WordPressClient, kind: PostTermsTa
   return counts.reduce((a, b) => a + b, 0);
 }
 
-export function failure(postId: number, error: Pick<WordPressError, 'code' | 'message'>): PostFailure {
-  return { post_id: postId, error: { code: error.code, message: error.message } };
+export function failure(postId: number, error: Pick<WordPressError, 'code' | 'message'> & { changed?: true }): PostFailure {
+  return { post_id: postId, error: { code: error.code, message: error.message, ...(error.changed && { changed: true }) } };
 }
 
 /** The ids among `ids` that are not (or no longer) terms of the taxonomy: one function for both layers. */
