@@ -66,8 +66,8 @@ export function benchCliStart(runs: number, node: string = process.execPath) {
   };
   return {
     node: time(['-e', '0']),
-    invoke: time(['dist/cli/bin.js', 'invoke', '{"tool":"no-such-tool"}']),
-    help: time(['dist/cli/bin.js', '--help']),
+    invoke: time(['dist/cli/cms-admin.js', 'invoke', '{"tool":"no-such-tool"}']),
+    help: time(['dist/cli/cms-admin.js', '--help']),
     langchain: time(['--input-type=module', '-e', "await import('langchain'); await import('@langchain/openai')"]),
     // What an app pays to import the package: the main entry, and each subpath on its own.
     mainEntry: time(['--input-type=module', '-e', "await import('./dist/index.js')"]),

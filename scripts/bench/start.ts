@@ -9,7 +9,7 @@ import { benchCliStart, benchNodes, CLI_BEGIN, CLI_END, cliStartSection } from '
 import { replaceSection } from './sections.js';
 
 const RUNS = Number(process.env.CMS_BENCH_RUNS ?? 9);
-execFileSync(process.execPath, [join(packageRoot(), 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+execFileSync('npm', ['run', 'build'], {
   cwd: packageRoot(),
   stdio: 'inherit',
 });
