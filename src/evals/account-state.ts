@@ -50,17 +50,31 @@ export async function readSessions(client: WordPressClient): Promise<Row[]> {
  */
 export async function browserLogin(client: WordPressClient, user: number, userAgent: string): Promise<void> {
   const password = `eval-${randomBytes(15).toString('base64url')}`;
-  const { username } = await client.post<{ username: string }>(`/wp/v2/users/${user}`, { password }, { context: 'edit' });
-  const response = await fetch(`${client.siteUrl}/wp-login.php`, {
+  const { username } = await client.post<{ username: string }>(
+    `/wp/v2/users/${user}`,
+    { password },
+    { context: 'edit' },
+  );
+  const response = await postLoginForm(client.siteUrl, username, password, userAgent);
+  if (response.status !== 302 || !response.headers.getSetCookie().some((c) => c.startsWith('wordpress_logged_in_')))
+    throw new Error(`fixture: logging in as user ${user} through wp-login.php failed (HTTP ${response.status})`);
+}
+
+/** wp-login.php's form posted as a browser does (test cookie set, redirect not followed). */
+export function postLoginForm(
+  siteUrl: string,
+  username: string,
+  password: string,
+  userAgent?: string,
+): Promise<Response> {
+  return fetch(`${siteUrl}/wp-login.php`, {
     method: 'POST',
     redirect: 'manual',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
       cookie: 'wordpress_test_cookie=WP%20Cookie%20check',
-      'user-agent': userAgent,
+      ...(userAgent && { 'user-agent': userAgent }),
     },
     body: new URLSearchParams({ log: username, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }),
   });
-  if (response.status !== 302 || !response.headers.getSetCookie().some((c) => c.startsWith('wordpress_logged_in_')))
-    throw new Error(`fixture: logging in as user ${user} through wp-login.php failed (HTTP ${response.status})`);
 }

@@ -7,6 +7,7 @@ import { mapLimit } from '../../../src/client/index.js';
 import { REDACTED } from '../../../src/redact.js';
 import { packageRoot, readMailLog, resolveInstance } from '../../../src/sandbox/index.js';
 import { invoke } from '../../../src/envelope.js';
+import { postLoginForm } from '../../../src/evals/account-state.js';
 import type { ToolContext, ToolOutcome } from '../../../src/tools/index.js';
 import { recordOutput } from '../../helpers/output-log.js';
 import { call, testSite, unique, wp } from '../../helpers/site.js';
@@ -160,15 +161,7 @@ export async function formLogin(
   username: string,
   password: string,
 ): Promise<{ ok: boolean; status: number; body: string }> {
-  const response = await fetch(`${siteUrl()}/wp-login.php`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: 'wordpress_test_cookie=WP%20Cookie%20check',
-    },
-    body: new URLSearchParams({ log: username, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }),
-  });
+  const response = await postLoginForm(siteUrl(), username, password);
   const cookies = response.headers.getSetCookie().join('\n');
   const ok =
     response.status === 302 &&

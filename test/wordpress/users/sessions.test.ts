@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
+import { postLoginForm } from '../../../src/evals/account-state.js';
 import { type CallReview, findTool, reviewCall } from '../../../src/tools/index.js';
 import { callIn, restOnlyContext, testContext, testSite, wp } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, formLogin, makeUser, runError, runOk, secret, wpPhp } from './helpers.js';
@@ -10,16 +11,7 @@ const site = () => testSite().url;
 
 /** A browser login through wp-login.php: the cookie jar it leaves (the session tokens are secrets). */
 async function browserLogin(username: string, password: string, userAgent: string): Promise<string> {
-  const response = await fetch(`${site()}/wp-login.php`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: 'wordpress_test_cookie=WP%20Cookie%20check',
-      'user-agent': userAgent,
-    },
-    body: new URLSearchParams({ log: username, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }),
-  });
+  const response = await postLoginForm(site(), username, password, userAgent);
   expect(response.status).toBe(302);
   const jar = response.headers
     .getSetCookie()

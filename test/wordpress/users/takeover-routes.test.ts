@@ -61,7 +61,8 @@ async function admin(who: Fixture) {
   };
   return { page, post };
 }
-const nonce = (html: string, name = '_wpnonce') => new RegExp(`name="${name}" value="([0-9a-f]+)"`).exec(html)?.[1] ?? '';
+const nonce = (html: string, name = '_wpnonce') =>
+  new RegExp(`name="${name}" value="([0-9a-f]+)"`).exec(html)?.[1] ?? '';
 
 describe('a user administrator (edit, promote, create, delete users) and an administrator’s account', () => {
   it('core’s application-password, user and sessions routes refuse it; the account is unchanged', async () => {
@@ -107,7 +108,13 @@ describe('a user administrator (edit, promote, create, delete users) and an admi
     const confirm = nonce(await screen.page(`users.php?action=delete&users[]=${victim.id}&_wpnonce=${bulk}`));
     const answers = [
       await screen.post('users.php', { ...users, action: 'promote', new_role: 'subscriber', changeit: 'Change' }),
-      await screen.post('users.php', { ...users, _wpnonce: confirm, action: 'dodelete', delete_option: 'reassign', reassign_user: String(heir.id) }),
+      await screen.post('users.php', {
+        ...users,
+        _wpnonce: confirm,
+        action: 'dodelete',
+        delete_option: 'reassign',
+        reassign_user: String(heir.id),
+      }),
       await screen.post('users.php', { ...users, action: 'resetpassword' }),
     ];
     for (const answer of answers) expect(answer.body).toMatch(/not allowed/i);
@@ -117,37 +124,58 @@ describe('a user administrator (edit, promote, create, delete users) and an admi
   it('promotes no one through user creation: create-user, core’s route and user-new.php', async () => {
     const { cms_test_user_admin: attacker } = as;
     const ids = [newIdentity('promoted'), newIdentity('promoted'), newIdentity('promoted')];
-    const viaTool = await runIn(attacker.context, 'create-user', { ...ids[0], password: newPassword(), role: 'administrator' });
-    expect(viaTool).toMatchObject({ ok: false, error: { code: 'role_stronger_than_caller' } });
-    const viaRest = await restAs(attacker, 'POST', '/wp/v2/users', { ...ids[1], password: newPassword(), roles: ['administrator'] });
-    expect(viaRest).toMatchObject({ status: 403, body: { code: 'rest_user_invalid_role' } });
-    const screen = await admin(attacker);
-    const form = nonce(await screen.page('user-new.php'), '_wpnonce_create-user');
-    const password = newPassword();
-    const viaScreen = await screen.post('user-new.php', {
-      action: 'createuser',
-      '_wpnonce_create-user': form,
-      user_login: ids[2]!.username,
-      email: ids[2]!.email,
-      pass1: password,
-      pass2: password,
+    const viaTool = await runIn(attacker.context, 'create-user', {
+      ...ids[0],
+      password: newPassword(),
       role: 'administrator',
     });
+    expect(viaTool).toMatchObject({ ok: false, error: { code: 'role_stronger_than_caller' } });
+    const viaRest = await restAs(attacker, 'POST', '/wp/v2/users', {
+      ...ids[1],
+      password: newPassword(),
+      roles: ['administrator'],
+    });
+    expect(viaRest).toMatchObject({ status: 403, body: { code: 'rest_user_invalid_role' } });
+    const viaScreen = await createOnScreen(attacker, ids[2]!, 'administrator');
     expect(viaScreen.body).toContain('not allowed to give users that role');
     for (const id of ids) expect(await roleOf(id.username)).toBe('none');
   });
 });
+
+/** user-new.php's form as the attacker posts it in wp-admin; without `role`, as the form without a role field (WordPress gives the default). */
+async function createOnScreen(
+  attacker: (typeof as)[keyof typeof as],
+  id: { username: string; email: string },
+  role?: string,
+) {
+  const screen = await admin(attacker);
+  const form = nonce(await screen.page('user-new.php'), '_wpnonce_create-user');
+  const password = newPassword();
+  return screen.post('user-new.php', {
+    action: 'createuser',
+    '_wpnonce_create-user': form,
+    user_login: id.username,
+    email: id.email,
+    pass1: password,
+    pass2: password,
+    ...(role && { role }),
+  });
+}
 
 describe('the delete and own-password guards hold however the route is spelt', () => {
   it('upper case reaches the same handlers (WordPress matches routes case-insensitively): still refused', async () => {
     const self = await makeUser({ prefix: 'selfdel', roles: ['cms_test_user_admin'] });
     const who = { username: self.username, appPassword: await makeAppPassword(self.id) };
     const [heir, subscriber] = [await makeUser({ roles: ['author'] }), await makeUser()];
-    const uuid = (await wpPhp(`echo WP_Application_Passwords::get_user_application_passwords(${self.id})[0]['uuid'];`)).trim();
+    const uuid = (
+      await wpPhp(`echo WP_Application_Passwords::get_user_application_passwords(${self.id})[0]['uuid'];`)
+    ).trim();
     const code = async (route: string) => (await restAs(who, 'DELETE', route)).body.code;
     expect(await code(`/WP/V2/USERS/${self.id}?force=true&reassign=${heir.id}`)).toBe('cms_admin_cannot_delete_self');
     expect(await code(`/WP/V2/USERS/ME?force=true&reassign=${heir.id}`)).toBe('cms_admin_cannot_delete_self');
-    expect(await code(`/Wp/V2/Users/${heir.id}?force=true&reassign=${subscriber.id}`)).toBe('cms_admin_invalid_reassign');
+    expect(await code(`/Wp/V2/Users/${heir.id}?force=true&reassign=${subscriber.id}`)).toBe(
+      'cms_admin_invalid_reassign',
+    );
     expect(await code(`/WP/V2/USERS/me/application-passwords/${uuid}`)).toBe('cms_admin_own_app_password');
     expect(await roleOf(self.username)).toBe('cms_test_user_admin');
     expect(await roleOf(heir.username)).toBe('author');
@@ -156,40 +184,33 @@ describe('the delete and own-password guards hold however the route is spelt', (
 });
 
 describe('a new account without a role gets the default role: not one above its creator’s', () => {
-  it.each(['cms_test_user_admin', 'cms_test_creator'] as const)('%s with default_role editor: refused everywhere', async (role) => {
-    const attacker = as[role];
-    const old = (await wpPhp(`echo get_option('default_role');`)).trim();
-    await wpPhp(`update_option('default_role', 'editor');`);
-    const ids = [newIdentity('dflt'), newIdentity('dflt'), newIdentity('dflt')];
-    try {
-      const viaTool = await runIn(attacker.context, 'create-user', { ...ids[0], password: newPassword() });
-      expect(viaTool).toMatchObject({
-        ok: false,
-        error: { code: 'role_stronger_than_caller', message: expect.stringContaining('default role editor') },
-      });
-      const viaRest = await restAs(attacker, 'POST', '/wp/v2/users', { ...ids[1], password: newPassword() });
-      expect(viaRest).toMatchObject({ status: 403, body: { code: 'cms_admin_role_stronger_than_caller' } });
-      // user-new.php has no role field without promote_users: WordPress would give the default.
-      const screen = await admin(attacker);
-      const form = nonce(await screen.page('user-new.php'), '_wpnonce_create-user');
-      const password = newPassword();
-      const viaScreen = await screen.post('user-new.php', {
-        action: 'createuser',
-        '_wpnonce_create-user': form,
-        user_login: ids[2]!.username,
-        email: ids[2]!.email,
-        pass1: password,
-        pass2: password,
-      });
-      expect(viaScreen.body).toContain('gets the default role editor');
-      for (const id of ids) expect(await roleOf(id.username)).toBe('none');
-    } finally {
-      await wpPhp(`update_option('default_role', '${old}');`);
-    }
-    // With a default role within its own, creating works as before.
-    const fine = newIdentity('dflt');
-    const created = await restAs(attacker, 'POST', '/wp/v2/users', { ...fine, password: newPassword() });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(await roleOf(fine.username)).toBe(old);
-  });
+  it.each(['cms_test_user_admin', 'cms_test_creator'] as const)(
+    '%s with default_role editor: refused everywhere',
+    async (role) => {
+      const attacker = as[role];
+      const old = (await wpPhp(`echo get_option('default_role');`)).trim();
+      await wpPhp(`update_option('default_role', 'editor');`);
+      const ids = [newIdentity('dflt'), newIdentity('dflt'), newIdentity('dflt')];
+      try {
+        const viaTool = await runIn(attacker.context, 'create-user', { ...ids[0], password: newPassword() });
+        expect(viaTool).toMatchObject({
+          ok: false,
+          error: { code: 'role_stronger_than_caller', message: expect.stringContaining('default role editor') },
+        });
+        const viaRest = await restAs(attacker, 'POST', '/wp/v2/users', { ...ids[1], password: newPassword() });
+        expect(viaRest).toMatchObject({ status: 403, body: { code: 'cms_admin_role_stronger_than_caller' } });
+        // user-new.php has no role field without promote_users: WordPress would give the default.
+        const viaScreen = await createOnScreen(attacker, ids[2]!);
+        expect(viaScreen.body).toContain('gets the default role editor');
+        for (const id of ids) expect(await roleOf(id.username)).toBe('none');
+      } finally {
+        await wpPhp(`update_option('default_role', '${old}');`);
+      }
+      // With a default role within its own, creating works as before.
+      const fine = newIdentity('dflt');
+      const created = await restAs(attacker, 'POST', '/wp/v2/users', { ...fine, password: newPassword() });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(await roleOf(fine.username)).toBe(old);
+    },
+  );
 });
