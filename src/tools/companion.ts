@@ -28,9 +28,10 @@ export const COMPANION_ROUTES = {
    * roles above the caller's (map_meta_cap, editable_roles); enable applies the same rule;
    * the last-administrator check runs under a lock; disabled accounts get no reset. 0.3.1: a
    * new account given no role gets no default role above its creator's; the delete and
-   * own-password guards hold for any case of the route.
+   * own-password guards hold for any case of the route. 0.4.0: those guards read the ids
+   * WordPress acts on (a query or body `id`, `user_id`, `uuid` wins over the route's).
    */
-  'user-guards': '0.3.1',
+  'user-guards': '0.4.0',
   'users/sessions': '0.3.0',
   /** What an account authored, every type and status (offboarding.php). */
   'users/content': '0.3.0',

@@ -76,24 +76,37 @@ function cms_admin_rest_user_content(WP_REST_Request $request)
     return ['id' => $user->ID, 'username' => $user->user_login, 'types' => array_values($types), 'links' => $links, 'trash_days' => (int) EMPTY_TRASH_DAYS];
 }
 
+/**
+ * Matched by the handler WordPress chose (any spelling of the route reaches it: routes match
+ * case-insensitively), and keyed on the ids that handler acts on: core reads them from the
+ * request's merged parameters, where a query or body `id` (`user_id`, `uuid`) wins over the
+ * route's own (WP_REST_Request::get_parameter_order(): JSON, POST, GET, then URL), so
+ * `DELETE /wp/v2/users/24?id=<self>` deletes the caller. The route's digits are never the target.
+ * https://developer.wordpress.org/reference/classes/wp_rest_request/get_parameter_order/
+ */
 add_filter(
     'rest_request_before_callbacks',
     static function ($response, $handler, WP_REST_Request $request) {
-        if (is_wp_error($response) || 'DELETE' !== $request->get_method()) {
+        $callback = is_array($handler) ? ($handler['callback'] ?? null) : null;
+        if (is_wp_error($response) || !is_array($callback) || !is_object($callback[0] ?? null)) {
             return $response;
         }
-        // Lower case: WordPress matches routes case-insensitively, so /WP/V2/USERS/5 reaches the same handler.
-        $route = strtolower(untrailingslashit($request->get_route()));
-        if (preg_match('#^/wp/v2/users/(\d+|me)$#', $route, $m)) {
-            return cms_admin_guard_user_delete($request, 'me' === $m[1] ? get_current_user_id() : (int) $m[1]) ?? $response;
+        [$controller, $method] = [$callback[0], (string) ($callback[1] ?? '')];
+        if ($controller instanceof WP_REST_Users_Controller && in_array($method, ['delete_item', 'delete_current_item'], true)) {
+            // delete_current_item() sets `id` to the caller itself before deleting.
+            $user_id = 'delete_current_item' === $method ? get_current_user_id() : (int) $request->get_param('id');
+            return cms_admin_guard_user_delete($request, $user_id) ?? $response;
         }
-        if (preg_match('#^/wp/v2/users/(\d+|me)/application-passwords(?:/([\w-]+))?$#', $route, $m)) {
-            $user_id = 'me' === $m[1] ? get_current_user_id() : (int) $m[1];
+        if ($controller instanceof WP_REST_Application_Passwords_Controller && in_array($method, ['delete_item', 'delete_items'], true)) {
             // Signing out on purpose (mcp --http revoking a grant's own password) is not cutting oneself off by mistake.
-            if (isset($m[2]) && '1' === (string) $request->get_param('cms_admin_sign_out')) {
+            if ('delete_item' === $method && '1' === (string) $request->get_param('cms_admin_sign_out')) {
                 return $response;
             }
-            return cms_admin_guard_own_app_password($user_id, $m[2] ?? null) ?? $response;
+            // As the controller's get_user(): `me` is the caller, anything else an id.
+            $user = $request->get_param('user_id');
+            $user_id = is_string($user) && 'me' === strtolower($user) ? get_current_user_id() : (int) (is_scalar($user) ? $user : 0);
+            $uuid = 'delete_item' === $method ? (string) (is_scalar($request->get_param('uuid')) ? $request->get_param('uuid') : '') : null;
+            return cms_admin_guard_own_app_password($user_id, $uuid) ?? $response;
         }
         return $response;
     },

@@ -8,6 +8,7 @@ import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
 import { explainAccountError, postAuthor, readAccount, refuseSelf, refuseStronger } from './accounts.js';
 import { forUser } from './records.js';
+import { warnOldPlugin } from './guards.js';
 import { required } from './risk.js';
 import { contentFate, contentOutcome, loadUserContent } from './user-content.js';
 
@@ -63,7 +64,8 @@ export const deleteUser = defineTool({
 
 /** The checks the plugin makes too, in its order, and what the account owns. */
 async function plan(client: WordPressClient, { id, reassign_to, delete_content }: DeleteParams) {
-  await requireCompanion(client, 'Deleting a user', 'users/delete');
+  // An older plugin's guards let other programs delete their own account through a query `id`: said once.
+  await Promise.all([requireCompanion(client, 'Deleting a user', 'users/delete'), warnOldPlugin(client)]);
   if (reassign_to == null && !delete_content) {
     throw new ToolError(
       'reassign_required',
