@@ -1,8 +1,9 @@
-// The `cms-admin` command as one bundle of this package's own modules (dist/cli/cms-admin.js, with
-// lazily loaded chunks for chat, mcp, site …): Node then reads a few files instead of ~160, about
-// a quarter of `cms-admin invoke`'s start-up (BENCHMARKS.md). Small pure-JS dependencies (zod,
-// commander, entities) go in too; the large ones stay packages, loaded from node_modules when a
-// command needs them. The library's entries (dist/index.js, …) are tsc's output, unbundled.
+// The `cms-admin` command as one bundle with everything it uses (dist/cli/cms-admin.js, with
+// lazily loaded chunks for chat, mcp, site …): the CLI's own dependencies (langchain, the OpenAI
+// SDK, the MCP SDK, express, commander, …) are not the library's, so an app that installs the
+// toolkits does not install them (issue #35), and `npx cms-admin` from such an app still works.
+// Node reads a few files instead of hundreds at start-up (BENCHMARKS.md). axios is the library's
+// vendored copy (dist/vendor/axios.cjs, scripts/build-lib.mjs), found at run time.
 import { build } from 'esbuild';
 
 await build({
@@ -16,7 +17,11 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  external: ['@langchain/*', '@modelcontextprotocol/*', 'axios', 'express', 'langchain', 'yaml', 'fflate'],
-  // Bundled CommonJS (commander) requires Node's own modules.
+  // Class names stay readable in errors and in LangChain's serialisation (lc ids).
+  keepNames: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  external: ['axios'],
+  // Bundled CommonJS (commander, express) requires Node's own modules.
   banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
 });

@@ -1,7 +1,8 @@
 import { BaseToolkit, type DynamicStructuredTool } from '@langchain/core/tools';
 import { type Approvals, toLangChainTool } from './adapters/langchain.js';
-import { createContext } from './config.js';
+import { checkSiteUrl, createContext } from './config.js';
 import type { ChangeJournal } from './undo/journal.js';
+import { siteJournal } from './undo/journal-path.js';
 import { selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './tools/index.js';
 
 export interface SiteCredentials {
@@ -33,18 +34,26 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
   approvals?: Approvals;
   /**
    * With `site`: the change journal, so writes can be undone (undo-change, `undoChange()`;
-   * docs/undo.md): a file path, a journal of your own, or 'off' (default env CMS_JOURNAL, else none).
-   * With `context`, set `context.journal`.
+   * docs/undo.md): a file path, a journal of your own, or 'off'. Default: env CMS_JOURNAL, else
+   * the site's own file in ~/.local/state/cms-admin/changes/ (the one `cms-admin undo` reads).
+   * With `context`, set `context.journal`. Without a journal the undo tools (list-changes,
+   * undo-change) are left out: they could only answer that nothing is recorded.
    */
   journal?: string | ChangeJournal;
 }
 
 function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
-  const context = options.context ?? (options.site ? createContext(options.site, { answerBudget: options.answerBudget, journal: options.journal }) : undefined);
+  const context = options.context ?? (options.site ? siteContext(options.site, options) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
-  return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow }).map((tool) =>
-    toLangChainTool(tool, context, { strict: options.strict, approvals: options.approvals }),
-  );
+  return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow })
+    .filter((tool) => !tool.needsJournal || context.journal)
+    .map((tool) => toLangChainTool(tool, context, { strict: options.strict, approvals: options.approvals }));
+}
+
+function siteContext(site: SiteCredentials, options: ToolkitOptions): ToolContext {
+  // Checked first: the default journal's file name is made from the address.
+  checkSiteUrl(site.url, 'site.url');
+  return createContext(site, { answerBudget: options.answerBudget, journal: options.journal ?? siteJournal(site.url) });
 }
 
 /** Categories, tags, custom taxonomies: listing, editing, merging, bulk assignment. */

@@ -1,10 +1,25 @@
 import { createRequire } from 'node:module';
 import type { AxiosStatic } from 'axios';
 
+const require = createRequire(import.meta.url);
+
 /**
- * axios as its Node bundle (`dist/node/axios.cjs`, what `require('axios')` gives), not its ESM
- * sources, which an `import` resolves to: one file instead of about sixty, a third less time to
- * load, and axios is the largest part of `cms-admin invoke`'s start-up (BENCHMARKS.md). The same
- * package and version; only `import type` from 'axios' elsewhere.
+ * axios as one CommonJS file. In the package that is dist/vendor/axios.cjs, axios with its
+ * dependencies bundled by scripts/build-lib.mjs, so installing the toolkits does not install
+ * axios's ~30 packages (issue #35); from dist/ it is one folder up, from dist/cjs/ two. From the
+ * sources (tsx, tests) it is axios's own Node bundle (`dist/node/axios.cjs`, what `require('axios')`
+ * gives): one file instead of its ~60 ESM sources, a third less time to load. The same version
+ * either way (package-lock.json); only `import type` from 'axios' elsewhere.
  */
-export const axios: AxiosStatic = createRequire(import.meta.url)('axios');
+export const axios: AxiosStatic = load();
+
+function load(): AxiosStatic {
+  for (const vendored of ['../vendor/axios.cjs', '../../vendor/axios.cjs']) {
+    try {
+      return require(vendored);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+    }
+  }
+  return require('axios');
+}

@@ -102,6 +102,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   answer?: (result: never) => unknown;
   /** How calls are journalled and undone; without it a write is journalled as not reversible. */
   undo?: ToolUndo<z.output<Schema>>;
+  /** Works only with a change journal (list-changes, undo-change): the toolkits leave it out without one. */
+  needsJournal?: boolean;
 }
 
 export type AnyToolDefinition = ToolDefinition<z.ZodObject>;
