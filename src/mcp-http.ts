@@ -60,7 +60,10 @@ export async function serveMcpHttp(
   if (options.token !== undefined && !context)
     throw new Error('Token mode needs the configured account (CMS_USERNAME, CMS_APP_PASSWORD).');
   if (options.token !== undefined && options.token.length < 16)
-    throw new ConfigError('The MCP bearer token (CMS_MCP_TOKEN or --token-file) must be at least 16 characters.', 'invalid_config');
+    throw new ConfigError(
+      'The MCP bearer token (CMS_MCP_TOKEN or --token-file) must be at least 16 characters.',
+      'invalid_config',
+    );
   const expected = options.token === undefined ? undefined : digest(options.token);
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -80,8 +83,16 @@ export async function serveMcpHttp(
   );
   sweep.unref();
   let origins = new Set<string>();
+  /** Host headers this server answers (DNS rebinding: a page on evil.example resolved to 127.0.0.1 sends Host: evil.example). */
+  let hosts = new Set<string>();
 
   const http: HttpServer = createServer((req, res) => {
+    const asked = (req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(asked)) {
+      return send(res, 421, {
+        error: `this server does not answer for host "${asked.slice(0, 100)}": use ${[...hosts][0]}`,
+      });
+    }
     if (oauth) return oauth.app(req, res);
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, { error: 'internal error' });
@@ -145,6 +156,9 @@ export async function serveMcpHttp(
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   origins = new Set([`http://${shownHost}:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}`]);
   if (options.publicUrl) origins.add(new URL(options.publicUrl).origin);
+  hosts = new Set([...origins].map((origin) => new URL(origin).host.toLowerCase()));
+  // A proxy may pass the address it connects to rather than the public host.
+  hosts.add(`${shownHost}:${port}`.toLowerCase());
   const base = new URL(options.publicUrl ?? `http://${shownHost}:${port}`);
   if (options.wordpress) {
     const { signIn } = await import('./mcp-http/sign-in.js');
@@ -215,6 +229,7 @@ function readJson(req: IncomingMessage, max: number): Promise<unknown> {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const close = status === 413 ? { connection: 'close' } : {};
+  // Answered without reading the body: the connection cannot carry another request.
+  const close = status === 413 || status === 421 ? { connection: 'close' } : {};
   res.writeHead(status, { 'content-type': 'application/json', ...close }).end(JSON.stringify(body));
 }
