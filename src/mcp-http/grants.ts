@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { type ClientLimits, ClientStore } from './clients.js';
 
 /** One person's sign-in: the application password WordPress handed us for them, and its tokens. */
 export interface Grant {
@@ -19,7 +20,8 @@ export interface Grant {
 }
 
 interface StoreFile {
-  clients: Record<string, OAuthClientInformationFull>;
+  /** Only in stores written before 0.4: moved to the clients file on first load. */
+  clients?: Record<string, OAuthClientInformationFull>;
   grants: Record<string, Grant>;
 }
 
@@ -27,7 +29,8 @@ export const hash = (secret: string): string => createHash('sha256').update(secr
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 
 /**
- * Registered clients and grants in `<dir>/oauth-store.json` (0600), application passwords
+ * Grants in `<dir>/oauth-store.json` (0600; registered clients are in their own append-only file,
+ * clients.ts: strangers can register, only people who signed in make grants), application passwords
  * encrypted with the key in `<dir>/oauth-key` (0600, made on first use). Tokens are kept only as
  * SHA-256 digests; access tokens and codes live in memory (short-lived: a restart asks clients
  * to refresh).
@@ -36,23 +39,20 @@ export class GrantStore {
   readonly #file: string;
   readonly #key: Buffer;
   #data: StoreFile;
+  readonly clients: ClientStore;
 
-  constructor(dir: string) {
+  constructor(dir: string, clientLimits?: ClientLimits) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.#file = path.join(dir, 'oauth-store.json');
     this.#key = loadKey(path.join(dir, 'oauth-key'));
-    this.#data = existsSync(this.#file)
-      ? (JSON.parse(readFileSync(this.#file, 'utf8')) as StoreFile)
-      : { clients: {}, grants: {} };
-  }
-
-  client(id: string): OAuthClientInformationFull | undefined {
-    return this.#data.clients[id];
-  }
-
-  addClient(client: OAuthClientInformationFull): void {
-    this.#data.clients[client.client_id] = client;
-    this.#save();
+    this.#data = existsSync(this.#file) ? (JSON.parse(readFileSync(this.#file, 'utf8')) as StoreFile) : { grants: {} };
+    this.clients = new ClientStore(dir, this, clientLimits);
+    if (this.#data.clients) {
+      const used = new Set(this.grants().map((grant) => grant.clientId));
+      for (const client of Object.values(this.#data.clients)) this.clients.add(client, used.has(client.client_id));
+      delete this.#data.clients;
+      this.#save();
+    }
   }
 
   grant(id: string): Grant | undefined {
@@ -90,6 +90,13 @@ export class GrantStore {
     const decipher = createDecipheriv('aes-256-gcm', this.#key, iv);
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  }
+
+  /** An HMAC of `text` under a key derived from the store's (for values a browser keeps, e.g. remembered consent). */
+  mac(text: string): string {
+    return createHmac('sha256', createHash('sha256').update('cms-admin mac\n').update(this.#key).digest())
+      .update(text)
+      .digest('base64url');
   }
 
   #save(): void {

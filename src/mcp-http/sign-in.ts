@@ -3,7 +3,7 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express from 'express';
 import type { ToolContext } from '../tools/index.js';
-import { CALLBACK_PATH, type WordPressAuthOptions, WordPressOAuthProvider } from './wordpress-oauth.js';
+import { CALLBACK_PATH, CONSENT_PATH, type WordPressAuthOptions, WordPressOAuthProvider } from './wordpress-oauth.js';
 
 interface Handlers {
   originAllowed(req: IncomingMessage, res: ServerResponse): boolean;
@@ -41,6 +41,11 @@ export function signIn(
       revocationOptions: { rateLimit: false },
     }),
   );
+  // The consent form's POST: from our own page only (Origin checked; the form's token and the
+  // browser's cookie are checked in consent.ts).
+  app.post(CONSENT_PATH, express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
+    if (handlers.originAllowed(req, res)) provider.consent.submit(req, res);
+  });
   app.get(CALLBACK_PATH, (req, res, next) => {
     provider.callback(req, res).catch(next);
   });

@@ -14,8 +14,11 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Request, Response } from 'express';
 import { WordPressClient } from '../client/index.js';
+import type { ClientLimits } from './clients.js';
+import { ConsentFlow } from './consent.js';
 import { type Grant, GrantStore, hash, newSecret } from './grants.js';
-import { authorizeApplicationUrl, checkApproval, deleteOwnAppPassword } from './wordpress-site.js';
+import { checkRegistration } from './registration.js';
+import { checkApproval, deleteOwnAppPassword } from './wordpress-site.js';
 
 export interface WordPressAuthOptions {
   /** The WordPress site people sign in on (its `site_url` must match what WordPress hands back). */
@@ -26,16 +29,11 @@ export interface WordPressAuthOptions {
   accessTtlMs?: number;
   /** Refresh token lifetime (a grant unused this long is revoked in WordPress); default 30 days. */
   refreshTtlMs?: number;
+  /** Bounds on clients registered but never used (tests make them small). */
+  clients?: ClientLimits;
 }
 
-export const CALLBACK_PATH = '/oauth/wordpress/callback';
-
-interface Pending {
-  client: OAuthClientInformationFull;
-  params: AuthorizationParams;
-  appId: string;
-  expiresAt: number;
-}
+export { CALLBACK_PATH, CONSENT_PATH } from './consent.js';
 interface Code {
   grantId: string;
   clientId: string;
@@ -57,7 +55,7 @@ interface Access {
  */
 export class WordPressOAuthProvider implements OAuthServerProvider {
   readonly store: GrantStore;
-  readonly #pending = new Map<string, Pending>();
+  readonly consent: ConsentFlow;
   readonly #codes = new Map<string, Code>();
   readonly #access = new Map<string, Access>();
   readonly #accessTtl: number;
@@ -70,44 +68,39 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     readonly baseUrl: URL,
     readonly resource: URL,
   ) {
-    this.store = new GrantStore(options.stateDir);
+    this.store = new GrantStore(options.stateDir, options.clients);
     this.#accessTtl = options.accessTtlMs ?? 3600_000;
     this.#refreshTtl = options.refreshTtlMs ?? 30 * 86400_000;
+    this.consent = new ConsentFlow(this.store, options.siteUrl, baseUrl, this.#refreshTtl);
   }
 
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
-      getClient: (id) => this.store.client(id),
+      getClient: (id) => this.store.clients.get(id),
       registerClient: (client) => {
-        const full = { ...client, client_id: randomUUID(), client_id_issued_at: Math.floor(Date.now() / 1000) };
-        this.store.addClient(full);
+        const full = checkRegistration({
+          ...client,
+          client_id: randomUUID(),
+          client_id_issued_at: Math.floor(Date.now() / 1000),
+        });
+        this.store.clients.add(full);
         return full;
       },
     };
   }
 
+  /** Our consent page first (consent.ts), then WordPress's authorize-application.php. */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     if (params.resource && params.resource.href !== this.resource.href)
       throw new InvalidTargetError(`this server is ${this.resource.href}`);
-    const key = newSecret();
-    const appId = randomUUID();
-    this.#pending.set(hash(key), { client, params, appId, expiresAt: Date.now() + 15 * 60_000 });
-    const back = new URL(CALLBACK_PATH, this.baseUrl);
-    back.searchParams.set('pending', key);
-    const reject = new URL(back);
-    reject.searchParams.set('rejected', '1');
-    const name = `${client.client_name ?? 'MCP client'} (cms-admin MCP)`;
-    const target = authorizeApplicationUrl(this.options.siteUrl, name, appId, back, reject);
-    res.redirect(302, target.href);
+    this.consent.start(client, params, res);
   }
 
   /** WordPress's redirect after approve (site_url, user_login, password) or reject. */
   async callback(req: Request, res: Response): Promise<void> {
     const query = req.query as Record<string, unknown>;
-    const key = hash(typeof query.pending === 'string' ? query.pending : '');
-    const pending = this.#pending.get(key);
-    this.#pending.delete(key);
-    if (!pending || pending.expiresAt < Date.now()) {
+    const pending = this.consent.take(typeof query.pending === 'string' ? query.pending : '');
+    if (!pending) {
       res
         .status(400)
         .type('text/plain')
@@ -123,6 +116,19 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     };
     const approval = await checkApproval(this.options.siteUrl, query);
     if ('refused' in approval) return fail(approval.refused);
+    if (pending.rememberedLogin !== undefined && pending.rememberedLogin !== approval.userLogin) {
+      // Consent remembered in this browser was given by another person: theirs is not this one's.
+      const made = new WordPressClient({
+        url: this.options.siteUrl,
+        username: approval.userLogin,
+        appPassword: approval.password,
+      });
+      await deleteOwnAppPassword(made, approval.userLogin, approval.appUuid);
+      this.consent.forget(res, pending.client.client_id);
+      return fail(
+        `this browser's consent for the app was given by another WordPress user: start again to see the consent page`,
+      );
+    }
     const grant: Grant = {
       id: randomUUID(),
       clientId: pending.client.client_id,
@@ -134,6 +140,8 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       resource: this.resource.href,
     };
     this.store.putGrant(grant);
+    this.store.clients.markUsed(grant.clientId);
+    this.consent.remember(res, grant.clientId, grant.userLogin);
     const code = newSecret();
     this.#codes.set(hash(code), {
       grantId: grant.id,
@@ -223,8 +231,10 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   /** Grants unused past their refresh lifetime end (and are revoked in WordPress); stale codes and tokens go. */
   async sweep(): Promise<void> {
     const now = Date.now();
-    for (const map of [this.#pending, this.#codes, this.#access])
+    for (const map of [this.#codes, this.#access])
       for (const [key, item] of map) if (item.expiresAt < now) map.delete(key);
+    this.consent.sweep(now);
+    this.store.clients.sweep(now);
     for (const grant of this.store.grants())
       if (grant.refreshExpiresAt && grant.refreshExpiresAt < now) await this.revokeGrant(grant.id);
   }

@@ -61,7 +61,7 @@ describe('mcp --http: sign in with WordPress', () => {
     expect(JSON.stringify(users.content)).toMatch(/rest_forbidden|not allowed|permission/i);
     // The editor's application passwords, as the site's administrator's list-app-passwords shows them.
     const listed = await call('list-app-passwords', { user_id: editor.id });
-    expect(JSON.stringify(listed)).toContain('Editor laptop (cms-admin MCP)');
+    expect(JSON.stringify(listed)).toContain('Editor laptop → 127.0.0.1:1 (cms-admin MCP)');
     const ours = (await appPasswords(editor.id)).filter((p) => p.name.startsWith('Editor laptop'));
     expect(ours).toHaveLength(1);
     expect(statSync(path.join(stateDir, 'oauth-store.json')).mode & 0o777).toBe(0o600);

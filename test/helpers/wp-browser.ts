@@ -42,20 +42,62 @@ export class WpBrowser {
     }
   }
 
+  /** Opens `authorizeUrl`: our consent page (its text, headers and form), or a redirect (`location`). */
+  async open(authorizeUrl: string): Promise<ConsentView> {
+    const res = await this.request(authorizeUrl);
+    const html = res.status === 200 ? await res.text() : '';
+    if (res.status !== 200) await res.body?.cancel();
+    const form = /<form[^>]*action="([^"]+)"[\s\S]*?<\/form>/.exec(html);
+    const fields: Record<string, string> = {};
+    for (const input of (form?.[0] ?? '').matchAll(/<input[^>]*>/g)) {
+      const name = /name="([^"]+)"/.exec(input[0])?.[1];
+      if (name) fields[name] = decodeEntities(/value="([^"]*)"/.exec(input[0])?.[1] ?? '');
+    }
+    return {
+      status: res.status,
+      headers: res.headers,
+      html,
+      text: decodeEntities(html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')),
+      location: res.headers.get('location') ?? undefined,
+      action: form ? new URL(decodeEntities(form[1] as string), authorizeUrl).href : undefined,
+      fields,
+    };
+  }
+
+  /** Posts our consent form (`fields` as the page gave them, or forged ones); the raw answer. */
+  async consent(action: string, fields: Record<string, string>, choice: 'approve' | 'deny' = 'approve') {
+    return this.request(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(action).origin },
+      body: new URLSearchParams({ ...fields, choice }).toString(),
+    });
+  }
+
   /**
-   * Follows `authorizeUrl` (our server → authorize-application.php), approves (or rejects), and
-   * follows WordPress's redirect through our callback. Returns the final redirect to the client.
+   * Follows `authorizeUrl` (our consent page, approved — unless this browser's consent is
+   * remembered — then authorize-application.php), approves (or rejects) there, and follows
+   * WordPress's redirect through our callback. Returns the final redirect to the client.
    */
   async approve(authorizeUrl: string, choice: 'approve' | 'reject' = 'approve'): Promise<URL> {
-    const first = await this.request(authorizeUrl);
-    const wpPage = first.headers.get('location');
-    if (first.status !== 302 || !wpPage?.includes('/wp-admin/authorize-application.php')) {
-      throw new Error(`the authorize step did not send the person to WordPress (HTTP ${first.status})`);
+    const page = await this.open(authorizeUrl);
+    let wpPage = page.location;
+    if (page.status === 200 && page.action) {
+      const posted = await this.consent(page.action, page.fields);
+      await posted.body?.cancel();
+      wpPage = posted.headers.get('location') ?? undefined;
     }
-    const page = await this.request(wpPage);
-    const html = await page.text();
+    if (!wpPage?.includes('/wp-admin/authorize-application.php')) {
+      throw new Error(`the authorize step did not send the person to WordPress (HTTP ${page.status})`);
+    }
+    return this.onWordPress(wpPage, choice);
+  }
+
+  /** On authorize-application.php: approve or reject, then through our callback. */
+  async onWordPress(wpPage: string, choice: 'approve' | 'reject' = 'approve'): Promise<URL> {
+    const wpAnswer = await this.request(wpPage);
+    const html = await wpAnswer.text();
     const form = /<form[^>]*authorize-application\.php[^>]*method="post"[\s\S]*?<\/form>/.exec(html)?.[0];
-    if (!form) throw new Error(`authorize-application.php showed no approve form (HTTP ${page.status})`);
+    if (!form) throw new Error(`authorize-application.php showed no approve form (HTTP ${wpAnswer.status})`);
     const fields = new URLSearchParams();
     for (const input of form.matchAll(/<input[^>]*>/g)) {
       const name = /name="([^"]+)"/.exec(input[0])?.[1];
@@ -73,12 +115,23 @@ export class WpBrowser {
       throw new Error(`WordPress did not redirect after ${choice} (HTTP ${done.status})`);
     this.appPassword = new URL(callback).searchParams.get('password') ?? undefined;
     recordSecret(this.appPassword);
-    const back = await fetch(callback, { redirect: 'manual' });
+    const back = await this.request(callback);
     const toClient = back.headers.get('location');
     if (back.status !== 302 || !toClient)
       throw new Error(`our callback did not redirect to the client (HTTP ${back.status}): ${await back.text()}`);
     return new URL(toClient);
   }
+}
+
+export interface ConsentView {
+  status: number;
+  headers: Headers;
+  html: string;
+  /** The page's words, tags stripped. */
+  text: string;
+  location?: string;
+  action?: string;
+  fields: Record<string, string>;
 }
 
 function decodeEntities(text: string): string {
