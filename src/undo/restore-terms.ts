@@ -1,6 +1,6 @@
 import { type WordPressClient, WordPressError } from '../client/index.js';
 import { countPostsUsing } from '../tools/taxonomy/post-terms.js';
-import { sameTerm, type TaxonomyRef, type TermState, toTermState, type UndoState } from './state.js';
+import { sameTerm, TERM_STATE_FIELDS, type TaxonomyRef, type TermState, toTermState, type UndoState } from './state.js';
 import { message, type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
 
 function termItem(taxonomy: TaxonomyRef, id: number, state?: TermState | null): string {
@@ -64,7 +64,14 @@ async function recreateTerm(
   out: RestoreOutcome,
 ): Promise<void> {
   const item = termItem(taxonomy, id, want);
-  const body = { name: want.name, slug: want.slug, description: want.description, ...parentField(taxonomy, out, want) };
+  // Its registered meta too (#34.3): a recreated term without it lost e.g. its `color`.
+  const body = {
+    name: want.name,
+    slug: want.slug,
+    description: want.description,
+    ...parentField(taxonomy, out, want),
+    ...(want.meta ? { meta: want.meta } : {}),
+  };
   if (options.dryRun) {
     out.restored.push(`${item} (recreated with a new id)`);
     return;
@@ -75,7 +82,7 @@ async function recreateTerm(
       slug: want.slug,
       hide_empty: false,
       context: 'edit',
-      _fields: 'id,name,slug,description,parent',
+      _fields: TERM_STATE_FIELDS,
     });
     let newId: number;
     let verb = 'recreated';

@@ -34,7 +34,7 @@ export async function readTerms(
   const pages = await mapLimit(chunk(unique, 100), client.concurrency, (include) =>
     client.get<Array<Record<string, unknown>>>(taxonomy.route, {
       include,
-      _fields: 'id,name,slug,description,parent',
+      _fields: TERM_STATE_FIELDS,
       hide_empty: false,
       per_page: 100,
       context: 'edit',
@@ -44,12 +44,18 @@ export async function readTerms(
   return Object.fromEntries(unique.map((id) => [String(id), found.get(id) ?? null]));
 }
 
+/** A term's fields undo keeps; `meta` is its registered meta shown in REST (#34.3). */
+export const TERM_STATE_FIELDS = 'id,name,slug,description,parent,meta';
+
 export function toTermState(raw: Record<string, unknown>): TermState {
+  // No meta registered: REST gives `[]` (PHP's empty array); nothing to keep.
+  const meta = raw.meta && typeof raw.meta === 'object' && !Array.isArray(raw.meta) ? raw.meta : undefined;
   return {
     name: decodeEntities(String(raw.name ?? '')),
     slug: String(raw.slug ?? ''),
     description: String(raw.description ?? ''),
     parent: Number(raw.parent ?? 0),
+    ...(meta && Object.keys(meta).length ? { meta: meta as Record<string, unknown> } : {}),
   };
 }
 
@@ -99,7 +105,16 @@ function toUserState(raw: Record<string, unknown>): UserState {
 /** Whether two states of one object are the same (what undo compares; usernames never change). */
 export function sameTerm(a: TermState | null | undefined, b: TermState | null | undefined): boolean {
   if (!a || !b) return (a ?? null) === (b ?? null);
-  return a.name === b.name && a.slug === b.slug && a.description === b.description && a.parent === b.parent;
+  return (
+    a.name === b.name && a.slug === b.slug && a.description === b.description && a.parent === b.parent && sameMeta(a, b)
+  );
+}
+
+/** Registered meta: compared where both readings have it (entries before #34.3 do not). */
+export function sameMeta(a: TermState, b: TermState): boolean {
+  if (!a.meta || !b.meta) return true;
+  const keys = new Set([...Object.keys(a.meta), ...Object.keys(b.meta)]);
+  return [...keys].every((k) => JSON.stringify(a.meta?.[k] ?? null) === JSON.stringify(b.meta?.[k] ?? null));
 }
 
 export function sameUser(a: UserState | null | undefined, b: UserState | null | undefined): boolean {

@@ -12,6 +12,11 @@ export interface TermState {
   description: string;
   /** Hierarchical taxonomies; 0 = top level. */
   parent: number;
+  /**
+   * Registered term meta as REST shows it in `meta` (register_term_meta with show_in_rest),
+   * given back when a deleted or merged-away term is recreated. Absent in older entries.
+   */
+  meta?: Record<string, unknown>;
 }
 
 export interface UserState {
