@@ -36,5 +36,7 @@ export function describeUndo(report: UndoReport): string {
       `left ${report.conflicts.length} changed since (${list(report.conflicts.map((c) => `${c.item}: ${c.reason}`))})`,
     );
   if (!report.restored.length && report.skipped.length) parts.push(`skipped: ${list(report.skipped)}`);
+  // What no undo gives back (a deleted account), and what came back besides (posts out of the Trash).
+  if (report.notes?.length) parts.push(...report.notes);
   return parts.join('; ');
 }

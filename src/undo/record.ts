@@ -3,6 +3,7 @@ import { maskSecretParams, redactSecrets } from '../redact.js';
 import { summarizeValue } from '../summary.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { type ChangeEntry, newChangeId } from './journal.js';
+import { postChangesOf } from './restore-post-changes.js';
 import { put } from './types.js';
 import { readState, type UndoScope, type UndoState } from './state.js';
 
@@ -59,6 +60,7 @@ export async function beginChange(
           terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
           posts: scope.posts,
           users: [...(scope.users ?? []), ...(created.users ?? [])],
+          trashOf: scope.trashOf,
         };
         if (full.taxonomy) before.taxonomy = full.taxonomy;
         try {
@@ -69,13 +71,29 @@ export async function beginChange(
           whyNot = `the state after the change could not be read (${firstLine(err)})`;
         }
       }
+      // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
+      const delta = scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined;
+      const changed = delta
+        ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
+        : changedCount(before, after);
       // A call that failed after writing part (a merge that moved posts, then stopped) is journalled.
-      if (failure && JSON.stringify(after) === JSON.stringify(before)) return undefined;
+      if (failure && !changed) return undefined;
+      // Trashed: what the call moved to the Trash, i.e. what was outside it before and is not now.
+      if (before.trashed) {
+        const left = after.trashed ?? {};
+        before.trashed = Object.fromEntries(Object.entries(before.trashed).filter(([id]) => !(id in left)));
+        delete after.trashed;
+      }
       const summary = failure
-        ? `${tool.name} failed (${failure}) after changing part: ${changedCount(before, after)} object(s)`
+        ? `${tool.name} failed (${failure}) after changing part: ${changed} object(s)`
         : undo
           ? safeSummary(() => undo.summary(params, result, before), result)
           : summarizeValue(result).line;
+      if (delta) {
+        delete before.posts;
+        delete after.posts;
+        after.post_changes = delta;
+      }
       const entry: ChangeEntry = {
         change_id: newChangeId(),
         at: new Date().toISOString(),
@@ -125,7 +143,7 @@ function firstLine(err: unknown): string {
 /** Objects whose state differs between two readings. */
 function changedCount(before: UndoState, after: UndoState): number {
   let n = 0;
-  for (const key of ['terms', 'posts', 'users'] as const) {
+  for (const key of ['terms', 'posts', 'users', 'trashed'] as const) {
     const a = (before[key] ?? {}) as Record<string, unknown>;
     const b = (after[key] ?? {}) as Record<string, unknown>;
     for (const id of new Set([...Object.keys(a), ...Object.keys(b)]))

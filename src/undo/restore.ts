@@ -1,6 +1,8 @@
 import type { ToolContext } from '../tools/define-tool.js';
+import { restorePostChanges } from './restore-post-changes.js';
 import { restorePosts } from './restore-posts.js';
 import { deleteTerm, restoreTerms } from './restore-terms.js';
+import { restoreTrashed } from './restore-trash.js';
 import { restoreUsers } from './restore-users.js';
 import { readState, type UndoState } from './state.js';
 import type { RestoreOptions, RestoreOutcome } from './types.js';
@@ -10,7 +12,8 @@ import type { RestoreOptions, RestoreOutcome } from './types.js';
  * (the state the change left): an object changed since is a conflict, left alone unless
  * `force`. Every step compares the site with the target first, so running it again after a
  * fault does only what is left. Order: terms recreated (parents first) and changed, posts'
- * terms (bulk, src/tools/taxonomy/change-post-terms.ts), then terms to delete, then users.
+ * terms (bulk, src/tools/taxonomy/change-post-terms.ts; a delta reversed, restore-post-changes.ts),
+ * then terms to delete, then users, then posts taken out of the Trash (restore-trash.ts).
  */
 export async function restoreState(
   context: ToolContext,
@@ -24,7 +27,7 @@ export async function restoreState(
   const current = await readState(client, {
     taxonomy,
     terms: [...new Set([...ids(target.terms), ...ids(expected.terms)])],
-    posts: ids(target.posts),
+    posts: [...new Set([...ids(target.posts), ...ids(expected.post_changes)])],
     users: ids(target.users),
   });
   const out: RestoreOutcome = {
@@ -37,8 +40,12 @@ export async function restoreState(
   };
   const toDelete: number[] = [];
   if (taxonomy && target.terms) await restoreTerms(client, taxonomy, expected, target, options, out, toDelete);
-  if (taxonomy && target.posts) await restorePosts(client, taxonomy, expected, target, options, out);
+  // Entries since #34.4 keep each post's own change (a delta); older ones whole lists.
+  if (taxonomy && expected.post_changes)
+    await restorePostChanges(client, taxonomy, expected.post_changes, target, options, out);
+  else if (taxonomy && target.posts) await restorePosts(client, taxonomy, expected, target, options, out);
   if (taxonomy) for (const id of toDelete) await deleteTerm(client, taxonomy, id, options, out);
   if (target.users) await restoreUsers(client, expected, target, options, out);
+  if (target.trashed) await restoreTrashed(client, target, options, out);
   return out;
 }

@@ -1,5 +1,6 @@
 import { chunk, decodeEntities, mapLimit, type WordPressClient, WordPressError } from '../client/index.js';
 import { readPostTerms } from '../tools/taxonomy/post-terms.js';
+import { readTrashable } from './restore-trash.js';
 import type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
 
 export type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
@@ -14,14 +15,17 @@ export async function readState(client: WordPressClient, scope: UndoScope): Prom
   const state: UndoState = {};
   const { taxonomy } = scope;
   if (taxonomy) state.taxonomy = taxonomy;
-  const [terms, posts, users] = await Promise.all([
+  const [terms, posts, users, trashed] = await Promise.all([
     taxonomy && scope.terms?.length ? readTerms(client, taxonomy, scope.terms) : undefined,
     taxonomy && scope.posts?.length ? readPosts(client, taxonomy, scope.posts) : undefined,
     scope.users?.length ? readUsers(client, scope.users) : undefined,
+    scope.trashOf === undefined ? undefined : readTrashable(client, scope.trashOf),
   ]);
   if (terms) state.terms = terms;
   if (posts) state.posts = posts;
   if (users) state.users = users;
+  if (trashed) state.trashed = trashed;
+  if (scope.notRestorable?.length) state.not_restorable = [...scope.notRestorable];
   return state;
 }
 

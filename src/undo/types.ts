@@ -39,12 +39,36 @@ export interface TaxonomyRef {
   hierarchical: boolean;
 }
 
+/** What one call did to one post's terms in the taxonomy: its own change, not other writers'. */
+export interface PostTermChange {
+  added: number[];
+  removed: number[];
+}
+
+/** A post a change moved to the Trash (delete-user with delete_content), as it was before. */
+export interface TrashedPost {
+  /** The post type's REST route, e.g. /wp/v2/pages. */
+  route: string;
+  status: string;
+  slug: string;
+  title: string;
+}
+
 export interface UndoState {
   taxonomy?: TaxonomyRef;
   terms?: Record<string, TermState | null>;
-  /** Post id → its term ids in `taxonomy`, sorted. */
+  /**
+   * Post id → its term ids in `taxonomy`, sorted. Entries before #34.4 kept whole lists; new
+   * ones keep `post_changes` in `after` instead (whole lists hold other writers' changes).
+   */
   posts?: Record<string, number[]>;
+  /** In `after`: per post, the terms this call added and removed (an undo reverses exactly these). */
+  post_changes?: Record<string, PostTermChange>;
   users?: Record<string, UserState | null>;
+  /** In `before`: posts the call moved to the Trash (id → as they were); an undo takes them out. */
+  trashed?: Record<string, TrashedPost>;
+  /** What an undo of this change cannot give back, in words (a deleted account). */
+  not_restorable?: string[];
   /** In an undo entry's `after`: term ids recreated by it, old → new. */
   id_map?: Record<string, number>;
 }
@@ -54,7 +78,16 @@ export interface UndoScope {
   taxonomy?: TaxonomyRef;
   terms?: readonly number[];
   posts?: readonly number[];
+  /**
+   * The terms this call adds to or removes from `posts` (and the default category, which
+   * WordPress files emptied posts under): the journal keeps each post's change in these only.
+   */
+  postTerms?: readonly number[];
   users?: readonly number[];
+  /** A user deleted with their content: their posts and pages outside the Trash (restore-trash.ts). */
+  trashOf?: number;
+  /** What an undo of the call cannot give back, in words; kept in the entry's `before`. */
+  notRestorable?: readonly string[];
 }
 
 export interface ItemConflict {
@@ -73,6 +106,10 @@ export interface RestoreOutcome {
   result: UndoState;
   /** Terms recreated with new ids: old → new. */
   idMap: Record<string, number>;
+  /** What the restore did to posts' terms (its own change, for its journal entry). */
+  postChanges?: Record<string, PostTermChange>;
+  /** Posts taken out of the Trash by this restore. */
+  untrashed?: string[];
   /** A write of the restore failed (not a conflict): running the undo again finishes it. */
   failed?: boolean;
 }

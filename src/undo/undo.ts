@@ -1,8 +1,9 @@
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolError } from '../tools/tool-error.js';
-import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone, newChangeId, undoneBy } from './journal.js';
+import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone, undoneBy } from './journal.js';
 import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
+import { mapState, type UndoReport, undoEntryOf, undoReport } from './undo-entry.js';
 import type { UndoState } from './state.js';
 
 export interface UndoItemConflict {
@@ -10,18 +11,8 @@ export interface UndoItemConflict {
   reason: string;
 }
 
-export interface UndoReport {
-  change_id: string;
-  /** The journal entry of this undo (undo it to redo the change). */
-  undo_change_id?: string;
-  dry_run?: boolean;
-  restored: string[];
-  conflicts: UndoItemConflict[];
-  /** Items already as they were (nothing written), or the whole change, with why. */
-  skipped: string[];
-  /** A write of the undo failed (listed in conflicts): the change is not fully undone; run it again. */
-  incomplete?: true;
-}
+/** What undoing one change did (its fields: undo-entry.ts). */
+export type { UndoReport } from './undo-entry.js';
 
 export interface UndoOptions {
   force?: boolean;
@@ -117,33 +108,11 @@ async function reverse(
   const target = mapState(entry.before as UndoState, resolve);
   const dryRun = opts.dry_run === true;
   const out = await restoreState(context, expected, target, { force: opts.force, dryRun });
-  const report: UndoReport = {
-    change_id: entry.change_id,
-    restored: out.restored,
-    conflicts: out.conflicts,
-    skipped: out.skipped,
-    ...(out.failed ? { incomplete: true as const } : {}),
-  };
-  if (dryRun) return { ...report, dry_run: true };
+  const report = undoReport(entry, target, out, dryRun);
+  if (dryRun) return report;
   // Nothing restored and nothing found already restored: the change still stands.
   if (!out.restored.length && !out.skipped.length) return report;
-  const usersDeleted = Object.entries(out.result.users ?? {}).filter(([id, user]) => !user && out.current.users?.[id]);
-  const undoEntry: ChangeEntry = {
-    change_id: newChangeId(),
-    at: new Date().toISOString(),
-    ...(await userName(context)),
-    tool: 'undo-change',
-    params: { change_id: entry.change_id, ...(opts.force ? { force: true } : {}) },
-    summary: `undid ${entry.change_id} (${entry.summary}): ${out.restored.length} restored${out.conflicts.length ? `, ${out.conflicts.length} conflict(s)` : ''}`,
-    reversible: usersDeleted.length === 0,
-    ...(usersDeleted.length
-      ? { why_not: `it deleted user ${usersDeleted.map(([id]) => id).join(', ')}, which cannot be recreated` }
-      : {}),
-    before: mapState(out.current, (id) => out.idMap[id] ?? id),
-    after: { ...out.result, ...(Object.keys(out.idMap).length ? { id_map: out.idMap } : {}) },
-    undoes: entry.change_id,
-    ...(out.failed ? { incomplete: true } : {}),
-  };
+  const undoEntry = undoEntryOf(entry, out, opts.force, await userName(context));
   const failed = await appendEntry(context, undoEntry, []);
   if (failed) report.conflicts.push({ item: 'journal', reason: failed });
   else report.undo_change_id = undoEntry.change_id;
@@ -170,23 +139,4 @@ function idResolver(later: readonly ChangeEntry[]): (id: number) => number {
     for (let hops = 0; map.has(now) && hops < 1000; hops++) now = map.get(now) as number;
     return now;
   };
-}
-
-/** A state with every term id (keys, parents, posts' terms) in today's ids. */
-function mapState(state: UndoState | undefined, resolve: (id: number) => number): UndoState {
-  const s = state ?? {};
-  const out: UndoState = { ...s };
-  delete out.id_map;
-  if (s.terms)
-    out.terms = Object.fromEntries(
-      Object.entries(s.terms).map(([id, term]) => [
-        String(resolve(Number(id))),
-        term && { ...term, parent: term.parent ? resolve(term.parent) : 0 },
-      ]),
-    );
-  if (s.posts)
-    out.posts = Object.fromEntries(
-      Object.entries(s.posts).map(([id, terms]) => [id, terms.map(resolve).sort((a, b) => a - b)]),
-    );
-  return out;
 }

@@ -145,6 +145,25 @@ describe("mcp --http: a stranger's client and our consent page", () => {
     expect((await browser.open(authorizeLink(twin.client_id))).status).toBe(200);
   });
 
+  it("consent remembered in a browser is that person's: another WordPress user there is refused, their password deleted, and asked next time", async () => {
+    const { body: client } = await register({ client_name: 'Shared desk', redirect_uris: [STRANGER] });
+    const browser = new WpBrowser(site.url);
+    await browser.logIn(admin.username, admin.password);
+    await browser
+      .approve(authorizeLink(client.client_id))
+      .then((back) => recordSecret(back.searchParams.get('code') ?? undefined));
+    const editor = await makeUser('editor');
+    await browser.logIn(editor.username, editor.password);
+    const skipped = await browser.open(authorizeLink(client.client_id));
+    expect(skipped.status).toBe(303);
+    const back = await browser.onWordPress(skipped.location as string);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('code')).toBeNull();
+    const editors = await wp().get<Array<{ name: string }>>(`/wp/v2/users/${editor.id}/application-passwords`);
+    expect(editors.filter((p) => p.name.startsWith('Shared desk'))).toEqual([]);
+    expect((await browser.open(authorizeLink(client.client_id))).status).toBe(200);
+  });
+
   it('Deny goes back to the client with access_denied and makes no application password', async () => {
     const { body: client } = await register({ client_name: 'Claude denied', redirect_uris: [STRANGER] });
     const browser = new WpBrowser(site.url);

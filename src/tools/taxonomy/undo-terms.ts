@@ -2,6 +2,7 @@ import type { WordPressClient } from '../../client/index.js';
 import type { ToolUndo } from '../define-tool.js';
 import { taxonomyRef, type UndoState } from '../../undo/state.js';
 import { postsWithAnyTerm } from './post-terms.js';
+import { defaultCategoryId } from './term-writes.js';
 import type { TermKind } from './terms.js';
 
 /**
@@ -15,6 +16,16 @@ const noun = (before: UndoState) => before.taxonomy?.noun ?? 'term';
 const plural = (before: UndoState, n: number) =>
   n === 1 ? noun(before) : (before.taxonomy?.plural ?? `${noun(before)}s`);
 const quoted = (name: unknown) => `'${String(name)}'`;
+
+/**
+ * The terms a call changes on posts (the journal keeps each post's change in these only,
+ * #34.4), with the default category where a call may empty a post's categories: WordPress,
+ * or the tool, files such a post under it.
+ */
+async function postTermsOf(client: WordPressClient, kind: TermKind, ids: readonly number[], empties: boolean) {
+  const fallback = empties && kind.taxonomy === 'category' ? await defaultCategoryId(client) : undefined;
+  return [...new Set([...ids, ...(fallback === undefined ? [] : [fallback])])];
+}
 
 export function termCreateUndo(kindOf: KindOf): ToolUndo<P> {
   return {
@@ -42,11 +53,17 @@ export function termDeleteUndo(kindOf: KindOf): ToolUndo<P> {
   return {
     async scope({ client }, params) {
       const kind = await kindOf(client, params);
-      const [posts, children] = await Promise.all([
+      const [posts, children, postTerms] = await Promise.all([
         postsWithAnyTerm(client, kind, [params.id]),
         kind.hierarchical ? childrenOf(client, kind, [params.id]) : [],
+        postTermsOf(client, kind, [params.id], true),
       ]);
-      return { taxonomy: taxonomyRef(kind), terms: [params.id, ...children], posts: posts.map((p) => p.id) };
+      return {
+        taxonomy: taxonomyRef(kind),
+        terms: [params.id, ...children],
+        posts: posts.map((p) => p.id),
+        postTerms,
+      };
     },
     summary: (params, _result, before) => {
       const term = before.terms?.[params.id];
@@ -61,14 +78,16 @@ export function termMergeUndo(kindOf: KindOf): ToolUndo<P> {
   return {
     async scope({ client }, params) {
       const kind = await kindOf(client, params);
-      const [posts, children] = await Promise.all([
+      const [posts, children, postTerms] = await Promise.all([
         postsWithAnyTerm(client, kind, params.source_ids),
         kind.hierarchical ? childrenOf(client, kind, params.source_ids) : [],
+        postTermsOf(client, kind, [...params.source_ids, params.target_id], false),
       ]);
       return {
         taxonomy: taxonomyRef(kind),
         terms: [...params.source_ids, params.target_id, ...children],
         posts: posts.map((p) => p.id),
+        postTerms,
       };
     },
     summary: (params, result: { sources_deleted?: number[] }, before) =>
@@ -79,10 +98,15 @@ export function termMergeUndo(kindOf: KindOf): ToolUndo<P> {
 /** assign-*-to-posts and remove-terms-from-posts: every post's terms in the taxonomy. */
 export function postTermsUndo(kindOf: KindOf, termsParam: string, verb: 'added' | 'removed'): ToolUndo<P> {
   return {
-    scope: async ({ client }, params) => ({
-      taxonomy: taxonomyRef(await kindOf(client, params)),
-      posts: params.post_ids,
-    }),
+    async scope({ client }, params) {
+      const kind = await kindOf(client, params);
+      const terms: number[] = params[termsParam] ?? [];
+      return {
+        taxonomy: taxonomyRef(kind),
+        posts: params.post_ids,
+        postTerms: await postTermsOf(client, kind, terms, verb === 'removed'),
+      };
+    },
     summary: (params, result: { updated?: number[] }, before) => {
       const terms: number[] = params[termsParam] ?? [];
       const where = verb === 'added' ? 'to' : 'from';

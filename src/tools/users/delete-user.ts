@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
-import { irreversible } from './undo-users.js';
+import { deleteUserUndo } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
@@ -34,13 +34,14 @@ export const deleteUser = defineTool({
   // The audit log's one-line summary hides the heir and the counts; with `answer` it keeps the
   // whole result as `detail`.
   answer: (result: unknown) => result,
-  undo: irreversible('a deleted account cannot be recreated', (p) => `deleted user ${p.id}${p.reassign_to ? `, posts to ${p.reassign_to}` : ''}`),
+  // With delete_content the trashed posts come back on undo; the account never does.
+  undo: deleteUserUndo,
   async review({ client }, params) {
     // Every refusal is found here already: no one is asked about a call that would fail.
     const { account, heir, content } = await plan(client, params);
     const roles = account.roles.join(', ') || 'none';
     return required(
-      `delete ${account.username}'s account (roles: ${roles}) and ${contentFate(content, heir?.username)}; this cannot be undone`,
+      `delete ${account.username}'s account (roles: ${roles}) and ${contentFate(content, heir?.username)}; ${params.delete_content ? 'the account cannot be recreated (an undo takes the trashed posts and pages out of the Trash)' : 'this cannot be undone'}`,
     );
   },
   async execute({ client }, params) {
@@ -57,7 +58,9 @@ export const deleteUser = defineTool({
       if (Object.keys(counts).length) answer[key] = counts;
     }
     if (content.links) answer.links = content.links;
-    answer.note = 'Deleting an account cannot be undone.';
+    answer.note = params.delete_content
+      ? 'The account cannot be recreated; undo-change takes the trashed posts and pages out of the Trash.'
+      : 'Deleting an account cannot be undone.';
     return answer;
   },
 });

@@ -27,3 +27,29 @@ export const createUserUndo: ToolUndo<P> = {
 export function irreversible(why: string, describe: (params: P) => string): ToolUndo<P> {
   return { irreversible: () => why, summary: (params) => describe(params) };
 }
+
+/**
+ * delete-user (#34.7): the account cannot be recreated, but with delete_content its posts and
+ * pages went to the Trash, and an undo takes them out again (src/undo/restore-trash.ts). The
+ * entry names them; given to another account (reassign_to), nothing is left to undo.
+ */
+export const deleteUserUndo: ToolUndo<P> = {
+  irreversible: (params) =>
+    params.delete_content ? undefined : 'a deleted account cannot be recreated (its posts went to another account)',
+  scope: async ({ client }, params) => {
+    const user = await client.get<{ username?: string }>(`/wp/v2/users/${params.id}`, {
+      context: 'edit',
+      _fields: 'username',
+    });
+    const who = `user ${params.id}${user.username ? ` (${user.username})` : ''}`;
+    return { trashOf: params.id, notRestorable: [`${who}: a deleted account cannot be recreated`] };
+  },
+  summary: (params, result: { username?: string; posts_trashed?: Record<string, number> }, before) => {
+    if (!params.delete_content) return `deleted user ${params.id}, posts to ${params.reassign_to}`;
+    const ids = Object.keys(before.trashed ?? {});
+    const total = Object.values(result.posts_trashed ?? {}).reduce((a, b) => a + b, 0);
+    const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? ` and ${ids.length - 20} more` : '');
+    const unseen = total > ids.length ? `; ${total - ids.length} more in statuses REST does not list, not restorable` : '';
+    return `deleted user ${params.id}${result.username ? ` (${result.username})` : ''}; ${ids.length} post(s) moved to the Trash${ids.length ? `: ${shown}` : ''}${unseen}`;
+  },
+};
