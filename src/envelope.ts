@@ -53,6 +53,8 @@ export async function invoke(
   if (options.approver) {
     const decision = await decideCall(call.tool, context, call.params, options.approver);
     if (!decision.ok) return decision;
+    // The params the question named (a resolved change_id), not the call's own.
+    if (decision.params) return runTool(call.tool, context, decision.params);
   }
   return runTool(call.tool, context, call.params);
 }

@@ -71,7 +71,8 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
     const { tool } = call;
     const decision = await decideCall(tool, context, call.params, approver);
     if (!decision.ok) return errorResult(decision.error);
-    const outcome = await runTool(tool, context, call.params);
+    // The params the question named (a resolved change_id), not the call's own.
+    const outcome = await runTool(tool, context, decision.params ?? call.params);
     if (!outcome.ok) return errorResult(outcome.error);
     // structuredContent for clients of MCP 2025-06-18+, the same JSON as text for older ones.
     const result = outcome.result as Record<string, unknown>;

@@ -64,11 +64,14 @@ class RegistryTool extends DynamicStructuredTool {
         const callContext = signal ? { ...context, signal } : context;
         // The one approval path (tools/approval.ts); an interrupt propagates to LangGraph from here.
         const parsed = parseParams(tool, input);
+        let params = input;
         if (parsed.success) {
           const decision = await decideCall(tool, callContext, parsed.data, approver);
           if (!decision.ok) return JSON.stringify({ error: decision.error });
+          // What the question named runs (undo-change's resolved change_id), not a second resolution.
+          params = decision.params ?? input;
         }
-        const outcome = await runTool(tool, callContext, input);
+        const outcome = await runTool(tool, callContext, params);
         return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
       },
     });

@@ -103,6 +103,8 @@ export async function runUndo(changeId: string | undefined, options: UndoCliOpti
       return 1;
     }
     if (options.json) process.stdout.write(`${JSON.stringify(outcome.reports, null, 2)}\n`);
+    // A dry run says what the question would say (tools/changes/undo-review.ts).
+    else if (options.dryRun) for (const line of outcome.question) process.stdout.write(`${line}\n`);
     else
       for (const report of outcome.reports)
         process.stdout.write(

@@ -44,11 +44,13 @@ export function registerMcpCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-With --http, each person signs in on the WordPress site (OAuth; WordPress's own
+With --http, each person signs in on the WordPress site (OAuth: our consent page first names
+the client, as it calls itself, and where it will send the browser; then WordPress's own
 authorize-application.php creates an application password for them, kept encrypted in
 --state-dir) and their calls run as them. With CMS_MCP_TOKEN or --token-file (or --auth token)
 every client sends that static bearer token and acts as the configured account. Real
-deployments need --public-url https://… behind a TLS proxy. See docs/remote-mcp.md.
+deployments need --public-url https://… behind a TLS proxy. Requests must name this server in
+Host (its address, or --public-url's host), else 421. See docs/remote-mcp.md.
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
 asked of the person through MCP elicitation. A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.

@@ -95,7 +95,9 @@ export async function runToolShell(options: {
         process.stdout.write(`Not run: ${decision.error.message}\n`);
         continue;
       }
-      const outcome = await invoke(envelope, context, options.filter);
+      // The params the question named (a resolved change_id), not the call's own.
+      const run = call.ok && 'params' in decision && decision.params ? { tool: call.tool.name, params: decision.params } : envelope;
+      const outcome = await invoke(run, context, options.filter);
       process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
     } finally {
       running = undefined;

@@ -71,8 +71,8 @@ This name was given by the app itself and is <strong>not verified</strong>: anyo
 If you did not start this from an app you trust, or you do not know ${esc(host)}, deny.</p>
 <h2>What it will be able to do</h2>
 <ul>
-<li>Act on ${esc(view.siteUrl)} as you, with your role: everything cms-admin's tools do that your account may do —
-read and change categories, tags and other terms, posts' terms, users, roles and application passwords.</li>
+<li>Act on ${esc(view.siteUrl)} as you, with your role: everything this server's cms-admin tools do that your account may do —
+read and change categories, tags and other terms, posts' terms, users and their roles, sessions and application passwords, and undo your changes.</li>
 <li>Questions before risky changes are asked through this app, and the app gives your answers back: they protect you only as far as you trust the app.</li>
 <li>Keep this access until you revoke it (in your WordPress profile, under Application Passwords) or it goes unused for ${view.idleDays} days.</li>
 </ul>

@@ -20,7 +20,7 @@ export interface Grant {
 }
 
 interface StoreFile {
-  /** Only in stores written before 0.4: moved to the clients file on first load. */
+  /** Only in stores of earlier versions: moved to the clients file (clients.ts) on first load. */
   clients?: Record<string, OAuthClientInformationFull>;
   grants: Record<string, Grant>;
 }

@@ -59,11 +59,13 @@ export async function reviewCall(
   }
 }
 
-export type CallDecision = { ok: true } | { ok: false; error: ToolErrorPayload };
+/** `params`: what to run when the review resolved them (CallReview.params); else the call's own. */
+export type CallDecision = { ok: true; params?: Record<string, unknown> } | { ok: false; error: ToolErrorPayload };
 
 /**
  * Whether this call may run: read-only calls and dry runs always; otherwise the review decides,
- * and when it requires approval the approver asks. `params` are the parsed params.
+ * and when it requires approval the approver asks. `params` are the parsed params. Run the
+ * call with the decision's `params` when it has them: they are what the question named.
  */
 export async function decideCall(
   tool: AnyToolDefinition,
@@ -74,9 +76,11 @@ export async function decideCall(
   if (tool.annotations.readOnly || isDryRun(params)) return { ok: true };
   const review = await reviewCall(tool, context, params);
   if (review.approval === 'fails') return { ok: false, error: review.error };
-  if (review.approval === 'none') return { ok: true };
-  const decision = await approver(approvalRequest(tool.name, params, review.summary));
-  if (decision.approved) return { ok: true };
+  const resolved = review.params ? { params: review.params } : {};
+  if (review.approval === 'none') return { ok: true, ...resolved };
+  // The question shows the params that will run (resolved ones included), not the model's.
+  const decision = await approver(approvalRequest(tool.name, review.params ?? params, review.summary));
+  if (decision.approved) return { ok: true, ...resolved };
   if (decision.unavailable) {
     return {
       ok: false,

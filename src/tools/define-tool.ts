@@ -135,4 +135,10 @@ export interface CallReview {
   approval: 'required' | 'none';
   /** One line, e.g. "give alice the role administrator (was: editor)". */
   summary: string;
+  /**
+   * The params the call runs with when they differ from the model's: what the review resolved
+   * (undo-change's "the last change" → its change_id), so the call that runs is the one the
+   * question named. Shown in the approval request; validated again by runTool.
+   */
+  params?: Record<string, unknown>;
 }

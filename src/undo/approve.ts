@@ -1,39 +1,63 @@
 import { type Approver, approvalRequest } from '../tools/approval.js';
+import { describePlan } from '../tools/changes/undo-review.js';
 import type { ToolContext } from '../tools/define-tool.js';
-import type { ChangeJournal } from './journal.js';
-import { type UndoReport, undoChange, undoLast } from './undo.js';
+import type { ChangeEntry, ChangeJournal } from './journal.js';
+import { lastChanges, planUndo, resolveChange, type UndoReport, undoListed } from './undo.js';
 
 /**
- * An undo a person approves first (the CLI's `undo`, the chat's `/undo`): a dry run says what
- * would be restored, the approver asks, then it runs. Returns the reports, or why it did not run.
+ * An undo a person approves first (the CLI's `undo`): the changes are chosen once, the engine's
+ * dry run says what each would write, the question says it as the forward tools would
+ * (tools/changes/undo-review.ts), then exactly those changes are undone (one undo of the
+ * journal at a time). A dry run prints the same lines. Returns the reports and those lines, or
+ * why it did not run.
  */
 export async function undoWithApproval(
   context: ToolContext,
   journal: ChangeJournal,
   approver: Approver,
   opts: { change_id?: string; last?: number; force?: boolean; dry_run?: boolean },
-): Promise<{ reports: UndoReport[] } | { refused: string }> {
-  const run = (dry: boolean) =>
+): Promise<{ reports: UndoReport[]; question: string[] } | { refused: string }> {
+  const chosen: ChangeEntry[] =
     opts.last !== undefined
-      ? undoLast(context, journal, opts.last, { force: opts.force, dry_run: dry })
-      : undoChange(context, journal, { change_id: opts.change_id, force: opts.force, dry_run: dry }).then((r) => [r]);
-  const plans = await run(true);
-  if (opts.dry_run) return { reports: plans };
-  const summary = plans.map(describeUndo).join('\n');
-  const decision = await approver(approvalRequest('undo', { ...opts }, summary));
+      ? await lastChanges(context, journal, opts.last)
+      : [await resolveChange(context, journal, { change_id: opts.change_id, force: opts.force })];
+  const plans: UndoReport[] = [];
+  const question: string[] = [];
+  for (const entry of chosen) {
+    if (!entry.reversible) {
+      const why = `cannot be undone (${entry.why_not ?? 'not reversible'})`;
+      plans.push({ change_id: entry.change_id, dry_run: true, restored: [], conflicts: [], skipped: [`${entry.summary}: ${why}`] });
+      question.push(`undo ${entry.change_id} (${entry.tool}): restore nothing; it ${why}`);
+      continue;
+    }
+    const plan = await planUndo(context, journal, { change_id: entry.change_id, force: opts.force });
+    plans.push(plan.report);
+    question.push(await describePlan(context, plan));
+  }
+  if (opts.dry_run) return { reports: plans, question };
+  const args = { change_ids: chosen.map((e) => e.change_id), ...(opts.force ? { force: true } : {}) };
+  const decision = await approver(approvalRequest('undo', args, question.join('\n')));
   if (!decision.approved) return { refused: decision.reason };
-  return { reports: await run(false) };
+  return { reports: await undoListed(context, journal, chosen, { force: opts.force }), question };
 }
 
-/** One line: what an undo restores (or would), and what it leaves. */
+/** One line: what an undo restored, and what it left (why, and that a rerun finishes a cut-short one). */
 export function describeUndo(report: UndoReport): string {
   const list = (items: string[]) =>
     items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
   const verb = report.dry_run ? 'restore' : 'restored';
   const parts = [`undo ${report.change_id}: ${verb} ${report.restored.length ? list(report.restored) : 'nothing'}`];
-  if (report.conflicts.length)
+  const said = (items: typeof report.conflicts) => list(items.map((c) => `${c.item}: ${c.reason}`));
+  // A write that failed is a fault (the site answered 500, a request dropped), not someone's edit.
+  const failed = report.conflicts.filter((c) => c.failed);
+  const changed = report.conflicts.filter((c) => !c.failed);
+  if (changed.length) parts.push(`left ${changed.length} changed since (${said(changed)})`);
+  if (failed.length) parts.push(`${failed.length} write(s) failed (${said(failed)})`);
+  if (!report.dry_run && (failed.length || report.incomplete))
     parts.push(
-      `left ${report.conflicts.length} changed since (${list(report.conflicts.map((c) => `${c.item}: ${c.reason}`))})`,
+      failed.length
+        ? `incomplete: undoing ${report.change_id} again finishes it`
+        : `incomplete: undoing ${report.change_id} again with force restores what changed since`,
     );
   if (!report.restored.length && report.skipped.length) parts.push(`skipped: ${list(report.skipped)}`);
   // What no undo gives back (a deleted account), and what came back besides (posts out of the Trash).

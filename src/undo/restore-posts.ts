@@ -52,7 +52,15 @@ export async function restorePosts(
     }
   }
   if (options.dryRun) {
-    for (const postIds of groups.values()) out.restored.push(...postIds.map((id) => `post ${id}`));
+    for (const [group, postIds] of groups) {
+      const change = JSON.parse(group) as { add: number[]; remove: number[] };
+      // The plan the undo's question is built from (tools/changes/undo-review.ts): each post's terms after.
+      for (const id of postIds) {
+        const now = out.current.posts?.[String(id)] ?? [];
+        put(out.result, 'posts', id, [...now.filter((t) => !change.remove.includes(t)), ...change.add].sort((a, b) => a - b));
+      }
+      out.restored.push(...postIds.map((id) => `post ${id}`));
+    }
     return;
   }
   const done = new Set<number>();

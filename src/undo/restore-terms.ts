@@ -73,6 +73,8 @@ async function recreateTerm(
     ...(want.meta ? { meta: want.meta } : {}),
   };
   if (options.dryRun) {
+    // The plan the undo's question is built from (tools/changes/undo-review.ts), under the old id.
+    put(out.result, 'terms', id, { ...want, parent: body.parent ?? 0 });
     out.restored.push(`${item} (recreated with a new id)`);
     return;
   }
@@ -145,7 +147,10 @@ async function updateTerm(
       item,
       reason: `changed since (${since.map((f) => `${f} now '${now[f]}'`).join(', ')})`,
     });
-  if (options.dryRun) return void out.restored.push(`${item} (${Object.keys(body).join(', ')})`);
+  if (options.dryRun) {
+    put(out.result, 'terms', id, { ...now, ...body }); // the plan (see recreateTerm)
+    return void out.restored.push(`${item} (${Object.keys(body).join(', ')})`);
+  }
   try {
     await client.post(`${taxonomy.route}/${id}`, body, { _fields: 'id' });
     put(out.result, 'terms', id, { ...now, ...body });
@@ -167,7 +172,10 @@ export async function deleteTerm(
   const used = await countPostsUsing(client, taxonomy, id);
   if (used && !options.force)
     return void out.conflicts.push({ item, reason: `used by ${used} post(s) now; force deletes it anyway` });
-  if (options.dryRun) return void out.restored.push(`${item} (deleted)`);
+  if (options.dryRun) {
+    put(out.result, 'terms', id, null); // the plan (see recreateTerm)
+    return void out.restored.push(`${item} (deleted)`);
+  }
   try {
     await client.delete(`${taxonomy.route}/${id}`, { force: true });
   } catch (err) {

@@ -62,7 +62,11 @@ async function updateUser(
   const since = then ? fields.filter((f) => !same(f, now, then)) : [];
   if (since.length && !options.force)
     return void out.conflicts.push({ item, reason: `changed since (${since.join(', ')})` });
-  if (options.dryRun) return void out.restored.push(`${item} (${todo.join(', ')})`);
+  if (options.dryRun) {
+    // The plan the undo's question is built from (tools/changes/undo-review.ts): what this would write.
+    put(out.result, 'users', id, { ...now, ...Object.fromEntries(todo.map((f) => [f, want[f]])) });
+    return void out.restored.push(`${item} (${todo.join(', ')})`);
+  }
   const body: Record<string, unknown> = {};
   if (todo.includes('email')) body.email = want.email;
   if (todo.includes('name')) body.name = want.name;
@@ -95,7 +99,10 @@ async function deleteUser(
       item,
       reason: `has ${owned} post(s) now; force deletes it and gives them to you`,
     });
-  if (options.dryRun) return void out.restored.push(`${item} (deleted)`);
+  if (options.dryRun) {
+    put(out.result, 'users', id, null); // the plan (see updateUser)
+    return void out.restored.push(`${item} (deleted)`);
+  }
   const me = await client.connect();
   try {
     await client.delete(`/wp/v2/users/${id}`, { force: true, reassign: me.id });

@@ -93,6 +93,8 @@ export interface UndoScope {
 export interface ItemConflict {
   item: string;
   reason: string;
+  /** A write that failed (a fault, not someone's edit): the undo is incomplete, a rerun finishes it. */
+  failed?: true;
 }
 
 /** What one restore did (or, in a dry run, would do), item by item. */
@@ -137,6 +139,6 @@ export function put<K extends 'terms' | 'posts' | 'users'>(
 
 /** A write of the restore that failed: said like a conflict, and the undo marked incomplete. */
 export function writeFailed(out: RestoreOutcome, item: string, reason: string): void {
-  out.conflicts.push({ item, reason });
+  out.conflicts.push({ item, reason, failed: true });
   out.failed = true;
 }

@@ -3,12 +3,15 @@ import { ToolError } from '../tools/tool-error.js';
 import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone, undoneBy } from './journal.js';
 import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
+import { withUndoLock } from './serial.js';
 import { mapState, type UndoReport, undoEntryOf, undoReport } from './undo-entry.js';
 import type { UndoState } from './state.js';
 
 export interface UndoItemConflict {
   item: string;
   reason: string;
+  /** A write that failed (a fault, not someone's edit): a rerun finishes it. */
+  failed?: true;
 }
 
 /** What undoing one change did (its fields: undo-entry.ts). */
@@ -24,13 +27,39 @@ export interface UndoOptions {
  * every object it touched is put back as it was, where it is still as the change left it;
  * the rest are conflicts, left alone unless `force`. The undo is journalled too (`undoes`), so
  * undoing it is a redo. Running it again after a fault finishes what is left (restore.ts).
+ * Undos of one journal run one at a time (serial.ts), from choosing the entry to journalling
+ * the undo, so a change is never undone twice by undos that ran at once.
  */
 export async function undoChange(
   context: ToolContext,
   journal: ChangeJournal,
   opts: { change_id?: string } & UndoOptions = {},
 ): Promise<UndoReport> {
-  const entries = await journal.entries();
+  const run = async () => {
+    const entries = await journal.entries();
+    return reverse(context, entries, await chooseChange(context, entries, opts), opts);
+  };
+  // A dry run writes nothing: it waits for no one.
+  return opts.dry_run ? run() : withUndoLock(journal, run);
+}
+
+/**
+ * The change an undo of `change_id` (omitted: the last one not undone) takes back, or the error
+ * saying why there is none to undo. Reviews call it once and carry its id to the run.
+ */
+export async function resolveChange(
+  context: ToolContext,
+  journal: ChangeJournal,
+  opts: { change_id?: string; force?: boolean } = {},
+): Promise<ChangeEntry> {
+  return chooseChange(context, await journal.entries(), opts);
+}
+
+async function chooseChange(
+  context: ToolContext,
+  entries: readonly ChangeEntry[],
+  opts: { change_id?: string; force?: boolean },
+): Promise<ChangeEntry> {
   const { username } = await context.client.connect();
   const mine = entriesOf(entries, username);
   const entry = opts.change_id === undefined ? lastUndoable(mine) : mine.find((e) => e.change_id === opts.change_id);
@@ -58,7 +87,38 @@ export async function undoChange(
       details: { undo_change_id: undo.change_id },
     });
   }
-  return reverse(context, entries, entry, opts);
+  return entry;
+}
+
+/** What an undo would write, from the engine's dry run: the objects now and as it would leave them. */
+export interface UndoPlan {
+  entry: ChangeEntry;
+  report: UndoReport;
+  /** The site now, and as the undo would leave it (conflicts left as they are), keyed by today's ids. */
+  now: UndoState;
+  after: UndoState;
+}
+
+/** The dry run of undoing one change, with the states a question is built from (never the entry's summary). */
+export async function planUndo(
+  context: ToolContext,
+  journal: ChangeJournal,
+  opts: { change_id?: string; force?: boolean } = {},
+): Promise<UndoPlan> {
+  const entries = await journal.entries();
+  const entry = await chooseChange(context, entries, opts);
+  const out = await restoreEntry(context, entries, entry, { ...opts, dry_run: true });
+  const report = undoReport(entry, entry.before as UndoState, out, true);
+  return { entry, report, now: out.current, after: out.result };
+}
+
+/** The last `n` changes not undone yet, newest first (those that cannot be undone included). */
+export async function lastChanges(context: ToolContext, journal: ChangeJournal, n: number): Promise<ChangeEntry[]> {
+  const entries = await journal.entries();
+  return entriesOf(entries, (await context.client.connect()).username)
+    .filter((e) => !e.undoes && !isUndone(entries, e))
+    .slice(-n)
+    .reverse();
 }
 
 /** The last `n` changes not undone yet, newest first; one that cannot be undone is skipped and said. */
@@ -68,27 +128,51 @@ export async function undoLast(
   n: number,
   opts: UndoOptions = {},
 ): Promise<UndoReport[]> {
-  const entries = await journal.entries();
-  const { username } = await context.client.connect();
-  const chosen = entriesOf(entries, username)
-    .filter((e) => !e.undoes && !isUndone(entries, e))
-    .slice(-n)
-    .reverse();
+  const run = async () => undoChanges(context, journal, await lastChanges(context, journal, n), opts);
+  return opts.dry_run ? run() : withUndoLock(journal, run);
+}
+
+/**
+ * Undoes these changes, in this order (the ones a question listed): one that cannot be undone,
+ * or that an undo running at the same time took back already, is skipped and said.
+ */
+export async function undoListed(
+  context: ToolContext,
+  journal: ChangeJournal,
+  chosen: readonly ChangeEntry[],
+  opts: UndoOptions = {},
+): Promise<UndoReport[]> {
+  return withUndoLock(journal, () => undoChanges(context, journal, chosen, opts));
+}
+
+async function undoChanges(
+  context: ToolContext,
+  journal: ChangeJournal,
+  chosen: readonly ChangeEntry[],
+  opts: UndoOptions,
+): Promise<UndoReport[]> {
   const reports: UndoReport[] = [];
+  const skip = (entry: ChangeEntry, why: string): UndoReport => ({
+    change_id: entry.change_id,
+    restored: [],
+    conflicts: [],
+    skipped: [`${entry.summary}: ${why}`],
+    // A dry run says so here too (undo --last N --dry-run printed "restored nothing").
+    ...(opts.dry_run ? { dry_run: true as const } : {}),
+  });
   for (const entry of chosen) {
     if (!entry.reversible) {
-      reports.push({
-        change_id: entry.change_id,
-        restored: [],
-        conflicts: [],
-        skipped: [`${entry.summary}: cannot be undone (${entry.why_not ?? 'not reversible'})`],
-        // A dry run says so here too (undo --last N --dry-run printed "restored nothing").
-        ...(opts.dry_run ? { dry_run: true as const } : {}),
-      });
+      reports.push(skip(entry, `cannot be undone (${entry.why_not ?? 'not reversible'})`));
       continue;
     }
     // Later undos add id maps (recreated terms) that older entries need: read the journal again.
-    reports.push(await reverse(context, await journal.entries(), entry, opts));
+    const entries = await journal.entries();
+    const undo = undoneBy(entries, entry.change_id);
+    if (undo && !undo.incomplete && !opts.force) {
+      reports.push(skip(entry, `already undone by ${undo.change_id}`));
+      continue;
+    }
+    reports.push(await reverse(context, entries, entry, opts));
   }
   return reports;
 }
@@ -97,18 +181,23 @@ function lastUndoable(entries: readonly ChangeEntry[]): ChangeEntry | undefined 
   return entries.filter((e) => !e.undoes && !isUndone(entries, e)).at(-1);
 }
 
+/** The engine's run for one entry, ids in today's ids (a dry run: what it would write, in `result`). */
+function restoreEntry(context: ToolContext, entries: readonly ChangeEntry[], entry: ChangeEntry, opts: UndoOptions) {
+  const resolve = idResolver(entries.slice(entries.indexOf(entry) + 1));
+  const expected = mapState(entry.after as UndoState, resolve);
+  const target = mapState(entry.before as UndoState, resolve);
+  return restoreState(context, expected, target, { force: opts.force, dryRun: opts.dry_run === true });
+}
+
 async function reverse(
   context: ToolContext,
   entries: readonly ChangeEntry[],
   entry: ChangeEntry,
   opts: UndoOptions,
 ): Promise<UndoReport> {
-  const resolve = idResolver(entries.slice(entries.indexOf(entry) + 1));
-  const expected = mapState(entry.after as UndoState, resolve);
-  const target = mapState(entry.before as UndoState, resolve);
   const dryRun = opts.dry_run === true;
-  const out = await restoreState(context, expected, target, { force: opts.force, dryRun });
-  const report = undoReport(entry, target, out, dryRun);
+  const out = await restoreEntry(context, entries, entry, opts);
+  const report = undoReport(entry, entry.before as UndoState, out, dryRun);
   if (dryRun) return report;
   // Nothing restored and nothing found already restored: the change still stands.
   if (!out.restored.length && !out.skipped.length) return report;

@@ -48,7 +48,7 @@ describe('cms-admin changes and undo', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('needs approval');
     const dry = await runCli(['undo', '--dry-run'], { env });
-    expect(dry.stdout).toContain(`restore category ${made.id}`);
+    expect(dry.stdout).toContain(`category "${name} 2" (id ${made.id}): rename it to "${name}"`);
     expect((await readTerm('categories', made.id))?.name).toBe(`${name} 2`);
 
     const done = await runCli(['undo', '--yes', '--json'], { env });

@@ -38,7 +38,8 @@ describe('list-changes and undo-change', () => {
     const review = await reviewCall(findTool('undo-change')!, context, { change_id: renameId });
     expect(review).toMatchObject({
       approval: 'required',
-      summary: expect.stringContaining(`restore category ${cat.id} '${cat.name}'`),
+      // Asked as update-category would ask it (tools/changes/undo-review.ts).
+      summary: expect.stringContaining(`category "${renamed}" (id ${cat.id}): rename it to "${cat.name}"`),
     });
     const dry = await callOkIn(context, 'undo-change', { change_id: renameId, dry_run: true });
     expect(dry).toMatchObject({ dry_run: true, restored: [expect.stringContaining('name')], needs_approval: true });

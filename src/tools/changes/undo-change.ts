@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { text } from '../schema.js';
 import { undoOutput } from '../output-schemas.js';
-import { undoChange, type UndoReport } from '../../undo/undo.js';
-import { describeUndo } from '../../undo/approve.js';
+import { planUndo, undoChange, type UndoReport } from '../../undo/undo.js';
+import { describePlan } from './undo-review.js';
 import { journalOf } from './journal-of.js';
 
 type Params = { change_id?: string; force?: boolean };
@@ -12,8 +12,10 @@ type Params = { change_id?: string; force?: boolean };
 const SHOWN = 30;
 
 /**
- * Takes back one journalled change (docs/undo.md): approval always, with what will be restored,
- * read from the journal and the site (a dry run of the undo). Journals itself (undoes).
+ * Takes back one journalled change (docs/undo.md): approval always. The review picks the change
+ * once ("the last" resolved to its id, which is what then runs: CallReview.params) and asks
+ * what the forward tools would ask for the writes the undo will make (undo-review.ts). Journals
+ * itself (undoes).
  */
 export const undoChangeTool = defineTool({
   name: 'undo-change',
@@ -28,12 +30,17 @@ export const undoChangeTool = defineTool({
   annotations: { readOnly: false, destructive: true, idempotent: false },
   undo: { self: true, summary: () => 'undo' },
   async review(context, params: Params) {
-    const plan = await undoChange(context, journalOf(context), { ...params, dry_run: true });
-    return { approval: 'required', summary: describeUndo(plan) };
+    const plan = await planUndo(context, journalOf(context), params);
+    const { dry_run: _, ...rest } = params as Params & { dry_run?: boolean };
+    return {
+      approval: 'required',
+      summary: await describePlan(context, plan),
+      params: { ...rest, change_id: plan.entry.change_id },
+    };
   },
   async preview(context, params: Params) {
-    const plan = await undoChange(context, journalOf(context), { ...params, dry_run: true });
-    return { would: describeUndo(plan), ...shorten(plan) };
+    const plan = await planUndo(context, journalOf(context), params);
+    return { would: await describePlan(context, plan), ...shorten(plan.report) };
   },
   execute: (context, params: Params) => undoChange(context, journalOf(context), params),
   answer: (report: UndoReport) => shorten(report),

@@ -16,5 +16,6 @@ export async function undoLastCall(context: ToolContext, filter: ToolFilter, app
   if (!call.ok) return call;
   const decision = await decideCall(call.tool, context, call.params, approver);
   if (!decision.ok) return decision;
-  return invoke(envelope, context, filter);
+  // The change the question named (its review resolved "the last change" once), not a second pick.
+  return invoke({ ...envelope, params: decision.params ?? envelope.params }, context, filter);
 }

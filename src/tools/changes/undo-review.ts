@@ -1,0 +1,200 @@
+import { decodeEntities } from '../../client/index.js';
+import type { UndoPlan } from '../../undo/undo.js';
+import type { TaxonomyRef, TermState, UndoState, UserState } from '../../undo/types.js';
+import type { AnyToolDefinition, ToolContext } from '../define-tool.js';
+import { parseParams } from '../params.js';
+import { ToolError } from '../tool-error.js';
+import { WordPressError } from '../../client/index.js';
+import { createCategory } from '../taxonomy/create-category.js';
+import { createTag } from '../taxonomy/create-tag.js';
+import { createTerm } from '../taxonomy/create-term.js';
+import { deleteCategory } from '../taxonomy/delete-category.js';
+import { deleteTag } from '../taxonomy/delete-tag.js';
+import { deleteTerm } from '../taxonomy/delete-term.js';
+import { updateCategory } from '../taxonomy/update-category.js';
+import { updateTag } from '../taxonomy/update-tag.js';
+import { updateTerm } from '../taxonomy/update-term.js';
+import { deleteUser } from '../users/delete-user.js';
+import { disableUser } from '../users/disable-user.js';
+import { enableUser } from '../users/enable-user.js';
+import { setUserRole } from '../users/set-user-role.js';
+import { updateUser } from '../users/update-user.js';
+import { refuseStrongerAccount, refuseStrongerRole } from '../users/guards.js';
+import { rolePowers, withPowers } from '../users/risk.js';
+
+/**
+ * An undo asks what the forward tools would ask for the same change (issue #33): the engine's
+ * dry run (what will be written, conflicts left out — never the entry's summary, which is
+ * only text in a file) is turned into forward calls, and each call's own review (its preview
+ * where it has none) says it, with its refusals: an undo of a demotion reads as set-user-role
+ * ("give ghopper the role administrator (manage_options, …)"), of a disable as enable-user,
+ * of create-user as delete-user (posts, "cannot be undone"), of delete-term as create-term.
+ */
+export async function describePlan(context: ToolContext, plan: UndoPlan): Promise<string> {
+  const { now, after } = plan;
+  const lines = [
+    ...(await termLines(context, now, after)),
+    ...(await postLines(context, now, after)),
+    ...(await userLines(context, now, after)),
+    // Posts taken out of the Trash (restore-trash.ts) have no forward tool: the engine's words.
+    ...plan.report.restored.filter((item) => item.includes('out of the Trash')),
+  ];
+  const conflicts = plan.report.conflicts;
+  const list = (items: string[]) => items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
+  const parts = [`undo ${plan.entry.change_id} (${plan.entry.tool}): ${lines.length ? lines.join('; ') : 'nothing to write'}`];
+  if (conflicts.length)
+    parts.push(`left as they are: ${list(conflicts.map((c) => `${c.item}: ${c.reason}`))}`);
+  if (!lines.length && plan.report.skipped.length) parts.push(`already as they were: ${list(plan.report.skipped)}`);
+  return parts.join('; ');
+}
+
+/** The forward call's own words: its review, else its dry run's `would`. */
+async function forward(context: ToolContext, tool: AnyToolDefinition, raw: Record<string, unknown>): Promise<string> {
+  const parsed = parseParams(tool, raw);
+  if (!parsed.success) throw new Error(`undo-review: ${tool.name} ${JSON.stringify(raw)} does not parse`);
+  if (tool.review) return (await tool.review(context, parsed.data as never)).summary;
+  const preview = await tool.preview?.(context, parsed.data as never);
+  return String(preview?.would ?? `${tool.name} ${JSON.stringify(raw)}`);
+}
+
+const changed = <T>(a: T, b: T) => JSON.stringify(a) !== JSON.stringify(b);
+
+async function userLines(context: ToolContext, now: UndoState, after: UndoState): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [key, want] of Object.entries(after.users ?? {})) {
+    const is = now.users?.[key] ?? null;
+    if (!changed(is, want) || !is) continue;
+    const id = Number(key);
+    // Refusals (a stronger account, a role above the caller's, the last administrator) propagate:
+    // the undo fails before anyone is asked, as the forward call would.
+    if (!want) {
+      const me = await context.client.connect();
+      lines.push(await forward(context, deleteUser, { id, reassign_to: me.id }));
+      continue;
+    }
+    if (want.disabled === true && is.disabled !== true) lines.push(await forward(context, disableUser, { id }));
+    if (changed([...is.roles].sort(), [...want.roles].sort())) lines.push(await rolesLine(context, id, is, want));
+    const fields: Record<string, unknown> = {};
+    if (want.email !== is.email) fields.email = want.email;
+    if (want.name !== is.name) fields.name = want.name;
+    if (want.bio !== is.bio) fields.bio = want.bio;
+    if (Object.keys(fields).length) lines.push(await forward(context, updateUser, { id, ...fields }));
+    if (want.disabled === false && is.disabled === true) lines.push(await forward(context, enableUser, { id }));
+  }
+  return lines;
+}
+
+/** One role: set-user-role's question. Several or none (no forward call says that): its words and checks. */
+async function rolesLine(context: ToolContext, id: number, is: UserState, want: UserState): Promise<string> {
+  const [only] = want.roles;
+  if (want.roles.length === 1 && only) return forward(context, setUserRole, { id, role: only });
+  const { client } = context;
+  await refuseStrongerAccount(client, id, 'change the roles of');
+  for (const role of want.roles) await refuseStrongerRole(client, role);
+  const powersOf = await rolePowers(client);
+  const roles = want.roles.map((role) => withPowers(role, powersOf(role))).join(', ') || 'no role';
+  return `give ${is.username} the roles ${roles} (was: ${is.roles.join(', ') || 'no role'})`;
+}
+
+function termTools(taxonomy: TaxonomyRef) {
+  if (taxonomy.taxonomy === 'category') return { create: createCategory, update: updateCategory, remove: deleteCategory, extra: {} };
+  if (taxonomy.taxonomy === 'post_tag') return { create: createTag, update: updateTag, remove: deleteTag, extra: {} };
+  return { create: createTerm, update: updateTerm, remove: deleteTerm, extra: { taxonomy: taxonomy.taxonomy } };
+}
+
+async function termLines(context: ToolContext, now: UndoState, after: UndoState): Promise<string[]> {
+  const taxonomy = after.taxonomy ?? now.taxonomy;
+  if (!taxonomy) return [];
+  const tools = termTools(taxonomy);
+  const lines: string[] = [];
+  for (const [key, want] of Object.entries(after.terms ?? {})) {
+    const is = now.terms?.[key] ?? null;
+    if (!changed(is, want)) continue;
+    const id = Number(key);
+    const name = `${taxonomy.noun} '${(want ?? is)?.name}'`;
+    if (!want) lines.push(await termLine(context, tools.remove, { ...tools.extra, id }, `delete the ${name} (id ${id})`));
+    else if (!is) lines.push(await termLine(context, tools.create, { ...tools.extra, ...created(taxonomy, want) }, `create the ${name} again (a new id)`));
+    else lines.push(await termLine(context, tools.update, { ...tools.extra, id, ...fieldsOf(is, want) }, `change the ${name} (id ${id}) back`));
+  }
+  return lines;
+}
+
+function created(taxonomy: TaxonomyRef, want: TermState): Record<string, unknown> {
+  return {
+    name: want.name,
+    slug: want.slug,
+    ...(want.description ? { description: want.description } : {}),
+    ...(taxonomy.hierarchical && want.parent ? { parent: want.parent } : {}),
+  };
+}
+
+function fieldsOf(is: TermState, want: TermState): Record<string, unknown> {
+  return Object.fromEntries(
+    (['name', 'slug', 'description', 'parent'] as const).filter((f) => is[f] !== want[f]).map((f) => [f, want[f]]),
+  );
+}
+
+/**
+ * A term's forward words. Terms carry no account's power; a forward preview that refuses
+ * because an earlier step of the same undo has not run yet (a parent recreated first, a name
+ * freed by another change back) gives way to the plain line.
+ */
+async function termLine(
+  context: ToolContext,
+  tool: AnyToolDefinition,
+  params: Record<string, unknown>,
+  plain: string,
+): Promise<string> {
+  try {
+    return await forward(context, tool, params);
+  } catch (err) {
+    if (err instanceof ToolError || (err instanceof WordPressError && (err.status ?? 500) < 500)) return plain;
+    throw err;
+  }
+}
+
+/** Posts' terms, counted per term: "category 'News' back on 12 posts", as the merge moved them. */
+async function postLines(context: ToolContext, now: UndoState, after: UndoState): Promise<string[]> {
+  const taxonomy = after.taxonomy ?? now.taxonomy;
+  if (!taxonomy || !after.posts) return [];
+  const back = new Map<number, number>();
+  const off = new Map<number, number>();
+  const bump = (map: Map<number, number>, t: number) => map.set(t, (map.get(t) ?? 0) + 1);
+  for (const [key, want] of Object.entries(after.posts)) {
+    const is = now.posts?.[key] ?? [];
+    for (const t of want) if (!is.includes(t)) bump(back, t);
+    for (const t of is) if (!want.includes(t)) bump(off, t);
+  }
+  const names = await termNames(context, taxonomy, [...back.keys(), ...off.keys()], now, after);
+  const posts = (n: number) => `${n} post${n === 1 ? '' : 's'}`;
+  const line = (t: number, n: number, how: string) => `${taxonomy.noun} ${names.get(t) ?? t} ${how} ${posts(n)}`;
+  return [
+    ...[...back].map(([t, n]) => line(t, n, 'back on')),
+    ...[...off].map(([t, n]) => line(t, n, 'taken off')),
+  ];
+}
+
+async function termNames(
+  context: ToolContext,
+  taxonomy: TaxonomyRef,
+  ids: number[],
+  now: UndoState,
+  after: UndoState,
+): Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  for (const id of ids) {
+    const known = after.terms?.[id] ?? now.terms?.[id];
+    if (known) names.set(id, `'${known.name}'`);
+  }
+  const unknown = [...new Set(ids.filter((id) => !names.has(id)))];
+  if (unknown.length) {
+    const found = await context.client.all<{ id: number; name: string }>(taxonomy.route, {
+      include: unknown,
+      _fields: 'id,name',
+      hide_empty: false,
+      per_page: 100,
+    });
+    for (const term of found) names.set(term.id, `'${decodeEntities(term.name)}'`);
+  }
+  return names;
+}
