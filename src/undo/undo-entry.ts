@@ -1,6 +1,6 @@
 import { type ChangeEntry, newChangeId } from './journal.js';
 import type { UndoState } from './state.js';
-import type { ItemConflict, RestoreOutcome } from './types.js';
+import type { RestoreOutcome } from './types.js';
 
 /** What undoing one change did (or, in a dry run, would do). */
 export interface UndoReport {
