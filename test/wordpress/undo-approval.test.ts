@@ -141,4 +141,23 @@ describe('undo approval', () => {
     expect(question).toContain(`to ${me.username}; this cannot be undone`);
     expect(await readUser(made.id)).toMatchObject({ id: made.id });
   });
+  it('undo of a merge says what it moves back: sources recreated as create-category says it, "category … back on N posts"', async () => {
+    const { context } = journalled();
+    const [news, tech, target] = await Promise.all(
+      ['News', 'Tech', 'Stories'].map((n) => wp().post<{ id: number; name: string }>('/wp/v2/categories', { name: unique(n) })),
+    );
+    const posts = await Promise.all(
+      [[news!.id], [news!.id, tech!.id], [tech!.id]].map((categories) =>
+        wp().post<{ id: number }>('/wp/v2/posts', { title: unique('Merged'), status: 'publish', categories }),
+      ),
+    );
+    await callOkIn(context, 'merge-categories', { source_ids: [news!.id, tech!.id], target_id: target!.id, delete_sources: true });
+    const dry = await callIn(context, 'undo-change', { dry_run: true });
+    const would = dry.ok ? (dry.result as { would: string }).would : JSON.stringify(dry.error);
+    expect(would).toContain(`create the category "${news!.name}" at top level`);
+    expect(would).toContain(`category '${news!.name}' back on 2 posts`);
+    expect(would).toContain(`category '${tech!.name}' back on 2 posts`);
+    expect(would).toContain(`category '${target!.name}' taken off 3 posts`);
+    expect((await wp().get<{ categories: number[] }>(`/wp/v2/posts/${posts[0]!.id}`)).categories).toEqual([target!.id]);
+  });
 });
