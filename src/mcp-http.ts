@@ -113,7 +113,9 @@ export async function serveMcpHttp(
       return send(res, 404, { error: 'not found: use /mcp' });
     if (!originAllowed(req, res)) return;
     if (expected && !authorized(req.headers.authorization, expected)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="cms-admin", error="invalid_token"');
+      // RFC 6750 §3.1: a request without credentials gets no error code; a wrong token does.
+      const error = req.headers.authorization === undefined ? '' : ', error="invalid_token"';
+      res.setHeader('WWW-Authenticate', `Bearer realm="cms-admin"${error}`);
       return send(res, 401, { error: 'a valid bearer token is required (Authorization: Bearer …)' });
     }
     const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;

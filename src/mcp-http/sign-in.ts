@@ -1,8 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import {
+  createOAuthMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthRouter,
+} from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express from 'express';
 import type { ToolContext } from '../tools/index.js';
+import { plainOAuthErrors } from './oauth-errors.js';
+import { TOKEN_AUTH_METHODS } from './registration.js';
 import { CALLBACK_PATH, CONSENT_PATH, type WordPressAuthOptions, WordPressOAuthProvider } from './wordpress-oauth.js';
 
 interface Handlers {
@@ -28,6 +35,18 @@ export function signIn(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(['/authorize', '/register', '/token', '/revoke'], plainOAuthErrors);
+  // The SDK's metadata, saying exactly what our endpoints take: /token and /revoke both
+  // authenticate a client with client_secret_post, or with its client_id alone (none).
+  const metadata = createOAuthMetadata({ provider, issuerUrl: base });
+  app.use(
+    '/.well-known/oauth-authorization-server',
+    metadataHandler({
+      ...metadata,
+      token_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
+      revocation_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
+    }),
+  );
   app.use(
     mcpAuthRouter({
       provider,
@@ -49,13 +68,23 @@ export function signIn(
   app.get(CALLBACK_PATH, (req, res, next) => {
     provider.callback(req, res).catch(next);
   });
+  const resourceMetadata = getOAuthProtectedResourceMetadataUrl(resource);
   const bearer = requireBearerAuth({
     verifier: provider,
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
+    resourceMetadataUrl: resourceMetadata,
     expectedResource: resource,
   });
   app.all('/mcp', (req, res, next) => {
-    if (handlers.originAllowed(req, res)) bearer(req, res, next);
+    if (!handlers.originAllowed(req, res)) return;
+    // No credentials at all: RFC 6750 §3.1 asks for no error code (the SDK would say invalid_token).
+    if (req.headers.authorization === undefined) {
+      res.set('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"`);
+      res
+        .status(401)
+        .json({ error_description: 'sign in first: this server needs a bearer token (see resource_metadata)' });
+      return;
+    }
+    bearer(req, res, next);
   });
   app.all('/mcp', (req, res, next) => {
     handlers.handle(req, res, req.auth?.extra?.grantId as string).catch(next);

@@ -91,8 +91,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
 
   /** Our consent page first (consent.ts), then WordPress's authorize-application.php. */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
-    if (params.resource && params.resource.href !== this.resource.href)
-      throw new InvalidTargetError(`this server is ${this.resource.href}`);
+    if (params.resource && params.resource.href !== this.resource.href) throw this.#otherTarget(params.resource.href);
     this.consent.start(client, params, res);
   }
 
@@ -173,8 +172,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       throw new InvalidGrantError('unknown or expired authorization code');
     if (redirectUri !== undefined && redirectUri !== found.redirectUri)
       throw new InvalidGrantError('redirect_uri differs from the authorization request');
-    if (resource && resource.href !== this.resource.href)
-      throw new InvalidTargetError(`this server is ${this.resource.href}`);
+    if (resource && resource.href !== this.resource.href) throw this.#otherTarget(resource.href);
     const grant = this.store.grant(found.grantId);
     if (!grant) throw new InvalidGrantError('the grant was revoked');
     return this.#issue(grant);
@@ -192,8 +190,9 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       await this.revokeGrant(grant.id);
       throw new InvalidGrantError('the refresh token expired: sign in again');
     }
-    if (grant.resource !== this.resource.href || (resource && resource.href !== this.resource.href)) {
-      throw new InvalidTargetError(`this grant is for ${grant.resource}; this server is ${this.resource.href}`);
+    if (resource && resource.href !== this.resource.href) throw this.#otherTarget(resource.href);
+    if (grant.resource !== this.resource.href) {
+      throw new InvalidTargetError(`this grant was made for ${grant.resource}; this server is ${this.resource.href}`);
     }
     return this.#issue(grant);
   }
@@ -246,6 +245,11 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       username: grant.userLogin,
       appPassword: this.store.open(grant.password),
     });
+  }
+
+  /** invalid_target naming what was asked for, and what this server is. */
+  #otherTarget(asked: string): InvalidTargetError {
+    return new InvalidTargetError(`the resource ${asked} is not served here; this server is ${this.resource.href}`);
   }
 
   #issue(grant: Grant): OAuthTokens {

@@ -86,6 +86,8 @@ describe('mcp --http sign-in refuses', () => {
   it('no token: 401 pointing at the protected-resource metadata, which names this server and its authorization server', async () => {
     const { status, challenge } = await rawPost(server.url, {});
     expect(status).toBe(401);
+    // RFC 6750 §3.1: no credentials, no error code (issue #37 finding 3).
+    expect(challenge).not.toContain('error=');
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
     expect(metadataUrl).toBe(new URL('/.well-known/oauth-protected-resource/mcp', base()).href);
     const prm = (await (await fetch(metadataUrl as string)).json()) as {
@@ -99,6 +101,8 @@ describe('mcp --http sign-in refuses', () => {
     >;
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
     expect(as.registration_endpoint).toBeTruthy();
+    // /revoke takes a public client's client_id alone, as /token does.
+    expect(as.revocation_endpoint_auth_methods_supported).toEqual(['client_secret_post', 'none']);
   });
 
   it('a forged token: 401 invalid_token', async () => {
@@ -112,6 +116,10 @@ describe('mcp --http sign-in refuses', () => {
     const location = new URL(res.headers.get('location') ?? 'http://none/');
     expect(location.origin).toBe('http://127.0.0.1:1');
     expect(location.searchParams.get('error')).toBe('invalid_request');
+    // A sentence, not zod's JSON dump of issues.
+    expect(location.searchParams.get('error_description')).toBe('code_challenge_method must be "S256"');
+    const missing = await fetch(new URL('/authorize', base()), { redirect: 'manual' });
+    expect(await missing.json()).toEqual({ error: 'invalid_request', error_description: 'client_id is missing' });
   });
 
   it('a redirect URI not registered: 400, no redirect at all', async () => {
@@ -126,7 +134,11 @@ describe('mcp --http sign-in refuses', () => {
     const res = await fetch(authorizeUrl(await register(), { resource: 'http://127.0.0.1:1/mcp' }), {
       redirect: 'manual',
     });
-    expect(new URL(res.headers.get('location') ?? 'http://none/').searchParams.get('error')).toBe('invalid_target');
+    const back = new URL(res.headers.get('location') ?? 'http://none/');
+    expect(back.searchParams.get('error')).toBe('invalid_target');
+    expect(back.searchParams.get('error_description')).toBe(
+      `the resource http://127.0.0.1:1/mcp is not served here; this server is ${server.url}`,
+    );
   });
 
   it('a wrong Origin: 403 even with a good token; an expired token: 401; a grant of another server: refused there', async () => {

@@ -126,6 +126,8 @@ describe('cms-admin mcp --http', () => {
       const res = await post(headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      // RFC 6750 §3.1: an error code only when a token was sent (issue #37 finding 3).
+      expect(res.headers.get('www-authenticate')?.includes('error="invalid_token"')).toBe('Authorization' in headers);
     }
     await expect(connect({ Authorization: 'Bearer wrong-token-wrong-token' })).rejects.toThrow();
   });
