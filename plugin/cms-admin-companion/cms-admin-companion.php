@@ -31,6 +31,7 @@ require_once __DIR__ . '/includes/capability-guards.php';
 require_once __DIR__ . '/includes/rest-routes.php';
 require_once __DIR__ . '/includes/password-reset.php';
 require_once __DIR__ . '/includes/post-terms.php';
+require_once __DIR__ . '/includes/post-terms-read.php';
 require_once __DIR__ . '/includes/sessions.php';
 require_once __DIR__ . '/includes/offboarding.php';
 

@@ -17,6 +17,8 @@ export const COMPANION_INDEX_FIELD = 'cms_admin_companion';
  */
 export const COMPANION_ROUTES = {
   'post-terms': '0.3.0',
+  /** 0.4.0: which posts hold a term, every post type (REST-hidden ones too) and status (custom ones too). */
+  'post-terms/read': '0.4.0',
   'users/disable': '0.1.0',
   'users/enable': '0.1.0',
   'users/password-reset': '0.1.0',

@@ -6,6 +6,7 @@ import { hasCompanion } from '../companion.js';
 import { finishMerge, type MergePlan, type MergeReport } from './merge-finish.js';
 
 export type { MergePlan, MergeReport };
+import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
 import { postsWithAnyTerm } from './post-terms.js';
 import { withSiteLock } from './site-lock.js';
 import { defaultCategoryId } from './term-writes.js';
@@ -49,10 +50,16 @@ export async function planMerge(
       );
     }
   }
-  const [posts, children] = await Promise.all([
+  const [posts, children, hidden] = await Promise.all([
     postsWithAnyTerm(client, kind, sourceIds),
     kind.hierarchical ? childrenToMove(client, kind, sourceIds, targetId, known) : [],
+    // Posts REST cannot show would keep only the deleted sources: refused before anything is written.
+    deleteSources ? hiddenHolders(client, kind, sourceIds) : undefined,
   ]);
+  if (hidden) {
+    const what = `merge and delete the ${kind.plural} ${sourceIds.join(', ')}`;
+    throw hiddenHoldersError(kind, hidden, what, 'merge with delete_sources: false (the sources keep those posts)');
+  }
   return { kind, targetId, sourceIds, posts, children, deleteSources };
 }
 

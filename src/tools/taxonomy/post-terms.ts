@@ -1,4 +1,5 @@
 import { chunk, mapLimit, type WordPressClient, type WordPressError } from '../../client/index.js';
+import { hasCompanion } from '../companion.js';
 import { type PostTypeRoute, postTypeRoutes } from './post-types.js';
 
 /**
@@ -21,7 +22,10 @@ export interface PostTermsTaxonomy {
 export interface PostTerms {
   id: number;
   terms: number[];
-  /** Its REST collection, e.g. `/wp/v2/pages`; writes go to `${route}/${id}`. */
+  /**
+   * Its REST collection, e.g. `/wp/v2/pages`; writes go to `${route}/${id}`. Empty for a post
+   * only the companion plugin shows (a type hidden from REST): the plugin's route writes it.
+   */
   route: string;
   status?: string;
   /** `date_gmt` as REST gives it (UTC, no zone). */
@@ -44,15 +48,39 @@ function toPostTerms(kind: PostTermsTaxonomy, route: PostTypeRoute, raw: Record<
   };
 }
 
+/** The companion plugin's read route (0.4.0): every post type and status, read from the relationships. */
+const READ_ROUTE = '/cms-admin/v1/post-terms';
+type PluginPost = { id: number; type: string | null; status: string | null; date_gmt: string | null; terms: number[] };
+
+const viaPlugin = (client: WordPressClient) => hasCompanion(client, 'post-terms/read');
+
+async function fromPlugin(client: WordPressClient, kind: PostTermsTaxonomy, raws: PluginPost[]): Promise<PostTerms[]> {
+  const routes = new Map((await postTypeRoutes(client, kind.taxonomy)).map((route) => [route.type, route.route]));
+  return raws.map((raw) => ({
+    id: Number(raw.id),
+    terms: raw.terms.map(Number),
+    route: (raw.type && routes.get(raw.type)) ?? '',
+    ...(raw.status !== null && { status: raw.status }),
+    ...(raw.date_gmt !== null && { dateGmt: raw.date_gmt }),
+  }));
+}
+
 /**
  * The posts among `ids`, of every type the taxonomy is registered for and every status, with
- * their current terms (100 ids a request per type). Post ids are unique across types.
+ * their current terms (100 ids a request per type). Post ids are unique across types. With the
+ * companion plugin also posts of types hidden from REST.
  */
 export async function readPostTerms(
   client: WordPressClient,
   kind: PostTermsTaxonomy,
   ids: readonly number[],
 ): Promise<PostTerms[]> {
+  if (await viaPlugin(client)) {
+    const pages = await mapLimit(chunk(ids, 250), client.concurrency, (postIds) =>
+      client.get<PluginPost[]>(READ_ROUTE, { taxonomy: kind.taxonomy, post_ids: postIds, per_page: 250 }),
+    );
+    return fromPlugin(client, kind, pages.flat());
+  }
   const routes = await postTypeRoutes(client, kind.taxonomy);
   const jobs = routes.flatMap((route) => chunk(ids, 100).map((include) => ({ route, include })));
   const pages = await mapLimit(jobs, client.concurrency, async ({ route, include }) =>
@@ -72,12 +100,17 @@ export async function readPostTerms(
 /**
  * Every post of every type and status having any of `termIds`, all pages. Ordered by id:
  * offset pages ordered by date skip or repeat posts that share a date (e.g. created by one batch).
+ * With the companion plugin: every object holding them, also of types hidden from REST.
  */
 export async function postsWithAnyTerm(
   client: WordPressClient,
   kind: PostTermsTaxonomy,
   termIds: readonly number[],
 ): Promise<PostTerms[]> {
+  if (await viaPlugin(client)) {
+    const raws = await client.all<PluginPost>(READ_ROUTE, { taxonomy: kind.taxonomy, term_ids: termIds, per_page: 500 });
+    return fromPlugin(client, kind, raws);
+  }
   const routes = await postTypeRoutes(client, kind.taxonomy);
   const lists = await mapLimit(routes, client.concurrency, async (route) =>
     (
@@ -95,8 +128,12 @@ export async function postsWithAnyTerm(
   return lists.flat();
 }
 
-/** Posts of every type and status holding the term (a term's own `count` is published posts only). */
+/**
+ * Objects holding the term, every type and status (a term's own `count` is published posts
+ * only). Without the plugin, only what REST shows: hidden-holders.ts says what it cannot.
+ */
 export async function countPostsUsing(client: WordPressClient, kind: PostTermsTaxonomy, id: number): Promise<number> {
+  if (await viaPlugin(client)) return client.count(READ_ROUTE, { taxonomy: kind.taxonomy, term_ids: [id] });
   const routes = await postTypeRoutes(client, kind.taxonomy);
   const counts = await mapLimit(routes, client.concurrency, (route) =>
     client.count(route.route, { [kind.postsParam]: id, status: route.statuses, context: 'edit' }),

@@ -1,4 +1,4 @@
-import type { WordPressClient } from '../../client/index.js';
+import { type WordPressClient, WordPressError } from '../../client/index.js';
 
 /** The REST collection of one post type a taxonomy is registered for. */
 export interface PostTypeRoute {
@@ -20,36 +20,73 @@ const ATTACHMENT_STATUSES = ['inherit', 'private', 'trash'] as const;
 
 export const POSTS: PostTypeRoute = { type: 'post', route: '/wp/v2/posts', statuses: POST_STATUSES };
 
-const cache = new WeakMap<WordPressClient, Map<string, Promise<PostTypeRoute[]>>>();
+/** The post types a taxonomy is on: those REST shows (as routes) and those it does not. */
+export interface TaxonomyPostTypes {
+  routes: PostTypeRoute[];
+  /** Types with show_in_rest false: their posts hold terms REST can neither show nor change. */
+  hidden: string[];
+}
+
+const cache = new WeakMap<WordPressClient, Map<string, Promise<TaxonomyPostTypes>>>();
 
 /**
  * The post types `taxonomy` is registered for (register_taxonomy_for_object_type() adds pages
  * or custom types), as REST collections; cached per client like the namespaces. A site where
- * the taxonomy is on posts only costs one small request, once.
+ * the taxonomy is on posts only costs two small requests, once.
  */
-export function postTypeRoutes(client: WordPressClient, taxonomy: string): Promise<PostTypeRoute[]> {
-  const byTaxonomy = cache.get(client) ?? new Map<string, Promise<PostTypeRoute[]>>();
-  cache.set(client, byTaxonomy);
-  let routes = byTaxonomy.get(taxonomy);
-  if (!routes) {
-    routes = lookUp(client, taxonomy);
-    byTaxonomy.set(taxonomy, routes);
-    routes.catch(() => byTaxonomy.delete(taxonomy));
-  }
-  return routes;
+export async function postTypeRoutes(client: WordPressClient, taxonomy: string): Promise<PostTypeRoute[]> {
+  return (await taxonomyPostTypes(client, taxonomy)).routes;
 }
 
-async function lookUp(client: WordPressClient, taxonomy: string): Promise<PostTypeRoute[]> {
+export function taxonomyPostTypes(client: WordPressClient, taxonomy: string): Promise<TaxonomyPostTypes> {
+  const byTaxonomy = cache.get(client) ?? new Map<string, Promise<TaxonomyPostTypes>>();
+  cache.set(client, byTaxonomy);
+  let types = byTaxonomy.get(taxonomy);
+  if (!types) {
+    types = lookUp(client, taxonomy);
+    byTaxonomy.set(taxonomy, types);
+    types.catch(() => byTaxonomy.delete(taxonomy));
+  }
+  return types;
+}
+
+async function lookUp(client: WordPressClient, taxonomy: string): Promise<TaxonomyPostTypes> {
   const { types = ['post'] } = await client.get<{ types?: string[] }>(`/wp/v2/taxonomies/${taxonomy}`, {
     _fields: 'types',
   });
-  if (types.length === 1 && types[0] === 'post') return [POSTS];
+  if (types.length === 1 && types[0] === 'post') return { routes: [await withStatuses(client, POSTS)], hidden: [] };
   // An object keyed by type slug; types hidden from REST are absent (their posts cannot be reached).
   const all = await client.get<Record<string, { rest_base?: string; rest_namespace?: string }>>('/wp/v2/types');
-  return types.flatMap((type) => {
+  const routes = types.flatMap((type) => {
     const info = all[type];
     if (!info) return [];
     const route = `/${info.rest_namespace ?? 'wp/v2'}/${info.rest_base ?? type}`;
     return [{ type, route, statuses: type === 'attachment' ? ATTACHMENT_STATUSES : POST_STATUSES }];
   });
+  return {
+    routes: await Promise.all(routes.map((route) => withStatuses(client, route))),
+    hidden: types.filter((type) => !all[type]),
+  };
+}
+
+/**
+ * Every status the collection takes, from its own schema (an OPTIONS request, sent as `_method`
+ * as WordPress allows): statuses a plugin registers (register_post_status(), e.g. `archived`)
+ * are in it, while `status=any` leaves them out (not public: "excluded from search"), so a
+ * merge would not see their posts. Auto-drafts are no content. Falls back to the usual ones.
+ * https://developer.wordpress.org/reference/functions/register_post_status/
+ */
+async function withStatuses(client: WordPressClient, route: PostTypeRoute): Promise<PostTypeRoute> {
+  type Options = { endpoints?: Array<{ methods?: string[]; args?: { status?: { items?: { enum?: unknown } } } }> };
+  const options = await client
+    .get<Options>(route.route, { _method: 'OPTIONS', _fields: 'endpoints' })
+    .catch((err) => {
+      // A host that refuses OPTIONS: the usual statuses. Anything else is an error of the call.
+      if (err instanceof WordPressError && err.status !== undefined && err.status < 500) return {} as Options;
+      throw err;
+    });
+  const list = options.endpoints?.find((e) => e.methods?.includes('GET'))?.args?.status?.items?.enum;
+  if (!Array.isArray(list)) return route;
+  const statuses = list.filter((s): s is string => typeof s === 'string' && s !== 'any' && s !== 'auto-draft');
+  return { ...route, statuses: [...new Set([...route.statuses, ...statuses])] };
 }

@@ -1,14 +1,27 @@
 import type { WordPressClient } from '../../client/index.js';
 import type { CallReview } from '../define-tool.js';
+import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
+import { countPostsUsing } from './post-terms.js';
 import { getTerm, type TermKind } from './terms.js';
 
-/** What the approver of a deletion sees: the term's name and how many posts use it, from the site. */
+/**
+ * What the approver of a deletion sees: the term's name and how many posts use it, from the
+ * site — every type and status (the term's own `count` is published posts only), and posts REST
+ * cannot show (without the plugin), refused here already unless forced.
+ */
 export async function reviewDelete(client: WordPressClient, kind: TermKind, id: number, force = false): Promise<CallReview> {
-  const term = (await getTerm(client, kind, id)) as { name: string; count?: number };
-  const used = term.count ? `, used by ${term.count} post${term.count === 1 ? '' : 's'}` : '';
+  const [term, count, hidden] = await Promise.all([
+    getTerm(client, kind, id) as Promise<{ name: string }>,
+    countPostsUsing(client, kind, id),
+    hiddenHolders(client, kind, [id]),
+  ]);
+  if (hidden && !force) throw hiddenHoldersError(kind, hidden, `delete ${kind.noun} ${id}`, 'pass force: true to delete it anyway (those posts lose it)');
+  const unseen = hidden?.terms.reduce((n, t) => n + t.hidden, 0) ?? 0;
+  const used = count + unseen ? `, used by ${count + unseen} post${count + unseen === 1 ? '' : 's'} of any status` : '';
+  const beyond = hidden ? `; posts of type ${hidden.types.join(', ')}, which this account cannot see, may hold it too` : '';
   return {
     approval: 'required',
-    summary: `delete the ${kind.noun} "${term.name}" (id ${id}${used})${force ? ', even if posts use it' : ''}`,
+    summary: `delete the ${kind.noun} "${term.name}" (id ${id}${used})${force ? ', even if posts use it' : ''}${beyond}`,
   };
 }
 

@@ -1,6 +1,7 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
 import { confirmDeleted, confirmWritten } from '../read-back.js';
+import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
 import { countPostsUsing } from './post-terms.js';
 import { checkNewParent, checkSlugFree } from './term-checks.js';
 import { findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
@@ -99,13 +100,14 @@ export async function deleteTerm(
   force: boolean,
 ): Promise<DeleteReport> {
   // Independent reads, in parallel: an unknown id still fails with getTerm's not-found error.
-  const [term, defaultId, postsAffected, children] = await Promise.all([
+  const [term, defaultId, postsAffected, children, hidden] = await Promise.all([
     getTerm(client, kind, id) as Promise<Term>,
     kind.taxonomy === 'category' ? defaultCategoryId(client) : undefined,
     countPostsUsing(client, kind, id),
     kind.hierarchical
       ? client.all<Term>(kind.route, { parent: id, _fields: 'id,name', hide_empty: false, orderby: 'id' })
       : [],
+    hiddenHolders(client, kind, [id]),
   ]);
   if (defaultId === id) {
     throw new ToolError(
@@ -116,6 +118,9 @@ export async function deleteTerm(
       },
     );
   }
+  // Posts REST cannot show (no companion plugin): refused unless forced, and counted when forced.
+  if (hidden && !force) throw hiddenHoldersError(kind, hidden, `delete ${kind.noun} ${id}`, 'pass force: true to delete it anyway (those posts lose it)');
+  const unseen = hidden?.terms.reduce((n, t) => n + t.hidden, 0) ?? 0;
   if (postsAffected > 0 && !force) {
     throw new ToolError(
       'term_in_use',
@@ -135,7 +140,7 @@ export async function deleteTerm(
     ...(kind.hierarchical && {
       children_reparented: children.map((child) => ({ id: child.id, name: decodeEntities(child.name), new_parent: newParent })),
     }),
-    posts_affected: postsAffected,
+    posts_affected: postsAffected + unseen,
   };
 }
 
