@@ -13,9 +13,17 @@ export function redirectHost(redirectUri: string): string {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url.host : url.protocol;
 }
 
+/**
+ * The client's name as it may be shown: without control or format characters (a right-to-left
+ * override in the name would otherwise turn the host that follows it around on WordPress's page).
+ */
+export function clientName(client: OAuthClientInformationFull): string | undefined {
+  return client.client_name?.replace(/[\p{Cc}\p{Cf}]/gu, '');
+}
+
 /** The name WordPress shows on authorize-application.php and in the person's profile afterwards. */
 export function wordpressAppName(client: OAuthClientInformationFull, redirectUri: string): string {
-  const name = (client.client_name ?? 'MCP client').slice(0, 100);
+  const name = (clientName(client) || 'MCP client').slice(0, 100);
   return `${name} → ${redirectHost(redirectUri).slice(0, 80)} (cms-admin MCP)`;
 }
 
@@ -44,7 +52,7 @@ export function pageHeaders(res: Response): void {
 }
 
 export function consentPage(view: ConsentView): string {
-  const name = view.client.client_name ?? '(no name given)';
+  const name = clientName(view.client) || '(no name given)';
   const url = new URL(view.redirectUri);
   const local = url.protocol === 'http:';
   const host = redirectHost(view.redirectUri);

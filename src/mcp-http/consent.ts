@@ -10,6 +10,8 @@ export const CONSENT_PATH = '/oauth/consent';
 export const CALLBACK_PATH = '/oauth/wordpress/callback';
 const BROWSER_COOKIE = 'cms_admin_browser';
 const FORM_TTL_MS = 15 * 60_000;
+/** /authorize needs no sign-in: the consent forms waiting in memory are bounded (the oldest go first). */
+const MAX_FORMS = 10_000;
 
 export interface Pending {
   client: OAuthClientInformationFull;
@@ -55,6 +57,7 @@ export class ConsentFlow {
     const browser = readCookie(res.req.headers.cookie, BROWSER_COOKIE);
     const browserId = browser && /^[\w-]{43}$/.test(browser) ? browser : newSecret();
     this.#forms.set(hash(id), { pending, csrfHash: hash(csrf), browserHash: hash(browserId) });
+    if (this.#forms.size > MAX_FORMS) this.#forms.delete(this.#forms.keys().next().value as string);
     pageHeaders(res);
     res.cookie(BROWSER_COOKIE, browserId, this.#cookie(CONSENT_PATH, FORM_TTL_MS, 'strict'));
     res

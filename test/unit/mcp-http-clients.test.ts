@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { wordpressAppName } from '../../src/mcp-http/consent-page.js';
 import { GrantStore } from '../../src/mcp-http/grants.js';
 import { redirectUriProblem } from '../../src/mcp-http/registration.js';
 
@@ -76,5 +77,15 @@ describe('redirect URIs a registration may name', () => {
     const found = redirectUriProblem(uri);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toMatch(problem);
+  });
+});
+
+describe('the name WordPress shows', () => {
+  it('carries the redirect host, and no direction or control characters that could turn it around', () => {
+    const client = { client_id: 'c', redirect_uris: [], client_name: 'Claude\u202e\u0007 elgoog' };
+    expect(wordpressAppName(client, 'https://evil.example/cb')).toBe('Claude elgoog → evil.example (cms-admin MCP)');
+    expect(wordpressAppName({ ...client, client_name: 'App' }, 'com.example.app:/cb')).toBe(
+      'App → com.example.app: (cms-admin MCP)',
+    );
   });
 });
