@@ -203,7 +203,8 @@ async function reverse(
   if (!out.restored.length && !out.skipped.length) return report;
   const undoEntry = undoEntryOf(entry, out, opts.force, await userName(context));
   const failed = await appendEntry(context, undoEntry, []);
-  if (failed) report.conflicts.push({ item: 'journal', reason: failed });
+  // A fault, not someone's edit: the undo ran but is not recorded; running it again records it.
+  if (failed) report.conflicts.push({ item: 'journal', reason: failed, failed: true });
   else report.undo_change_id = undoEntry.change_id;
   return report;
 }
