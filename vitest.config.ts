@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/package/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts'],
         },
       },
       {
@@ -23,6 +23,7 @@ export default defineConfig({
             'test/cli/**/*.test.ts',
             'test/reliability/**/*.test.ts',
             'test/evals/**/*.test.ts',
+            'test/package/**/*.test.ts',
           ],
           globalSetup: ['test/global-setup.ts'],
           setupFiles: ['test/helpers/record-console.ts'],

@@ -23,7 +23,7 @@ export function defaultJournalPath(siteUrl: string): string {
  * what an app's agent did and the other way round. 'off' (or '') when CMS_JOURNAL=off.
  */
 export function siteJournal(siteUrl: string, chosen = process.env.CMS_JOURNAL): string {
-  if (chosen !== undefined) return chosen;
+  if (chosen) return chosen;
   const file = defaultJournalPath(siteUrl);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   return file;

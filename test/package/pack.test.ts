@@ -1,129 +1,214 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { asCommonJs, installed, newApp, packTarball, repoVersion, run, typeScriptBlocks } from '../helpers/package-app.js';
+import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
+import { testSite, unique, wp } from '../helpers/site.js';
 import { selectTools, tools as registry } from '../../src/tools/index.js';
 
-const run = (cmd: string, args: string[], cwd: string) =>
-  execFileSync(cmd, args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+/**
+ * The package as users get it (issue #35): `npm pack`, installed into new apps. A library-only app
+ * (CommonJS, as `npm init -y` makes it) next to `@langchain/core`; apps with the agent frameworks,
+ * ESM and CommonJS, whose TypeScript compiles strict and which run the README's snippets against
+ * the sandbox (a scripted OpenAI server stands in for the model, through the env ChatOpenAI reads).
+ */
+const TSC = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+const core = `@langchain/core@${repoVersion('@langchain/core')}`;
+const execFileAsync = promisify(execFile);
+let tarball: string;
+
+beforeAll(() => {
+  tarball = packTarball();
+}, 300_000);
+
+describe('a library-only app: the toolkits next to @langchain/core', () => {
+  let app: string;
+  beforeAll(() => {
+    app = newApp('library', 'commonjs', [core, tarball]);
+  }, 300_000);
+
+  it('adds two packages and under 15 MB to what @langchain/core installs, and runs no install script', () => {
+    const base = installed(newApp('core-only', 'commonjs', [core]));
+    const withToolkits = installed(app);
+    const added = { packages: withToolkits.packages - base.packages, mb: (withToolkits.bytes - base.bytes) / 2 ** 20 };
+    expect(added.packages).toBeLessThanOrEqual(20);
+    expect(added.mb).toBeLessThan(15);
+    const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules/cms-admin-toolkit/package.json'), 'utf8'));
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[script]).toBeUndefined();
+  }, 300_000);
+
+  it('require() and import both give the toolkits, each with one copy of the app’s @langchain/core', () => {
+    const site = "{ url: 'http://127.0.0.1:9', username: 'a', appPassword: 'b' }";
+    const counts = `({ taxonomy: new TaxonomyToolkit({ site, journal: 'off' }).getTools().length, withJournal: new TaxonomyToolkit({ site, journal: 'j.jsonl' }).getTools().length, tool: new TaxonomyToolkit({ site, journal: 'off' }).getTools()[0] instanceof DynamicStructuredTool, registry: tools.length })`;
+    writeFileSync(
+      path.join(app, 'check.cjs'),
+      `const { TaxonomyToolkit, tools } = require('cms-admin-toolkit');\nconst { DynamicStructuredTool } = require('@langchain/core/tools');\nconst site = ${site};\nconsole.log(JSON.stringify(${counts}));`,
+    );
+    writeFileSync(
+      path.join(app, 'check.mjs'),
+      `import { TaxonomyToolkit, tools } from 'cms-admin-toolkit';\nimport { DynamicStructuredTool } from '@langchain/core/tools';\nconst site = ${site};\nconsole.log(JSON.stringify(${counts}));`,
+    );
+    const taxonomy = selectTools(registry, { toolkit: 'taxonomy' });
+    const expected = {
+      taxonomy: taxonomy.filter((t) => !t.needsJournal).length,
+      withJournal: taxonomy.length,
+      tool: true,
+      registry: registry.length,
+    };
+    expect(JSON.parse(run(process.execPath, ['check.cjs'], app))).toEqual(expected);
+    expect(JSON.parse(run(process.execPath, ['check.mjs'], app))).toEqual(expected);
   });
 
-it('npm pack gives a package that installs into a new project and imports (ESM and types)', {
-  timeout: 300_000,
-}, () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cms-pack-'));
-  run('npm', ['pack', '--silent', '--pack-destination', dir], REPO_ROOT);
-  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
-  expect(tarball).toBeTruthy();
-
-  const project = path.join(dir, 'consumer');
-  run('mkdir', ['-p', project], dir);
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-  );
-  // The app brings its own @langchain/core (a peer dependency): the package must use that copy.
-  const core = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/@langchain/core/package.json'), 'utf8'));
-  run(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--silent',
-      `@langchain/core@${core.version}`,
-      path.join(dir, tarball!),
-    ],
-    project,
-  );
-  expect(existsSync(path.join(project, 'node_modules/cms-admin-toolkit/node_modules/@langchain/core'))).toBe(false);
-
-  // ESM import at run time: the toolkits build their tools without touching the network.
-  writeFileSync(
-    path.join(project, 'check.mjs'),
-    `import { TaxonomyToolkit, UserToolkit, invoke, WordPressClient, tools } from 'cms-admin-toolkit';
-const site = { url: 'http://127.0.0.1:9', username: 'a', appPassword: 'b' };
-const out = await invoke({ tool: 'nope' }, { client: new WordPressClient(site) });
-console.log(JSON.stringify({ taxonomy: new TaxonomyToolkit({ site }).getTools().length, users: new UserToolkit({ site }).getTools().length, registry: tools.length, unknown: out.error.code }));`,
-  );
-  expect(JSON.parse(run(process.execPath, ['check.mjs'], project))).toEqual({
-    taxonomy: selectTools(registry, { toolkit: 'taxonomy' }).length,
-    users: selectTools(registry, { toolkit: 'users' }).length,
-    registry: registry.length,
-    unknown: 'unknown_tool',
-  });
-
-  // Subpaths: the agent runner and the MCP server, built against the app's @langchain/core.
-  writeFileSync(
-    path.join(project, 'subpaths.mjs'),
-    `import { BaseToolkit, DynamicStructuredTool } from '@langchain/core/tools';
-import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { TaxonomyToolkit, WordPressClient } from 'cms-admin-toolkit';
-import { ChatSession, approveAll, createChatModel } from 'cms-admin-toolkit/agent';
-import { createMcpServer } from 'cms-admin-toolkit/mcp';
-const site = { url: 'http://127.0.0.1:9', username: 'a', appPassword: 'b' };
-const toolkit = new TaxonomyToolkit({ site });
-const model = createChatModel({ model: 'gpt-4.1-mini', apiKey: 'x', baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 1000 });
-const session = new ChatSession({ model, context: { client: new WordPressClient(site) }, approver: approveAll });
-const server = createMcpServer({ client: new WordPressClient(site) });
-console.log(JSON.stringify({
-  toolkit: toolkit instanceof BaseToolkit,
-  tools: toolkit.getTools().every((t) => t instanceof DynamicStructuredTool),
-  model: model instanceof BaseChatModel,
-  session: session.toolNames.length,
-  mcp: typeof server.connect,
-}));`,
-  );
-  expect(JSON.parse(run(process.execPath, ['subpaths.mjs'], project))).toEqual({
-    toolkit: true,
-    tools: true,
-    model: true,
-    session: registry.length,
-    mcp: 'function',
-  });
-
-  // Types: a TypeScript consumer compiles against the package's declarations.
-  writeFileSync(
-    path.join(project, 'check.ts'),
-    `import { TaxonomyToolkit, invoke, WordPressClient, type ToolDefinition, type ToolOutcome } from 'cms-admin-toolkit';
-const client: WordPressClient = new WordPressClient({ url: 'http://x', username: 'a', appPassword: 'b' });
-const toolkit = new TaxonomyToolkit({ context: { client } });
-const names: string[] = toolkit.getTools().map((t) => t.name);
-const outcome: Promise<ToolOutcome> = invoke({ tool: 'get-cms-tags' }, { client });
-import { ChatSession, type TurnResult } from 'cms-admin-toolkit/agent';
-import { createMcpServer } from 'cms-admin-toolkit/mcp';
-const server = createMcpServer({ client });
-export type T = ToolDefinition;
-export type R = TurnResult;
-export { names, outcome, server, ChatSession };`,
-  );
-  writeFileSync(
-    path.join(project, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        target: 'ES2022',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: [],
-      },
-      files: ['check.ts'],
-    }),
-  );
-  run(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
-
-  // The bin works from the installed package (prompts and the plugin are shipped).
-  const listed = JSON.parse(run(path.join(project, 'node_modules/.bin/cms-admin'), ['tools', '--json'], project));
-  expect(listed).toHaveLength(registry.length);
-  run('test', ['-f', 'node_modules/cms-admin-toolkit/prompts/system.txt'], project);
-  run('test', ['-f', 'node_modules/cms-admin-toolkit/plugin/cms-admin-companion/cms-admin-companion.php'], project);
+  it('npx cms-admin works from it: tools, invoke, mcp over stdio, the tool shell without a model', async () => {
+    const bin = path.join(app, 'node_modules/.bin/cms-admin');
+    const site = testSite();
+    const env = { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: 'off', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+    expect(JSON.parse(run(bin, ['tools', '--json'], app))).toHaveLength(registry.length);
+    const tags = JSON.parse(run(bin, ['invoke', '{"tool":"get-cms-tags","params":{"limit":1}}'], app, env));
+    expect(tags.result.total).toBe((await wp().get<unknown[]>('/wp/v2/tags', { per_page: 100 })).length);
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const mcp = await spawnWithInput(bin, ['mcp'], app, env, `${messages.map((m) => JSON.stringify(m)).join('\n')}\n`, (out) => out.includes('"id":2'));
+    const listed = mcp.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
+    expect(listed.result.tools).toHaveLength(registry.length);
+    const shell = await spawnWithInput(bin, ['chat'], app, env, 'get-cms-tags limit=1\n/exit\n');
+    expect(shell).toContain('tool shell');
+    expect(shell).toContain(String(tags.result.items[0].name));
+  }, 120_000);
 });
+
+describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', () => {
+  let root: string;
+  const flavours = { esm: 'module', cjs: 'commonjs' } as const;
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const docs = readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md'));
+  const blocks = [
+    ...typeScriptBlocks(readme).map((code, i) => ({ name: `readme-${i + 1}`, code })),
+    ...docs.flatMap((doc) =>
+      typeScriptBlocks(readFileSync(path.join(REPO_ROOT, 'docs', doc), 'utf8')).map((code, i) => ({ name: `${doc.replace('.md', '')}-${i + 1}`, code })),
+    ),
+  ];
+
+  beforeAll(() => {
+    const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@types/node'];
+    root = newApp('agent-app', 'module', [core, ...peers.map((p) => `${p}@${repoVersion(p)}`), tarball]);
+    for (const [flavour, type] of Object.entries(flavours)) {
+      const dir = path.join(root, flavour);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type }));
+      for (const block of blocks)
+        writeFileSync(path.join(dir, `${block.name}.ts`), flavour === 'cjs' ? asCommonJs(block.code) : `${block.code}\nexport {};\n`);
+      const compilerOptions = { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, outDir: 'out', types: ['node'], skipLibCheck: true };
+      writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+      writeFileSync(
+        path.join(dir, 'tsconfig.bundler.json'),
+        JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }, include: ['*.ts'] }),
+      );
+    }
+  }, 300_000);
+
+  it('README.md and docs/ have TypeScript blocks to check', () => {
+    expect(blocks.filter((b) => b.name.startsWith('readme-')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(Object.keys(flavours))('every TypeScript block of README.md and docs/ compiles under strict as %s (nodenext), and as ESM for bundlers', (flavour) => {
+    const dir = path.join(root, flavour);
+    run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+    if (flavour === 'esm') run(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], dir);
+    const emitted = readFileSync(path.join(dir, 'out', 'readme-1.js'), 'utf8');
+    expect(emitted).toContain(flavour === 'cjs' ? 'require("cms-admin-toolkit")' : "from 'cms-admin-toolkit'");
+  }, 180_000);
+
+  it('the types are right under node16 (CommonJS and ESM) and bundler (@arethetypeswrong/cli)', () => {
+    // node10 has no "exports": subpaths cannot resolve there, and Node ≥ 22 is required anyway.
+    const out = run('npx', ['--yes', '@arethetypeswrong/cli@0.18.5', '--profile', 'node16', '--format', 'json', tarball], root);
+    const report = JSON.parse(out) as { problems?: Record<string, Array<{ resolutionKind?: string }>> };
+    const problems = Object.values(report.problems ?? {})
+      .flat()
+      .filter((problem) => problem.resolutionKind !== 'node10');
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  describe.each(Object.keys(flavours))("the README's snippets run against the sandbox (%s)", (flavour) => {
+    let server: ScriptedOpenAI;
+    let stateHome: string;
+    beforeAll(async () => {
+      server = await new ScriptedOpenAI().start();
+      stateHome = mkdtempSync(path.join(tmpdir(), 'cms-state-'));
+    });
+    afterAll(() => server.stop());
+
+    const snippet = async (n: number) => {
+      const site = testSite();
+      const { stdout } = await execFileAsync(process.execPath, [path.join(root, flavour, 'out', `readme-${n}.js`)], {
+        cwd: path.join(root, flavour),
+        env: {
+          ...process.env,
+          CMS_URL: site.url,
+          CMS_USERNAME: site.username,
+          CMS_APP_PASSWORD: site.appPassword,
+          OPENAI_API_KEY: 'sk-scripted',
+          OPENAI_BASE_URL: server.url,
+          XDG_STATE_HOME: stateHome,
+          CMS_JOURNAL: '',
+        },
+      });
+      return stdout;
+    };
+
+    it('the first snippet: the model reads the categories from the site and answers', async () => {
+      server.clear();
+      server.script({ toolCalls: [{ name: 'get-cms-categories', args: { hide_empty: false } }] }, { content: 'Every category has posts.' });
+      expect(await snippet(1)).toContain('Every category has posts.');
+      const result = server.requests.at(-1)?.messages.find((m) => m.role === 'tool');
+      const categories = await wp().get<unknown[]>('/wp/v2/categories', { per_page: 100 });
+      expect(JSON.parse(String(result?.content)).total).toBe(categories.length);
+    });
+
+    it('the interrupt snippet: creating an administrator waits, its summary is printed, and the resume creates it', async () => {
+      server.clear();
+      const username = unique(`alice-${flavour}`).toLowerCase().replace(/[^a-z0-9-]/g, '-');
+      const args = { username, email: `${username}@example.com`, password: `Pw-${Date.now().toString(36)}-9!xQ#k`, role: 'administrator' };
+      server.script({ toolCalls: [{ name: 'create-user', args }] }, { content: 'Done.' });
+      const out = await snippet(2);
+      expect(out).toMatch(new RegExp(`${username}.*administrator`));
+      const found = await wp().get<Array<{ username: string; roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
+      expect(found.map((u) => [u.username, u.roles])).toEqual([[username, ['administrator']]]);
+    });
+
+    it('the ScriptedChatModel snippet: the tag is created, then undone through the default journal', async () => {
+      const out = await snippet(3);
+      expect(out).toContain('I added the tag Scripted, then took it back. (3 model calls)');
+      expect(await wp().get<unknown[]>('/wp/v2/tags', { slug: 'scripted' })).toEqual([]);
+      const journals = path.join(stateHome, 'cms-admin', 'changes');
+      const lines = readdirSync(journals).flatMap((f) => readFileSync(path.join(journals, f), 'utf8').trim().split('\n'));
+      // The interrupt snippet's create-user is there too: every write of the toolkits is journalled.
+      const [created, undone] = lines.slice(-2).map((l) => JSON.parse(l));
+      expect([created.tool, undone.tool, undone.undoes]).toEqual(['create-tag', 'undo-change', created.change_id]);
+    });
+  });
+});
+
+/** Runs a command with stdin, until it exits (or `done` says the output is enough). */
+function spawnWithInput(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, input: string, done?: (out: string) => boolean) {
+  return new Promise<string>((resolve, reject) => {
+    const child = execFile(cmd, args, { cwd, env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (done?.(out)) child.kill();
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+    // A server (done given) keeps its stdin open until it has answered; a shell reads to its /exit.
+    if (done) child.stdin?.write(input);
+    else child.stdin?.end(input);
+  });
+}
