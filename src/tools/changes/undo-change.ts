@@ -21,6 +21,7 @@ export const undoChangeTool = defineTool({
   name: 'undo-change',
   toolkit: 'taxonomy',
   alsoIn: ['users'],
+  needsJournal: true,
   description: 'Undo a change, default the last.',
   schema: z.strictObject({
     change_id: text(40).optional().describe('From list-changes'),
