@@ -27,10 +27,12 @@ add_action('rest_api_init', static function (): void {
     register_rest_route(CMS_ADMIN_COMPANION_NAMESPACE, '/post-terms', [
         'methods' => WP_REST_Server::READABLE,
         'callback' => 'cms_admin_rest_read_post_terms',
-        // As the write route: who may change posts' terms may see which posts hold them.
+        // As the write route (who may change posts' terms); which objects hold a term, whoever
+        // wrote them, only for an account that may manage the taxonomy's terms (delete, merge).
         'permission_callback' => static function (WP_REST_Request $request) {
             $taxonomy = get_taxonomy((string) $request['taxonomy']);
-            return $taxonomy && current_user_can('edit_posts') && current_user_can($taxonomy->cap->assign_terms);
+            return $taxonomy && current_user_can('edit_posts') && current_user_can($taxonomy->cap->assign_terms)
+                && (null === $request['term_ids'] || current_user_can($taxonomy->cap->manage_terms));
         },
         'args' => [
             'taxonomy' => [
@@ -78,7 +80,12 @@ function cms_admin_rest_read_post_terms(WP_REST_Request $request)
         $total = (int) $wpdb->get_var("SELECT COUNT(*) $from");
         $ids = $wpdb->get_col($wpdb->prepare("SELECT ID $from ORDER BY ID LIMIT %d OFFSET %d", $per_page, $offset));
     }
-    return cms_admin_paged_response(cms_admin_objects_with_terms(array_map('intval', $ids), $taxonomy), $total, $per_page);
+    $ids = array_map('intval', $ids);
+    if (!$by_terms) {
+        // Given posts: those the caller may read, as core's posts controller shows them.
+        $ids = array_values(array_filter($ids, static fn (int $id) => current_user_can('read_post', $id)));
+    }
+    return cms_admin_paged_response(cms_admin_objects_with_terms($ids, $taxonomy), $total, $per_page);
 }
 
 /** The post types a taxonomy is registered for (its object_type), without WordPress's object cache. */
