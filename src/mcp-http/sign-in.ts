@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express from 'express';
 import type { ToolContext } from '../tools/index.js';
+import { wordpressCallback } from './callback.js';
 import { plainOAuthErrors } from './oauth-errors.js';
 import { TOKEN_AUTH_METHODS } from './registration.js';
 import { CALLBACK_PATH, CONSENT_PATH, type WordPressAuthOptions, WordPressOAuthProvider } from './wordpress-oauth.js';
@@ -66,7 +67,7 @@ export function signIn(
     if (handlers.originAllowed(req, res)) provider.consent.submit(req, res);
   });
   app.get(CALLBACK_PATH, (req, res, next) => {
-    provider.callback(req, res).catch(next);
+    wordpressCallback(provider, req, res).catch(next);
   });
   const resourceMetadata = getOAuthProtectedResourceMetadataUrl(resource);
   const bearer = requireBearerAuth({

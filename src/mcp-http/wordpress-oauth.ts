@@ -12,13 +12,13 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { WordPressClient } from '../client/index.js';
 import type { ClientLimits } from './clients.js';
-import { ConsentFlow } from './consent.js';
+import { ConsentFlow, type Pending } from './consent.js';
 import { type Grant, GrantStore, hash, newSecret } from './grants.js';
 import { checkRegistration } from './registration.js';
-import { checkApproval, deleteOwnAppPassword } from './wordpress-site.js';
+import { deleteOwnAppPassword } from './wordpress-site.js';
 
 export interface WordPressAuthOptions {
   /** The WordPress site people sign in on (its `site_url` must match what WordPress hands back). */
@@ -95,39 +95,8 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     this.consent.start(client, params, res);
   }
 
-  /** WordPress's redirect after approve (site_url, user_login, password) or reject. */
-  async callback(req: Request, res: Response): Promise<void> {
-    const query = req.query as Record<string, unknown>;
-    const pending = this.consent.take(typeof query.pending === 'string' ? query.pending : '');
-    if (!pending) {
-      res
-        .status(400)
-        .type('text/plain')
-        .send('This sign-in link is unknown or expired: start again from your MCP client.');
-      return;
-    }
-    const back = new URL(pending.params.redirectUri);
-    if (pending.params.state !== undefined) back.searchParams.set('state', pending.params.state);
-    const fail = (description: string) => {
-      back.searchParams.set('error', 'access_denied');
-      back.searchParams.set('error_description', description);
-      res.redirect(302, back.href);
-    };
-    const approval = await checkApproval(this.options.siteUrl, query);
-    if ('refused' in approval) return fail(approval.refused);
-    if (pending.rememberedLogin !== undefined && pending.rememberedLogin !== approval.userLogin) {
-      // Consent remembered in this browser was given by another person: theirs is not this one's.
-      const made = new WordPressClient({
-        url: this.options.siteUrl,
-        username: approval.userLogin,
-        appPassword: approval.password,
-      });
-      await deleteOwnAppPassword(made, approval.userLogin, approval.appUuid);
-      this.consent.forget(res, pending.client.client_id);
-      return fail(
-        `this browser's consent for the app was given by another WordPress user: start again to see the consent page`,
-      );
-    }
+  /** A grant for the person WordPress signed in (consent.ts's pending request); the code the client exchanges. */
+  newGrant(pending: Pending, approval: { userLogin: string; appUuid: string; password: string }): string {
     const grant: Grant = {
       id: randomUUID(),
       clientId: pending.client.client_id,
@@ -140,7 +109,6 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     };
     this.store.putGrant(grant);
     this.store.clients.markUsed(grant.clientId);
-    this.consent.remember(res, grant.clientId, grant.userLogin);
     const code = newSecret();
     this.#codes.set(hash(code), {
       grantId: grant.id,
@@ -149,8 +117,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       redirectUri: pending.params.redirectUri,
       expiresAt: Date.now() + 60_000,
     });
-    back.searchParams.set('code', code);
-    res.redirect(302, back.href);
+    return code;
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {

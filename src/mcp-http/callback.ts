@@ -1,0 +1,51 @@
+import type { Request, Response } from 'express';
+import { WordPressClient } from '../client/index.js';
+import type { ConsentFlow, Pending } from './consent.js';
+import { checkApproval, deleteOwnAppPassword } from './wordpress-site.js';
+
+/** What the callback needs of the provider (wordpress-oauth.ts). */
+interface Provider {
+  options: { siteUrl: string };
+  consent: ConsentFlow;
+  newGrant(pending: Pending, approval: { userLogin: string; appUuid: string; password: string }): string;
+}
+
+/**
+ * WordPress's redirect after approve (`site_url`, `user_login`, `password`) or reject, for a
+ * pending request the person approved on our consent page (or whose consent this browser
+ * remembers for the same login): a grant and a code for the client, or access_denied.
+ */
+export async function wordpressCallback(provider: Provider, req: Request, res: Response): Promise<void> {
+  const query = req.query as Record<string, unknown>;
+  const pending = provider.consent.take(typeof query.pending === 'string' ? query.pending : '');
+  if (!pending) {
+    res
+      .status(400)
+      .type('text/plain')
+      .send('This sign-in link is unknown or expired: start again from your MCP client.');
+    return;
+  }
+  const back = new URL(pending.params.redirectUri);
+  if (pending.params.state !== undefined) back.searchParams.set('state', pending.params.state);
+  const fail = (description: string) => {
+    back.searchParams.set('error', 'access_denied');
+    back.searchParams.set('error_description', description);
+    res.redirect(302, back.href);
+  };
+  const siteUrl = provider.options.siteUrl;
+  const approval = await checkApproval(siteUrl, query);
+  if ('refused' in approval) return fail(approval.refused);
+  if (pending.rememberedLogin !== undefined && pending.rememberedLogin !== approval.userLogin) {
+    // Consent remembered in this browser was given by another person: theirs is not this one's.
+    const made = new WordPressClient({ url: siteUrl, username: approval.userLogin, appPassword: approval.password });
+    await deleteOwnAppPassword(made, approval.userLogin, approval.appUuid);
+    provider.consent.forget(res, pending.client.client_id);
+    return fail(
+      "this browser's consent for the app was given by another WordPress user: start again to see the consent page",
+    );
+  }
+  const code = provider.newGrant(pending, approval);
+  provider.consent.remember(res, pending.client.client_id, approval.userLogin);
+  back.searchParams.set('code', code);
+  res.redirect(302, back.href);
+}
