@@ -17,8 +17,16 @@ export const MAX_NAME_LENGTH = 200;
 export const TOKEN_AUTH_METHODS = ['client_secret_post', 'none'] as const;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-/** RFC 8252 §7.1: a private-use scheme is a reverse domain name (com.example.app), never a bare word. */
-const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
+/**
+ * An app's own scheme (RFC 8252 §7.1): a reverse domain name (com.example.app:) as the RFC
+ * recommends, or a bare word as real clients use (cursor:, vscode:) — the consent page names it.
+ */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
+/** Schemes a browser opens itself (content, files, scripts, other protocols): never an app's. */
+const BROWSER_SCHEMES = new Set([
+  'about:', 'blob:', 'chrome:', 'data:', 'edge:', 'file:', 'filesystem:', 'ftp:', 'intent:', 'javascript:',
+  'jar:', 'mailto:', 'resource:', 'view-source:', 'vbscript:', 'ws:', 'wss:',
+]);
 
 /** Why `uri` is refused as a redirect URI, or undefined when it is accepted. */
 export function redirectUriProblem(uri: string): string | undefined {
@@ -36,9 +44,9 @@ export function redirectUriProblem(uri: string): string | undefined {
       ? undefined
       : `${uri} is plain http on another machine: use https, http on 127.0.0.1, [::1] or localhost, or an app's own scheme (com.example.app:/callback)`;
   }
-  return PRIVATE_USE_SCHEME.test(url.protocol)
+  return PRIVATE_USE_SCHEME.test(url.protocol) && !BROWSER_SCHEMES.has(url.protocol)
     ? undefined
-    : `${uri} uses the scheme ${url.protocol} — only https, loopback http, or a reverse-domain app scheme (com.example.app:/callback) are accepted`;
+    : `${uri} uses the scheme ${url.protocol}, which the browser handles itself — only https, loopback http, or an app's own scheme (com.example.app:/callback, cursor://…) are accepted`;
 }
 
 /**

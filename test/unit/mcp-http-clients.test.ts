@@ -70,8 +70,11 @@ describe('redirect URIs a registration may name', () => {
     ['http://127.0.0.1.evil.example/cb', /plain http on another machine/],
     ['https://app.example/cb#x', /fragment/],
     ['https://user:pw@app.example/cb', /user name or password/],
-    ['myapp:/cb', /reverse-domain/],
-    ['file:///etc/passwd', /reverse-domain/],
+    ['cursor://anysphere.cursor-retrieval/oauth/callback', undefined],
+    ['vscode://ms.vscode/cb', undefined],
+    ['file:///etc/passwd', /browser handles itself/],
+    ['javascript:alert(1)', /browser handles itself/],
+    ['data:text/html,x', /browser handles itself/],
     ['not a url', /not a URL/],
   ])('%s', (uri, problem) => {
     const found = redirectUriProblem(uri);
