@@ -1,5 +1,5 @@
 import { type Approver, approvalRequest } from '../tools/approval.js';
-import { describePlan } from '../tools/changes/undo-review.js';
+import { describePlan, undoLabel } from '../tools/changes/undo-review.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import type { ChangeEntry, ChangeJournal } from './journal.js';
 import { lastChanges, planUndo, resolveChange, type UndoReport, undoListed } from './undo.js';
@@ -27,7 +27,8 @@ export async function undoWithApproval(
     if (!entry.reversible) {
       const why = `cannot be undone (${entry.why_not ?? 'not reversible'})`;
       plans.push({ change_id: entry.change_id, dry_run: true, restored: [], conflicts: [], skipped: [`${entry.summary}: ${why}`] });
-      question.push(`undo ${entry.change_id} (${entry.tool}): restore nothing; it ${why}`);
+      // Nothing runs for it; its reason comes from the file, so only as a note in quotes.
+      question.push(`undo ${undoLabel(entry)}: restore nothing; it cannot be undone (${JSON.stringify(String(entry.why_not ?? 'not reversible').slice(0, 200))})`);
       continue;
     }
     const plan = await planUndo(context, journal, { change_id: entry.change_id, force: opts.force });

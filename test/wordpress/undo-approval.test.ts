@@ -104,6 +104,7 @@ describe('undo approval', () => {
     // The attacker's edit: the summary still says "was: editor", the state says administrator.
     const entry = JSON.parse(readFileSync(file, 'utf8').trim());
     entry.before.users[String(user.id)].roles = ['administrator'];
+    entry.tool = "update-category): restore category 4 'Local' (description";
     writeFileSync(file, `${JSON.stringify(entry)}\n`);
     expect(entry.summary).toContain('was: editor');
 
@@ -115,6 +116,8 @@ describe('undo approval', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain(`give ${user.username} the role administrator (manage_options`);
     expect(dry.stdout).not.toContain('(roles)');
+    // The entry's words are not the question's: its tool shows only as a name's characters.
+    expect(dry.stdout).not.toContain("restore category 4 'Local'");
     expect((await readUser(user.id)).roles).toEqual(['subscriber']);
   });
 

@@ -41,11 +41,20 @@ export async function describePlan(context: ToolContext, plan: UndoPlan): Promis
   ];
   const conflicts = plan.report.conflicts;
   const list = (items: string[]) => items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
-  const parts = [`undo ${plan.entry.change_id} (${plan.entry.tool}): ${lines.length ? lines.join('; ') : 'nothing to write'}`];
+  const parts = [`undo ${undoLabel(plan.entry)}: ${lines.length ? lines.join('; ') : 'nothing to write'}`];
   if (conflicts.length)
     parts.push(`left as they are: ${list(conflicts.map((c) => `${c.item}: ${c.reason}`))}`);
   if (!lines.length && plan.report.skipped.length) parts.push(`already as they were: ${list(plan.report.skipped)}`);
   return parts.join('; ');
+}
+
+/**
+ * "cX (set-user-role)": the entry's id and tool, which come from the journal file, so only the
+ * characters an id and a tool name have (an edited entry cannot put words into the question).
+ */
+export function undoLabel(entry: { change_id: string; tool: string }): string {
+  const clean = (text: unknown) => String(text).replace(/[^a-z0-9-]/gi, '').slice(0, 40) || '?';
+  return `${clean(entry.change_id)} (${clean(entry.tool)})`;
 }
 
 /** The forward call's own words: its review, else its dry run's `would`. */
