@@ -1,5 +1,5 @@
 import { chmodSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { maskSecretParams, redactSecrets } from './redact.js';
 import { summarizeValue } from './summary.js';
 
@@ -49,7 +49,8 @@ const AUDIT_FILE: PrivateFileLabel = { what: 'The audit log', why: 'It names use
 
 /**
  * Appends lines to a file only its owner may read (0600), tightened now and on every append;
- * appends are chained so lines never interleave, and a failed one fails only itself. Shared by
+ * appends are chained so lines never interleave, and a failed one fails only itself. Each line
+ * is written whole or not at all, and never joins a damaged tail (appendPrivately). Shared by
  * the audit log and the change journal (src/undo/journal.ts).
  */
 export function privateLineAppender(path: string, label: PrivateFileLabel): (line: string) => Promise<void> {
@@ -81,18 +82,46 @@ function tightenExisting(path: string, label: PrivateFileLabel): void {
 }
 
 async function appendPrivately(path: string, line: string, label: PrivateFileLabel): Promise<void> {
-  const handle = await open(path, 'a', 0o600);
+  // a+: appends, and reads the last byte (a file left without its final newline).
+  const handle = await open(path, 'a+', 0o600);
   try {
-    const { mode } = await handle.stat();
+    const { mode, size } = await handle.stat();
     if (POSIX_MODES && (mode & 0o077) !== 0) {
       await handle.chmod(0o600).catch((err: unknown) => {
         throw looseLogError(path, mode, err, label);
       });
     }
-    await handle.appendFile(line);
+    // A tail cut short (a full disk, a killed writer) would swallow this line: start a fresh one.
+    const bytes = Buffer.from((await endsOpen(handle, size)) ? `\n${line}` : line);
+    await writeWhole(handle, bytes);
   } finally {
     await handle.close();
   }
+}
+
+async function endsOpen(handle: FileHandle, size: number): Promise<boolean> {
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
+/**
+ * One write call: a line is written whole or not at all. A short write (the disk filled up, the
+ * file size limit) leaves part of it at the end: that part is cut off again, checked byte for
+ * byte first so a line another process appended meanwhile is never cut. If even that fails, the
+ * next append still starts on a fresh line (endsOpen).
+ */
+async function writeWhole(handle: FileHandle, bytes: Buffer): Promise<void> {
+  const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
+  if (bytesWritten === bytes.length) return;
+  const { size } = await handle.stat();
+  const tail = Buffer.alloc(bytesWritten);
+  if (bytesWritten > 0) await handle.read(tail, 0, bytesWritten, size - bytesWritten);
+  const removed = tail.equals(bytes.subarray(0, bytesWritten)) && (await handle.truncate(size - bytesWritten).then(() => true, () => false));
+  throw new Error(
+    `the disk is full (ENOSPC) or the file reached its size limit (EFBIG): ${bytesWritten} of ${bytes.length} bytes written${removed ? ', removed again' : ''}`,
+  );
 }
 
 /** The audit log is readable by others and cannot be made private: say so, with the fix. */

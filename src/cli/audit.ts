@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { AuditEntry } from '../audit.js';
+import { countLines, describeDamage, isDamaged, itemsBackward } from '../undo/journal-file.js';
 
 interface AuditOptions {
   auditLog?: string;
@@ -32,32 +32,37 @@ async function showAudit(options: AuditOptions): Promise<number> {
     process.stderr.write('--limit takes a whole number ≥ 1.\n');
     return 2;
   }
-  let text: string;
+  const entries: AuditEntry[] = [];
+  const damaged: string[] = [];
+  let more = false;
   try {
-    text = await readFile(file, 'utf8');
+    // From the file's end: the latest entries cost what they cost, not the whole log.
+    for await (const item of itemsBackward<AuditEntry>(file, isAuditEntry)) {
+      if (isDamaged(item)) damaged.push(await describeDamage(file, item));
+      else if (entries.length === limit) {
+        more = true;
+        break;
+      } else entries.push(item);
+    }
   } catch (err) {
     process.stderr.write(`Cannot read the audit log ${file}: ${(err as Error).message}\n`);
     return 1;
   }
-  const lines = text.split('\n').filter((line) => line.trim());
-  const entries: AuditEntry[] = [];
-  let unreadable = 0;
-  for (const line of lines.slice(-limit)) {
-    try {
-      entries.push(JSON.parse(line) as AuditEntry);
-    } catch {
-      unreadable += 1;
-    }
-  }
+  entries.reverse();
   if (options.json) {
     for (const entry of entries) process.stdout.write(`${JSON.stringify(entry)}\n`);
   } else {
     process.stdout.write(`${table(entries)}\n`);
-    process.stdout.write(`${entries.length} of ${lines.length} entries in ${file}\n`);
+    const total = more ? await countLines(file) : entries.length + damaged.length;
+    process.stdout.write(`${entries.length} of ${total} entries in ${file}\n`);
   }
-  if (unreadable) process.stderr.write(`${unreadable} line(s) are not JSON and were skipped.\n`);
+  // A damaged line (a write cut short by a full disk or a killed process) is named, not skipped silently.
+  for (const where of damaged) process.stderr.write(`cms-admin: ${where}: it is skipped; the entries around it are listed.\n`);
   return 0;
 }
+
+const isAuditEntry = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as AuditEntry).tool === 'string';
 
 function table(entries: AuditEntry[]): string {
   const rows = entries.map((e) => [

@@ -3,16 +3,10 @@ import { approveAll, type Approver } from '../tools/approval.js';
 import { createContext } from '../config.js';
 import { ToolError } from '../tools/tool-error.js';
 import { describeUndo, undoWithApproval } from '../undo/approve.js';
-import { type ChangeEntry, fileJournal, isUndone } from '../undo/journal.js';
+import { fileJournal } from '../undo/journal.js';
 import { cliJournal } from './journal-path.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { terminalApprover } from './terminal.js';
-
-export interface ChangesOptions {
-  journal?: string;
-  limit: string;
-  json?: boolean;
-}
 
 export interface UndoCliOptions {
   journal?: string;
@@ -21,43 +15,6 @@ export interface UndoCliOptions {
   force?: boolean;
   yes?: boolean;
   json?: boolean;
-}
-
-/** `cms-admin changes`: the journal's last entries as a table. */
-export async function showChanges(options: ChangesOptions): Promise<number> {
-  const limit = Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1) {
-    process.stderr.write('--limit takes a whole number ≥ 1.\n');
-    return 2;
-  }
-  const file = await journalFile(options.journal);
-  if (!file) return 2;
-  const entries = await fileJournal(file).entries();
-  const shown = entries.slice(-limit);
-  if (options.json) {
-    for (const entry of shown) process.stdout.write(`${JSON.stringify(entry)}\n`);
-    return 0;
-  }
-  process.stdout.write(`${table(entries, shown)}\n${shown.length} of ${entries.length} changes in ${file}\n`);
-  return 0;
-}
-
-function table(all: ChangeEntry[], shown: ChangeEntry[]): string {
-  const rows = shown.map((e) => [
-    e.change_id,
-    e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
-    e.user ?? '?',
-    e.tool,
-    !e.reversible ? 'no' : isUndone(all, e) ? 'undone' : 'yes',
-    e.summary,
-  ]);
-  const head = ['change_id', 'when', 'user', 'tool', 'undoable', 'summary'];
-  const widths = head.slice(0, 5).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i < 5 ? cell.padEnd(widths[i] ?? 0) : cell.length > 100 ? `${cell.slice(0, 99)}…` : cell))
-      .join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
 }
 
 /** `cms-admin undo`: asks in a terminal, refuses without one unless --yes. */
@@ -120,14 +77,4 @@ export async function runUndo(changeId: string | undefined, options: UndoCliOpti
   } finally {
     rl?.close();
   }
-}
-
-/** The journal file `changes` reads: the same choice as the surfaces that write it. */
-async function journalFile(flag: string | undefined): Promise<string | undefined> {
-  // A journal named by --journal or CMS_JOURNAL is read as it is: no site needed to find it.
-  const named = flag || process.env.CMS_JOURNAL;
-  const file = named || cliJournal(undefined, (await resolveCliSiteConfig()).url);
-  if (file !== 'off') return file;
-  process.stderr.write('The change journal is off (--journal off / CMS_JOURNAL=off).\n');
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { ChangesOptions, UndoCliOptions } from './changes-run.js';
+import type { UndoCliOptions } from './changes-run.js';
+import type { ChangesOptions } from './changes-show.js';
 import { JOURNAL_FLAG } from './journal-path.js';
 
 export function registerChangeCommands(program: Command): void {
@@ -9,9 +10,21 @@ export function registerChangeCommands(program: Command): void {
     .option(...JOURNAL_FLAG)
     .option('-n, --limit <n>', 'how many of the latest changes', '20')
     .option('--json', 'print the entries as JSON lines')
-    .addHelpText('after', '\nChat, invoke and mcp journal every write by default; see docs/undo.md.')
+    .option('--prune', 'move old entries out of the journal to FILE.1 (with --older-than and/or --max-size)')
+    .option('--older-than <age>', 'with --prune: entries older than this, e.g. 90d, 12h, 8w')
+    .option('--max-size <size>', 'with --prune: then the oldest until the file is at most this, e.g. 50MB')
+    .option('--repair', 'set damaged lines (cut short by a full disk or a killed process) aside in FILE.damaged')
+    .addHelpText(
+      'after',
+      `
+Chat, invoke and mcp journal every write by default. The latest changes are read from the
+file's end, so a long journal costs no more to list. A damaged line is named on stderr; undo
+without a change id refuses while one lies among the latest changes (--repair sets it aside).
+A journal past CMS_JOURNAL_MAX_MB (default 100) moves entries older than CMS_JOURNAL_KEEP_DAYS
+(default 90) to FILE.1 by itself; moved entries can no longer be undone. See docs/undo.md.`,
+    )
     .action(async (options: ChangesOptions) => {
-      const { showChanges } = await import('./changes-run.js');
+      const { showChanges } = await import('./changes-show.js');
       process.exitCode = await showChanges(options);
     });
   program

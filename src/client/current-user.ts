@@ -8,6 +8,8 @@ export interface CurrentUser {
   name: string;
   roles: string[];
   capabilities: Record<string, boolean>;
+  /** When the account was registered (ISO; the change journal's entries older than it are not its own). */
+  registered?: string;
 }
 
 /** What this needs of the client (not its class: that would be an import cycle). */
@@ -23,9 +25,9 @@ interface UserSource {
  */
 export async function fetchCurrentUser(client: UserSource): Promise<CurrentUser> {
   try {
-    const me = await client.get<{ id: number; slug: string; name: string; roles?: string[]; capabilities?: Record<string, boolean> }>(
+    const me = await client.get<{ id: number; slug: string; name: string; roles?: string[]; capabilities?: Record<string, boolean>; registered_date?: string }>(
       '/wp/v2/users/me',
-      { context: 'edit', _fields: 'id,slug,name,roles,capabilities,username' },
+      { context: 'edit', _fields: 'id,slug,name,roles,capabilities,username,registered_date' },
     );
     return {
       id: me.id,
@@ -33,6 +35,7 @@ export async function fetchCurrentUser(client: UserSource): Promise<CurrentUser>
       name: me.name,
       roles: me.roles ?? [],
       capabilities: me.capabilities ?? {},
+      ...(me.registered_date ? { registered: me.registered_date } : {}),
     };
   } catch (err) {
     // http_403 & co.: a page from a firewall or CDN, not WordPress (notJsonError names it): kept

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { privateLineAppender } from '../audit.js';
+import { isDamaged, itemsBackward, type JournalLine, parseLine } from './journal-file.js';
+import { rotateIfLarge } from './journal-prune.js';
 
 /**
  * The change journal (issue #24): one entry per write a tool made, with the state it replaced,
@@ -12,8 +14,14 @@ export interface ChangeEntry {
   change_id: string;
   /** ISO time. */
   at: string;
-  /** The site account the toolkit wrote as. */
+  /** The site account the toolkit wrote as (its login). */
   user?: string;
+  /**
+   * That account's user id: a change belongs to its account, not to its login (a new account
+   * given a deleted person's login sees none of their changes). Absent in entries written
+   * before issue #33.
+   */
+  user_id?: number;
   tool: string;
   /** The call's params, secrets masked. */
   params: unknown;
@@ -36,7 +44,18 @@ export interface ChangeJournal {
   append(entry: ChangeEntry): Promise<void>;
   /** Every entry, oldest first. */
   entries(): Promise<ChangeEntry[]>;
+  /**
+   * The entries newest first, read from the end (a file journal reads back only as far as the
+   * caller iterates), with the damaged lines met on the way. Optional for stores of your own:
+   * `latestOf` falls back to `entries()`.
+   */
+  latest?(): AsyncIterable<JournalLine<ChangeEntry>>;
+  /** The file, for a file journal (its messages name it; undos of one file are serialised). */
+  readonly path?: string;
 }
+
+const isEntry = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as ChangeEntry).change_id === 'string';
 
 let last = 0;
 
@@ -54,7 +73,9 @@ export class JournalError extends Error {
 
 /**
  * A journal in a JSON-lines file, mode 0600 like the audit log (it names users and emails);
- * appends are chained, so lines never interleave. Lines that are not JSON are skipped on read.
+ * appends are chained, so lines never interleave, and never join a damaged line (audit.ts).
+ * `latest()` reads from the end; a damaged line is yielded as such, for the reader to name.
+ * A file past the size limit has its old entries moved to `<file>.1` (journal-prune.ts).
  */
 export function fileJournal(path: string): ChangeJournal {
   const append = privateLineAppender(path, {
@@ -64,7 +85,14 @@ export function fileJournal(path: string): ChangeJournal {
     error: (message) => new JournalError(message),
   });
   return {
-    append: (entry) => append(`${JSON.stringify(entry)}\n`),
+    path,
+    async append(entry) {
+      await append(`${JSON.stringify(entry)}\n`);
+      await rotateIfLarge(path).catch((err: unknown) => {
+        process.stderr.write(`cms-admin: the change journal ${path} could not be rotated: ${(err as Error).message}\n`);
+      });
+    },
+    latest: () => itemsBackward<ChangeEntry>(path, isEntry),
     async entries() {
       let text: string;
       try {
@@ -74,14 +102,12 @@ export function fileJournal(path: string): ChangeJournal {
         throw err;
       }
       const entries: ChangeEntry[] = [];
-      for (const line of text.split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          entries.push(JSON.parse(line) as ChangeEntry);
-        } catch {
-          // A line cut short by a crash: the others still count.
-        }
-      }
+      const lines = text.split('\n');
+      lines.forEach((line, i) => {
+        // A damaged line is left out here (latest() names it); one glued onto it is recovered.
+        const items = parseLine<ChangeEntry>(Buffer.from(line), 0, i === lines.length - 1, isEntry).reverse();
+        for (const item of items) if (!isDamaged(item)) entries.push(item);
+      });
       return entries;
     },
   };
@@ -112,12 +138,38 @@ export function isUndone(entries: readonly ChangeEntry[], entry: ChangeEntry): b
   return Boolean(undo && !undo.incomplete);
 }
 
+/** The account a journal is read for: the connected user (src/client/current-user.ts). */
+export interface JournalAccount {
+  id: number;
+  username: string;
+  /** When the account was registered (ISO); entries older than it cannot be its own. */
+  registered?: string;
+}
+
 /**
- * The entries `user` made (undos included). One journal may hold several people's changes (MCP
+ * Whether `entry` was made by `account`. One journal may hold several people's changes (MCP
  * over HTTP with sign-in shares the site's journal): each sees and undoes only their own, so
  * "undo that" never takes back someone else's change, and a weaker account cannot read a
- * stronger one's changes (emails, roles) from the journal.
+ * stronger one's changes (emails, roles) from the journal. A change belongs to the account's
+ * id; an entry from before ids were recorded matches by login only when the account already
+ * existed then (a new account given a deleted person's login was registered after their changes).
  */
-export function entriesOf(entries: readonly ChangeEntry[], user: string): ChangeEntry[] {
-  return entries.filter((e) => e.user === user);
+export function madeBy(entry: ChangeEntry, account: JournalAccount): boolean {
+  if (entry.user_id !== undefined) return entry.user_id === account.id;
+  if (entry.user !== account.username) return false;
+  const registered = account.registered ? Date.parse(account.registered) : Number.NaN;
+  return Number.isFinite(registered) && registered <= Date.parse(entry.at);
 }
+
+/** The entry with its account's id next to the login (when `account` is the login's). */
+export function withUserId(entry: ChangeEntry, account: { id: number; username: string } | undefined): ChangeEntry {
+  if (!account || entry.user_id !== undefined || entry.user !== account.username) return entry;
+  const { change_id, at, user, ...rest } = entry;
+  return { change_id, at, user, user_id: account.id, ...rest };
+}
+
+/** The entries `account` made (undos included), in their order: see `madeBy`. */
+export function entriesOf(entries: readonly ChangeEntry[], account: JournalAccount): ChangeEntry[] {
+  return entries.filter((e) => madeBy(e, account));
+}
+

@@ -2,7 +2,7 @@ import { withoutAbortSignal } from '../client/index.js';
 import { maskSecretParams, redactSecrets } from '../redact.js';
 import { summarizeValue } from '../summary.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
-import { type ChangeEntry, newChangeId } from './journal.js';
+import { type ChangeEntry, newChangeId, withUserId } from './journal.js';
 import { postChangesOf } from './restore-post-changes.js';
 import { put } from './types.js';
 import { readState, type UndoScope, type UndoState } from './state.js';
@@ -119,7 +119,9 @@ export async function appendEntry(
 ): Promise<string | undefined> {
   if (!context.journal) return undefined;
   try {
-    await context.journal.append(redactSecrets(entry, [...(context.secrets ?? []), ...secrets]));
+    // The account's id beside its login: a change belongs to the account (journal.ts: madeBy).
+    const withId = withUserId(entry, await context.client?.connect().catch(() => undefined));
+    await context.journal.append(redactSecrets(withId, [...(context.secrets ?? []), ...secrets]));
     return undefined;
   } catch (err) {
     const why = `This change is not in the change journal, so it cannot be undone: ${firstLine(err)}`;

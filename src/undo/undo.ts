@@ -1,6 +1,7 @@
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone, undoneBy } from './journal.js';
+import { undoTail } from './journal-read.js';
 import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
 import { withUndoLock } from './serial.js';
@@ -36,7 +37,7 @@ export async function undoChange(
   opts: { change_id?: string } & UndoOptions = {},
 ): Promise<UndoReport> {
   const run = async () => {
-    const entries = await journal.entries();
+    const entries = await undoTail(context, journal, opts);
     return reverse(context, entries, await chooseChange(context, entries, opts), opts);
   };
   // A dry run writes nothing: it waits for no one.
@@ -52,7 +53,7 @@ export async function resolveChange(
   journal: ChangeJournal,
   opts: { change_id?: string; force?: boolean } = {},
 ): Promise<ChangeEntry> {
-  return chooseChange(context, await journal.entries(), opts);
+  return chooseChange(context, await undoTail(context, journal, opts), opts);
 }
 
 async function chooseChange(
@@ -60,8 +61,9 @@ async function chooseChange(
   entries: readonly ChangeEntry[],
   opts: { change_id?: string; force?: boolean },
 ): Promise<ChangeEntry> {
-  const { username } = await context.client.connect();
-  const mine = entriesOf(entries, username);
+  const account = await context.client.connect();
+  const { username } = account;
+  const mine = entriesOf(entries, account);
   const entry = opts.change_id === undefined ? lastUndoable(mine) : mine.find((e) => e.change_id === opts.change_id);
   if (!entry) {
     throw opts.change_id === undefined
@@ -105,7 +107,7 @@ export async function planUndo(
   journal: ChangeJournal,
   opts: { change_id?: string; force?: boolean } = {},
 ): Promise<UndoPlan> {
-  const entries = await journal.entries();
+  const entries = await undoTail(context, journal, opts);
   const entry = await chooseChange(context, entries, opts);
   const out = await restoreEntry(context, entries, entry, { ...opts, dry_run: true });
   const report = undoReport(entry, entry.before as UndoState, out, true);
@@ -114,8 +116,8 @@ export async function planUndo(
 
 /** The last `n` changes not undone yet, newest first (those that cannot be undone included). */
 export async function lastChanges(context: ToolContext, journal: ChangeJournal, n: number): Promise<ChangeEntry[]> {
-  const entries = await journal.entries();
-  return entriesOf(entries, (await context.client.connect()).username)
+  const entries = await undoTail(context, journal, { last: n });
+  return entriesOf(entries, await context.client.connect())
     .filter((e) => !e.undoes && !isUndone(entries, e))
     .slice(-n)
     .reverse();
@@ -166,7 +168,7 @@ async function undoChanges(
       continue;
     }
     // Later undos add id maps (recreated terms) that older entries need: read the journal again.
-    const entries = await journal.entries();
+    const entries = await undoTail(context, journal, { change_id: entry.change_id });
     const undo = undoneBy(entries, entry.change_id);
     if (undo && !undo.incomplete && !opts.force) {
       reports.push(skip(entry, `already undone by ${undo.change_id}`));

@@ -2,7 +2,10 @@ import { mkdtempSync, statSync, writeFileSync, readFileSync, chmodSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileJournal, isUndone, memoryJournal, newChangeId, type ChangeEntry, undoneBy } from '../../src/undo/journal.js';
+import { fileJournal, isUndone, madeBy, memoryJournal, newChangeId, type ChangeEntry, undoneBy } from '../../src/undo/journal.js';
+import { countLines, type DamagedLine, describeDamage, isDamaged, linesBackward } from '../../src/undo/journal-file.js';
+import { journalTail } from '../../src/undo/journal-read.js';
+import { pruneJournal } from '../../src/undo/journal-prune.js';
 import { appendEntry } from '../../src/undo/record.js';
 import type { ToolContext } from '../../src/tools/index.js';
 
@@ -74,5 +77,85 @@ describe('change journal', () => {
     expect(isUndone([a, cut], a)).toBe(false);
     const done = entry({ undoes: a.change_id });
     expect(isUndone([a, cut, done], a)).toBe(true);
+  });
+});
+
+describe('change journal file: damage, reading from the end, accounts, pruning (#33, #34)', () => {
+  const dir = () => mkdtempSync(path.join(tmpdir(), 'journal-'));
+
+  it('reads lines from the end across chunk boundaries exactly as they are from the start', async () => {
+    const file = path.join(dir(), 'lines.jsonl');
+    // Lines from 1 byte to 200 KB: some span several 64 KB chunks.
+    const lines = Array.from({ length: 60 }, (_, i) => 'x'.repeat(((i * 7919) % 200_000) + 1));
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const back: string[] = [];
+    for await (const { bytes } of linesBackward(file)) back.push(bytes.toString());
+    expect(back.reverse()).toEqual(lines);
+    expect(await countLines(file)).toBe(60);
+  });
+
+  it('an append after a line cut short starts a fresh line; the reader names the cut line and recovers one glued onto it', async () => {
+    const file = path.join(dir(), 'changes.jsonl');
+    const journal = fileJournal(file);
+    const first = entry({ summary: 'first' });
+    await journal.append(first);
+    // A writer killed mid-line (or a full disk before #34): no newline at the end.
+    writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify(entry({ summary: 'cut' })).slice(0, 40)}`);
+    const next = entry({ summary: 'next' });
+    await journal.append(next);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(JSON.parse(lines[2] as string).summary).toBe('next');
+    const items = [];
+    for await (const item of fileJournal(file).latest!()) items.push(item);
+    expect(items.map((i) => (isDamaged(i) ? `damaged:${i.why}` : i.summary))).toEqual(['next', 'damaged:not a change entry', 'first'].map((s) => s.replace('not a change entry', 'cut short')));
+    const damage = items[1] as DamagedLine;
+    expect(await describeDamage(file, damage)).toBe(`line 2 of ${file} is damaged (cut short)`);
+    // A file written before the fix: the next entry glued onto the cut line is recovered.
+    const glued = path.join(dir(), 'glued.jsonl');
+    writeFileSync(glued, `${JSON.stringify(first)}\n{"change_id":"cx","at":"2026${JSON.stringify(next)}\n`);
+    const old = [];
+    for await (const item of fileJournal(glued).latest!()) old.push(isDamaged(item) ? item.why : item.summary);
+    expect(old).toEqual(['next', 'cut short, the next entry joined to it (recovered)', 'first']);
+    expect((await fileJournal(glued).entries()).map((e) => e.summary)).toEqual(['first', 'next']);
+  });
+
+  it('without a change id, an undo refuses to guess past damage newer than the last change; with one it reads past it', async () => {
+    const file = path.join(dir(), 'changes.jsonl');
+    const journal = fileJournal(file);
+    const me = { id: 1, username: 'admin' };
+    const a = entry({ user: 'admin', user_id: 1, summary: 'a' });
+    await journal.append(a);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}{"change_id":"cut`);
+    await expect(journalTail(journal, me, {})).rejects.toMatchObject({ code: 'journal_damaged', message: expect.stringContaining(`line 2 of ${file} is damaged (cut short)`) });
+    expect((await journalTail(journal, me, { change_id: a.change_id })).map((e) => e.summary)).toEqual(['a']);
+    // Damage older than the last change is no obstacle.
+    const b = entry({ user: 'admin', user_id: 1, summary: 'b' });
+    await journal.append(b);
+    expect((await journalTail(journal, me, {})).map((e) => e.summary)).toEqual(['b']);
+  });
+
+  it('a change belongs to its account id; an entry without one to the login only if the account existed then', () => {
+    const registered = '2026-06-01T00:00:00+00:00';
+    const now = { id: 9, username: 'admin2', registered };
+    expect(madeBy(entry({ user: 'admin2', user_id: 5 }), now)).toBe(false);
+    expect(madeBy(entry({ user: 'admin2', user_id: 9 }), now)).toBe(true);
+    expect(madeBy(entry({ user: 'admin2', at: '2026-05-01T00:00:00.000Z' }), now)).toBe(false);
+    expect(madeBy(entry({ user: 'admin2', at: '2026-07-01T00:00:00.000Z' }), now)).toBe(true);
+    expect(madeBy(entry({ user: 'admin2', at: '2026-07-01T00:00:00.000Z' }), { id: 9, username: 'admin2' })).toBe(false);
+  });
+
+  it('prune moves old entries to FILE.1, repair sets damaged lines aside in FILE.damaged; both keep the rest intact', async () => {
+    const file = path.join(dir(), 'changes.jsonl');
+    const old = entry({ at: '2020-01-01T00:00:00.000Z', summary: 'old' });
+    const recent = entry({ summary: 'recent' });
+    writeFileSync(file, `${JSON.stringify(old)}\n{"change_id":"cu\n${JSON.stringify(recent)}\n`, { mode: 0o600 });
+    const pruned = await pruneJournal(file, { olderThanMs: 90 * 86_400_000 });
+    expect(pruned).toMatchObject({ kept: 1, moved: 1, damaged: 0 });
+    expect(readFileSync(`${file}.1`, 'utf8')).toBe(`${JSON.stringify(old)}\n`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const repaired = await pruneJournal(file, { repair: true });
+    expect(repaired).toMatchObject({ kept: 1, damaged: 1 });
+    expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(recent)}\n`);
+    expect(readFileSync(`${file}.damaged`, 'utf8')).toContain('{"change_id":"cu');
   });
 });
