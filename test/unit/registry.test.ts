@@ -3,6 +3,7 @@ import { WordPressClient } from '../../src/client/index.js';
 import { describeTool } from '../../src/adapters/json-schema.js';
 import { TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
 import { tools } from '../../src/tools/index.js';
+import { memoryJournal } from '../../src/undo/journal.js';
 import { SELF_DESCRIBING_PARAMS } from '../../src/tools/schema.js';
 
 const TAXONOMY_TOOLS = [
@@ -46,7 +47,8 @@ const USER_TOOLS = [
 const CHANGE_TOOLS = ['list-changes', 'undo-change'];
 
 // A client that is never called: building toolkits must not touch the network.
-const context = { client: new WordPressClient({ url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' }) };
+const client = new WordPressClient({ url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' });
+const context = { client, journal: memoryJournal() };
 
 describe('registry', () => {
   it('holds exactly the spec’s tools plus enable-user and the change tools, each once', () => {
@@ -66,6 +68,15 @@ describe('registry', () => {
         .map((t) => t.name)
         .sort(),
     ).toEqual([...USER_TOOLS, ...CHANGE_TOOLS].sort());
+  });
+
+  it('without a change journal the toolkits leave out the change tools (they could only say nothing is recorded)', () => {
+    const names = (toolkit: TaxonomyToolkit | UserToolkit) => toolkit.getTools().map((t) => t.name).sort();
+    expect(names(new TaxonomyToolkit({ context: { client } }))).toEqual([...TAXONOMY_TOOLS].sort());
+    expect(names(new UserToolkit({ context: { client } }))).toEqual([...USER_TOOLS].sort());
+    const site = { url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' };
+    expect(names(new TaxonomyToolkit({ site, journal: 'off' }))).toEqual([...TAXONOMY_TOOLS].sort());
+    expect(names(new TaxonomyToolkit({ site, journal: memoryJournal() }))).toEqual([...TAXONOMY_TOOLS, ...CHANGE_TOOLS].sort());
   });
 
   it('read-only toolkits keep only read-only tools', () => {
