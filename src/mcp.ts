@@ -1,8 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describeTool, modelParameters } from './adapters/json-schema.js';
-import { resolveCall } from './envelope.js';
+import { closestNames, resolveCall } from './envelope.js';
 import { z } from 'zod';
 import {
   type AnyToolDefinition,
@@ -35,7 +35,8 @@ export interface McpServerOptions {
 /**
  * An MCP server over the same registry: every tool with its JSON schema and annotations
  * (readOnlyHint, destructiveHint, idempotentHint). Calls go through the envelope, so a bad
- * call gets the same message here as from `cms-admin invoke`, as an `isError` result.
+ * call gets the same message here as from `cms-admin invoke`, as an `isError` result; a tool
+ * this server does not list is a JSON-RPC error (-32602).
  */
 export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, options: McpServerOptions = {}): Server {
   const selected = selectTools(tools, filter);
@@ -67,7 +68,14 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
     const { name, arguments: params } = request.params;
     // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`.
     const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, filter);
-    if (!call.ok) return errorResult(call.error);
+    if (!call.ok) {
+      // A name this server does not list is an error of the protocol (MCP's tools error handling:
+      // -32602), so a client may refresh its list; bad arguments of a listed tool stay an isError
+      // result, which the model reads and fixes.
+      if (call.error.code === 'unknown_tool' || call.error.code === 'tool_not_allowed')
+        throw unlistedTool(name, selected, call.error.code);
+      return errorResult(call.error);
+    }
     const { tool } = call;
     const decision = await decideCall(tool, context, call.params, approver);
     if (!decision.ok) return errorResult(decision.error);
@@ -90,6 +98,20 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
     return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result, isError: false };
   });
   return server;
+}
+
+/** JSON-RPC InvalidParams naming the tool and the closest names this server lists. */
+function unlistedTool(name: string, listed: readonly AnyToolDefinition[], code: 'unknown_tool' | 'tool_not_allowed') {
+  const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+  const close = closestNames(
+    name,
+    listed.map((tool) => tool.name),
+  );
+  const why = code === 'unknown_tool' ? 'no such tool' : 'not offered in this session (--read-only or --allow)';
+  const message = `Unknown tool "${shown}": ${why}. ${close.length ? `Closest listed: ${close.join(', ')}.` : 'See tools/list.'}`;
+  // A plain error with code and data: the SDK sends them as they are (McpError would prefix
+  // "MCP error -32602:" to the message, and the client's McpError prefixes it again).
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data: { code, tool: shown, closest: close } });
 }
 
 function errorResult(error: ToolErrorPayload) {

@@ -62,6 +62,11 @@ describe('cms-admin mcp --http', () => {
       const bad = await client.callTool({ name: 'delete-tag', arguments: { id: 'x' } });
       expect(bad.isError).toBe(true);
       expect(JSON.stringify(bad.content)).toContain('invalid_params');
+      // A tool the server does not list: a JSON-RPC error over HTTP too (issue #37 finding 1).
+      await expect(client.callTool({ name: 'delete-tags', arguments: { id: 1 } })).rejects.toMatchObject({
+        code: -32602,
+        data: { code: 'unknown_tool', closest: expect.arrayContaining(['delete-tag']) },
+      });
     } finally {
       await client.close();
     }

@@ -76,6 +76,19 @@ describe('cms-admin mcp over a real stdio pipe', () => {
     expect(error).toEqual(cli);
   });
 
+  it('an unknown tool is a JSON-RPC error -32602 naming it and the closest names; nothing written (issue #37)', async () => {
+    const before = await wp().count('/wp/v2/categories', { hide_empty: false });
+    const error = await client.callTool({ name: 'create-categry', arguments: { name: unique('typo') } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool "create-categry": no such tool. Closest listed: create-category'),
+      data: { code: 'unknown_tool', tool: 'create-categry', closest: expect.arrayContaining(['create-category']) },
+    });
+    expect(await wp().count('/wp/v2/categories', { hide_empty: false })).toBe(before);
+    // The session goes on: a listed tool with bad arguments is still a tool result the model reads.
+    expect((await client.callTool({ name: 'create-category', arguments: { name: 5 } })).isError).toBe(true);
+  });
+
   it('annotates tools that may grant power or take an account destructive, and keeps reset links from the client', async () => {
     const { tools } = await client.listTools();
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.destructiveHint]));
@@ -105,9 +118,12 @@ describe('--read-only over MCP', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
-      const refused = await client.callTool({ name: 'create-tag', arguments: { name: unique('nope') } });
-      expect(refused.isError).toBe(true);
-      expect((refused.content as Array<{ text: string }>)[0]!.text).toContain('tool_not_allowed');
+      // Not listed, so a protocol error (-32602) naming the tool and the closest listed names.
+      await expect(client.callTool({ name: 'create-tag', arguments: { name: unique('nope') } })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Unknown tool "create-tag": not offered in this session (--read-only or --allow)'),
+        data: { code: 'tool_not_allowed', tool: 'create-tag' },
+      });
     } finally {
       await client.close();
     }
@@ -142,7 +158,7 @@ describe('@langchain/mcp-adapters', () => {
 });
 
 describe('--allow with several tools over MCP', () => {
-  it('lists and runs exactly the allowed tools (two and three names); others are tool_not_allowed', async () => {
+  it('lists and runs exactly the allowed tools (two and three names); others are a JSON-RPC error (tool_not_allowed)', async () => {
     for (const allow of [['get-cms-tags', 'list-users'], ['get-cms-tags', 'list-users', 'list-taxonomies']]) {
       const client = new Client({ name: 'test', version: '1.0.0' });
       const command = serverCommand();
@@ -155,9 +171,10 @@ describe('--allow with several tools over MCP', () => {
           expect(result.isError, name).toBe(false);
         }
         const name = unique('not allowed');
-        const refused = await client.callTool({ name: 'create-tag', arguments: { name } });
-        expect(refused.isError).toBe(true);
-        expect((refused.content as Array<{ text: string }>)[0]!.text).toContain('tool_not_allowed');
+        await expect(client.callTool({ name: 'create-tag', arguments: { name } })).rejects.toMatchObject({
+          code: -32602,
+          data: { code: 'tool_not_allowed', tool: 'create-tag' },
+        });
         expect(await wp().get<unknown[]>('/wp/v2/tags', { search: name })).toEqual([]);
       } finally {
         await client.close();
