@@ -42,7 +42,9 @@ A journal past CMS_JOURNAL_MAX_MB (default 100) moves entries older than CMS_JOU
       `
 An undo is a write: it says what it will restore and asks y/N in a terminal; without one it is
 refused unless --yes. Objects changed since the change are conflicts, left as they are unless
---force. The undo is journalled too: undo its id to redo. See docs/undo.md.`,
+--force. The undo is journalled too: undo its id to redo. Only the account that made a change
+sees and undoes it (by user id). Without a change id, undo refuses (journal_damaged) while a
+damaged line lies among the latest changes: give the id, or run \`changes --repair\`. See docs/undo.md.`,
     )
     .action(async (changeId: string | undefined, options: UndoCliOptions) => {
       const { runUndo } = await import('./changes-run.js');
