@@ -7,6 +7,7 @@ import { countLines, type DamagedLine, describeDamage, isDamaged, linesBackward 
 import { journalTail } from '../../src/undo/journal-read.js';
 import { pruneJournal } from '../../src/undo/journal-prune.js';
 import { appendEntry } from '../../src/undo/record.js';
+import { runCli } from '../helpers/cli.js';
 import type { ToolContext } from '../../src/tools/index.js';
 
 const entry = (over: Partial<ChangeEntry> = {}): ChangeEntry => ({
@@ -158,4 +159,24 @@ describe('change journal file: damage, reading from the end, accounts, pruning (
     expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(recent)}\n`);
     expect(readFileSync(`${file}.damaged`, 'utf8')).toContain('{"change_id":"cu');
   });
+
+  it('past CMS_JOURNAL_MAX_MB an append moves entries older than CMS_JOURNAL_KEEP_DAYS to FILE.1; changes --prune does it on demand', async () => {
+    const file = path.join(dir(), 'changes.jsonl');
+    const old = entry({ at: '2020-01-01T00:00:00.000Z', summary: 'old' });
+    writeFileSync(file, `${JSON.stringify(old)}\n`, { mode: 0o600 });
+    process.env.CMS_JOURNAL_MAX_MB = '0.0001';
+    try {
+      await fileJournal(file).append(entry({ summary: 'new' }));
+    } finally {
+      delete process.env.CMS_JOURNAL_MAX_MB;
+    }
+    expect((await fileJournal(file).entries()).map((e) => e.summary)).toEqual(['new']);
+    expect((await fileJournal(`${file}.1`).entries()).map((e) => e.summary)).toEqual(['old']);
+
+    await fileJournal(file).append(entry({ at: '2021-01-01T00:00:00.000Z', summary: 'older' }));
+    const run = await runCli(['changes', '--journal', file, '--prune', '--older-than', '90d']);
+    expect(run.stdout).toBe(`kept 1 change(s) in ${file}; moved 1 older one(s) to ${file}.1 (they can no longer be undone).\n`);
+    expect((await fileJournal(`${file}.1`).entries()).map((e) => e.summary)).toEqual(['old', 'older']);
+    expect((await runCli(['changes', '--journal', file, '--prune'])).code).toBe(2);
+  }, 60_000);
 });
