@@ -18,7 +18,7 @@ const ELICITATION_TIMEOUT_MS = 10 * 60_000;
  * why, unless the server was started with an approval policy.
  * https://modelcontextprotocol.io/specification/2025-06-18/client/elicitation
  */
-export function mcpApprover(server: Server, policy: McpApprovalPolicy): Approver {
+export function mcpApprover(server: Server, policy: McpApprovalPolicy, callId?: string | number): Approver {
   return async ({ tool, summary }) => {
     if (policy.yes || policy.approve?.includes(tool)) return { approved: true };
     if (!server.getClientCapabilities()?.elicitation) {
@@ -31,7 +31,9 @@ export function mcpApprover(server: Server, policy: McpApprovalPolicy): Approver
     try {
       const answer = await server.elicitInput(
         { mode: 'form', message: `Approve: ${summary}?`, requestedSchema: { type: 'object', properties: {} } },
-        { timeout: ELICITATION_TIMEOUT_MS },
+        // Related to the call: over HTTP the question goes on the call's own stream, whose events
+        // a client that lost the connection gets again (Last-Event-ID), not on a GET stream it may not hold.
+        { timeout: ELICITATION_TIMEOUT_MS, ...(callId !== undefined && { relatedRequestId: callId }) },
       );
       if (answer.action === 'accept') return { approved: true };
       return { approved: false, reason: answer.action === 'decline' ? 'The person declined.' : 'The person cancelled.' };

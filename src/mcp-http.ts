@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from './config.js';
 import { createMcpServer, type McpServerOptions } from './mcp.js';
+import { SessionEventStore } from './mcp-http/event-store.js';
 import type { WordPressAuthOptions } from './mcp-http/wordpress-oauth.js';
 import type { ToolContext, ToolFilter } from './tools/index.js';
 
@@ -33,6 +34,8 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
+/** How long a client waits before it reconnects a dropped stream (SSE `retry:`). */
+const RETRY_MS = 1000;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
 /**
@@ -132,6 +135,11 @@ export async function serveMcpHttp(
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumable streams (issue #37): every event has an id, a POST stream opens with a priming
+      // event and `retry:`, and a client that lost the connection resumes with Last-Event-ID
+      // (the call is not sent, nor run, again). The store lives and dies with the session.
+      eventStore: new SessionEventStore(),
+      retryInterval: RETRY_MS,
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, transport);
         owners.set(sessionId, owner as string);

@@ -63,8 +63,7 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
     }),
   }));
 
-  const approver = mcpApprover(server, options.approvals ?? {});
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: params } = request.params;
     // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`.
     const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, filter);
@@ -77,6 +76,7 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
       return errorResult(call.error);
     }
     const { tool } = call;
+    const approver = mcpApprover(server, options.approvals ?? {}, extra.requestId);
     const decision = await decideCall(tool, context, call.params, approver);
     if (!decision.ok) return errorResult(decision.error);
     // The params the question named (a resolved change_id), not the call's own.
