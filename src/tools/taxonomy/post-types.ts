@@ -54,7 +54,7 @@ async function lookUp(client: WordPressClient, taxonomy: string): Promise<Taxono
   const { types = ['post'] } = await client.get<{ types?: string[] }>(`/wp/v2/taxonomies/${taxonomy}`, {
     _fields: 'types',
   });
-  if (types.length === 1 && types[0] === 'post') return { routes: [await withStatuses(client, POSTS)], hidden: [] };
+  if (types.length === 1 && types[0] === 'post') return { routes: await withStatuses(client, [POSTS]), hidden: [] };
   // An object keyed by type slug; types hidden from REST are absent (their posts cannot be reached).
   const all = await client.get<Record<string, { rest_base?: string; rest_namespace?: string }>>('/wp/v2/types');
   const routes = types.flatMap((type) => {
@@ -63,30 +63,45 @@ async function lookUp(client: WordPressClient, taxonomy: string): Promise<Taxono
     const route = `/${info.rest_namespace ?? 'wp/v2'}/${info.rest_base ?? type}`;
     return [{ type, route, statuses: type === 'attachment' ? ATTACHMENT_STATUSES : POST_STATUSES }];
   });
-  return {
-    routes: await Promise.all(routes.map((route) => withStatuses(client, route))),
-    hidden: types.filter((type) => !all[type]),
-  };
+  return { routes: await withStatuses(client, routes), hidden: types.filter((type) => !all[type]) };
 }
 
+type Endpoint = { methods?: string[]; args?: { status?: { items?: { enum?: unknown } } } };
+
 /**
- * Every status the collection takes, from its own schema (an OPTIONS request, sent as `_method`
- * as WordPress allows): statuses a plugin registers (register_post_status(), e.g. `archived`)
- * are in it, while `status=any` leaves them out (not public: "excluded from search"), so a
- * merge would not see their posts. Auto-drafts are no content. Falls back to the usual ones.
+ * Every status each collection takes, from its own schema in its namespace's index (one request
+ * per namespace, cut to those routes with `_fields`): statuses a plugin registers
+ * (register_post_status(), e.g. `archived`) are in it, while `status=any` leaves them out (not
+ * public: "excluded from search"), so a merge would not see their posts. Auto-drafts are no
+ * content. An index that does not say keeps the usual statuses.
  * https://developer.wordpress.org/reference/functions/register_post_status/
  */
-async function withStatuses(client: WordPressClient, route: PostTypeRoute): Promise<PostTypeRoute> {
-  type Options = { endpoints?: Array<{ methods?: string[]; args?: { status?: { items?: { enum?: unknown } } } }> };
-  const options = await client
-    .get<Options>(route.route, { _method: 'OPTIONS', _fields: 'endpoints' })
-    .catch((err) => {
-      // A host that refuses OPTIONS: the usual statuses. Anything else is an error of the call.
-      if (err instanceof WordPressError && err.status !== undefined && err.status < 500) return {} as Options;
-      throw err;
-    });
-  const list = options.endpoints?.find((e) => e.methods?.includes('GET'))?.args?.status?.items?.enum;
-  if (!Array.isArray(list)) return route;
-  const statuses = list.filter((s): s is string => typeof s === 'string' && s !== 'any' && s !== 'auto-draft');
-  return { ...route, statuses: [...new Set([...route.statuses, ...statuses])] };
+async function withStatuses(client: WordPressClient, routes: PostTypeRoute[]): Promise<PostTypeRoute[]> {
+  const byNamespace = new Map<string, PostTypeRoute[]>();
+  for (const route of routes) {
+    const namespace = route.route.slice(0, route.route.lastIndexOf('/'));
+    byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), route]);
+  }
+  const found = new Map<string, Endpoint[]>();
+  await Promise.all(
+    [...byNamespace].map(async ([namespace, members]) => {
+      type Index = { routes?: Record<string, { endpoints?: Endpoint[] }> };
+      const index = await client
+        .get<Index>(namespace, {
+          _fields: members.map((m) => `routes.${m.route}.endpoints`).join(','),
+        })
+        .catch((err) => {
+          // A namespace without an index (404): the usual statuses. Anything else fails the call.
+          if (err instanceof WordPressError && err.status !== undefined && err.status < 500) return {} as Index;
+          throw err;
+        });
+      for (const m of members) found.set(m.route, index.routes?.[m.route]?.endpoints ?? []);
+    }),
+  );
+  return routes.map((route) => {
+    const list = found.get(route.route)?.find((e) => e.methods?.includes('GET'))?.args?.status?.items?.enum;
+    if (!Array.isArray(list)) return route;
+    const statuses = list.filter((s): s is string => typeof s === 'string' && s !== 'any' && s !== 'auto-draft');
+    return { ...route, statuses: [...new Set([...route.statuses, ...statuses])] };
+  });
 }
