@@ -28,6 +28,7 @@ import { benchGenreAssign, benchGenreRemove } from './bulk-terms.js';
 import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
 import { backendSection } from './backends.js';
 import { undoSection } from './undo.js';
+import { journalSection } from './journal.js';
 import { renderReport } from './report.js';
 import { benchTools } from './tool-cases.js';
 import { LARGE_END, LARGE_START, renderLargeSite } from './large-report.js';
@@ -140,7 +141,7 @@ async function main() {
   const large = await largeSiteSection();
   const wordpress = (await siteStatus(BENCH)).wordpress;
   const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}`);
+  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await journalSection()}`);
   console.log(report);
 }
 
