@@ -84,6 +84,35 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 const postsToTags = () => proxy.events.filter((e) => e.method === 'POST' && CREATE_TAG.test(e.path)).length;
 
+it('a POST stream opens with a priming event (id, retry, empty data); the answer has an id too', async () => {
+  const post = (body: object, session?: string) =>
+    fetch(server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        ...(session && { 'mcp-session-id': session }),
+      },
+      body: JSON.stringify(body),
+    });
+  const init = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  const session = init.headers.get('mcp-session-id') as string;
+  await init.text();
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+  const listed = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
+  const text = await listed.text();
+  expect(text).toMatch(/^id: \S+\nretry: 1000\ndata: \n\n/);
+  expect(text).toMatch(/\nid: \S+\ndata: \{"result":\{"tools"/);
+  await fetch(server.url, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'mcp-session-id': session } });
+});
+
 it('a long call whose stream dropped is answered after the client reconnects with Last-Event-ID; it ran once', async () => {
   proxy.clear().inject({ method: 'POST', path: CREATE_TAG, fault: { kind: 'hold' } });
   const seen: Seen = { cut: 0, dropped: false, resumedWith: [] };
