@@ -23,8 +23,8 @@ export interface PostTerms {
   id: number;
   terms: number[];
   /**
-   * Its REST collection, e.g. `/wp/v2/pages`; writes go to `${route}/${id}`. Empty for a post
-   * only the companion plugin shows (a type hidden from REST): the plugin's route writes it.
+   * Its REST collection, e.g. `/wp/v2/pages`; core-path writes go to `${route}/${id}`. Empty when
+   * read through the companion plugin (a type hidden from REST has none): the plugin writes those.
    */
   route: string;
   status?: string;
@@ -54,12 +54,12 @@ type PluginPost = { id: number; type: string | null; status: string | null; date
 
 const viaPlugin = (client: WordPressClient) => hasCompanion(client, 'post-terms/read');
 
-async function fromPlugin(client: WordPressClient, kind: PostTermsTaxonomy, raws: PluginPost[]): Promise<PostTerms[]> {
-  const routes = new Map((await postTypeRoutes(client, kind.taxonomy)).map((route) => [route.type, route.route]));
+/** Writes of these go through the plugin too (its write route is older than its read route): no REST route needed. */
+function fromPlugin(raws: PluginPost[]): PostTerms[] {
   return raws.map((raw) => ({
     id: Number(raw.id),
     terms: raw.terms.map(Number),
-    route: (raw.type && routes.get(raw.type)) ?? '',
+    route: '',
     ...(raw.status !== null && { status: raw.status }),
     ...(raw.date_gmt !== null && { dateGmt: raw.date_gmt }),
   }));
@@ -79,7 +79,7 @@ export async function readPostTerms(
     const pages = await mapLimit(chunk(ids, 250), client.concurrency, (postIds) =>
       client.get<PluginPost[]>(READ_ROUTE, { taxonomy: kind.taxonomy, post_ids: postIds, per_page: 250 }),
     );
-    return fromPlugin(client, kind, pages.flat());
+    return fromPlugin(pages.flat());
   }
   const routes = await postTypeRoutes(client, kind.taxonomy);
   const jobs = routes.flatMap((route) => chunk(ids, 100).map((include) => ({ route, include })));
@@ -109,7 +109,7 @@ export async function postsWithAnyTerm(
 ): Promise<PostTerms[]> {
   if (await viaPlugin(client)) {
     const raws = await client.all<PluginPost>(READ_ROUTE, { taxonomy: kind.taxonomy, term_ids: termIds, per_page: 500 });
-    return fromPlugin(client, kind, raws);
+    return fromPlugin(raws);
   }
   const routes = await postTypeRoutes(client, kind.taxonomy);
   const lists = await mapLimit(routes, client.concurrency, async (route) =>
