@@ -201,8 +201,10 @@ async function reverse(
   const out = await restoreEntry(context, entries, entry, opts);
   const report = undoReport(entry, entry.before as UndoState, out, dryRun);
   if (dryRun) return report;
-  // Nothing restored and nothing found already restored: the change still stands.
-  if (!out.restored.length && !out.skipped.length) return report;
+  // Nothing restored, nothing found already restored, something left: the change still stands.
+  // (A change that changed nothing — a removal from posts that did not have the term — has
+  // nothing to restore: its undo is journalled, so it counts as undone.)
+  if (!out.restored.length && !out.skipped.length && out.conflicts.length) return report;
   const undoEntry = undoEntryOf(entry, out, opts.force, await userName(context));
   const failed = await appendEntry(context, undoEntry, []);
   // A fault, not someone's edit: the undo ran but is not recorded; running it again records it.

@@ -1,12 +1,14 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContext } from '../../src/tools/index.js';
 import { restoreSeeded } from '../evals/helpers.js';
 import { callIn, restOnlyContext, unique, wp } from '../helpers/site.js';
 import { ALL_STATUSES, snapshotDiff, undoSnapshot } from './undo-snapshot.js';
-import { memoryJournal } from '../../src/undo/journal.js';
-import { undoLast } from '../../src/undo/undo.js';
+import { isUndone, memoryJournal } from '../../src/undo/journal.js';
+import { undoListed } from '../../src/undo/undo.js';
 import { journaled } from './undo-engine.js';
+import { parallelBurst } from './undo-parallel-writes.js';
+import { installTermMeta, removeTermMeta } from './term-meta-fixture.js';
 import { IRREVERSIBLE, type Op, opSequence, resolveOp, type World, WRITE_TOOLS } from './undo-writes.js';
 
 /**
@@ -14,7 +16,10 @@ import { IRREVERSIBLE, type Op, opSequence, resolveOp, type World, WRITE_TOOLS }
  * across every write tool, each run with a change journal, then undone in reverse order, leaves
  * every term, every post's terms and every user as they were, read from WordPress directly.
  * Irreversible writes (password reset, log out, app passwords revoked) run too; their effects
- * are outside the comparison, and they are reported.
+ * are outside the comparison, and they are reported. Issue #34: terms carry registered meta
+ * (term-meta-fixture.ts; the snapshot compares it, so a deleted or merged term must come back
+ * with it), and halfway through, a burst of post-term writers runs at once, each on its own
+ * connection writing the same journal (undo-parallel-writes.ts).
  */
 
 const SEEDS = (process.env.UNDO_SEEDS ?? '1,2,3,4,5').split(',').map(Number);
@@ -25,7 +30,29 @@ const CORE_SEEDS = (process.env.UNDO_CORE_SEEDS ?? '6').split(',').filter(Boolea
 const NEED_PLUGIN = ['disable-user', 'enable-user', 'log-out-user', 'reset-user-password'];
 const RUNS = [...SEEDS.map((seed) => ({ seed, core: false })), ...CORE_SEEDS.map((seed) => ({ seed, core: true }))];
 
-afterAll(() => restoreSeeded());
+/** Writers in the burst: on the core path they queue for the site lock (60 s at most). */
+const BURST = { plugin: 6, core: 4 };
+
+beforeAll(() => installTermMeta());
+afterAll(async () => {
+  await removeTermMeta();
+  await restoreSeeded();
+});
+
+/** Registered meta on some terms of each taxonomy the sequence works on (every third one). */
+async function giveTermsMeta(): Promise<number> {
+  const client = wp();
+  let n = 0;
+  for (const route of ['/wp/v2/categories', '/wp/v2/tags', '/wp/v2/genres', '/shop/v1/product-categories']) {
+    const terms = await client.all<{ id: number; slug: string }>(route, { hide_empty: false, _fields: 'id,slug', orderby: 'id' });
+    for (const [i, term] of terms.entries())
+      if (i % 3 === 0) {
+        await client.post(`${route}/${term.id}`, { meta: { color: `c-${term.slug}`.slice(0, 40), rank: (term.id % 9) + 1 } });
+        n++;
+      }
+  }
+  return n;
+}
 
 async function prepareWorld(seed: number): Promise<World> {
   await restoreSeeded();
@@ -43,23 +70,40 @@ async function prepareWorld(seed: number): Promise<World> {
   const withAppPasswords = users.map((u) => u.id).filter((id) => id !== me).slice(3, 5);
   for (const id of withAppPasswords)
     await client.post(`/wp/v2/users/${id}/application-passwords`, { name: unique('undo property') });
+  await giveTermsMeta();
   return { me, defaultCategory: default_category, posts: await ids('posts'), products: await ids('products'), withAppPasswords, tag: `s${seed}` };
 }
 
 interface Run {
   ok: Array<{ tool: string; params: Record<string, unknown> }>;
+  /** The burst of parallel writers: where its entries start in the journal, and its calls that succeeded. */
+  burst: { at: number; ok: Array<{ tool: string; params: Record<string, unknown> }> };
   failed: Record<string, number>;
   skipped: number;
   requests: number;
   ms: number;
 }
 
-/** Applies the ops through the tools, in order, with `context` (its journal records them). */
-async function applyOps(ops: Op[], world: World, context: ToolContext): Promise<Run> {
-  const run: Run = { ok: [], failed: {}, skipped: 0, requests: 0, ms: 0 };
+/**
+ * Applies the ops through the tools, in order, with `context` (its journal records them); halfway,
+ * `burst` runs a set of writers at once (their entries land in the journal in any order).
+ */
+async function applyOps(
+  ops: Op[],
+  world: World,
+  context: ToolContext,
+  burst: () => Promise<{ ok: Run['ok']; failed: string[] }>,
+): Promise<Run> {
+  const run: Run = { ok: [], burst: { at: 0, ok: [] }, failed: {}, skipped: 0, requests: 0, ms: 0 };
   const started = performance.now();
   const requests = context.client.stats.requests;
   for (const [i, o] of ops.entries()) {
+    if (i === Math.floor(ops.length / 2)) {
+      run.burst.at = run.ok.length;
+      const done = await burst();
+      run.burst.ok = done.ok;
+      for (const code of done.failed) run.failed[`burst ${code}`] = (run.failed[`burst ${code}`] ?? 0) + 1;
+    }
     const call = await resolveOp(o, i, world);
     if (!call) {
       run.skipped++;
@@ -87,7 +131,7 @@ function summary(seed: number, run: Run): string {
   const irreversible = run.ok.filter((c) => (IRREVERSIBLE as readonly string[]).includes(c.tool)).length;
   const failed = Object.entries(run.failed).map(([k, n]) => `${k} ×${n}`);
   const tools = new Set(run.ok.map((c) => c.tool)).size;
-  return `undo property seed ${seed}: ${run.ok.length} writes ok with ${tools} tools (${irreversible} irreversible), ${failed.length ? `failed: ${failed.join(', ')}` : 'none failed'}, ${run.skipped} skipped; writes took ${run.ms} ms, ${run.requests} requests`;
+  return `undo property seed ${seed}: ${run.ok.length} writes ok with ${tools} tools (${irreversible} irreversible) and ${run.burst.ok.length} at once, ${failed.length ? `failed: ${failed.join(', ')}` : 'none failed'}, ${run.skipped} skipped; writes took ${run.ms} ms, ${run.requests} requests`;
 }
 
 describe('undo: random write sequences undone in reverse order give the site back', () => {
@@ -106,30 +150,47 @@ describe('undo: random write sequences undone in reverse order give the site bac
       const world = await prepareWorld(seed);
       const before = await undoSnapshot();
       const journal = memoryJournal();
-      const context = core ? journaled(journal, restOnlyContext()) : journaled(journal);
-      const run = await applyOps(sequence(seed, core ? 20 : 8), world, context);
+      const makeContext = () => (core ? journaled(journal, restOnlyContext()) : journaled(journal));
+      const context = makeContext();
+      const burst = () => parallelBurst(world, seed, makeContext, core ? BURST.core : BURST.plugin);
+      const run = await applyOps(sequence(seed, core ? 20 : 8), world, context, burst);
       console.log(summary(seed, run));
       expect(run.ok.length).toBeGreaterThanOrEqual(WRITES);
+      expect(run.burst.ok.length, 'the parallel writers all succeeded').toBe(core ? BURST.core : BURST.plugin);
       const tools = WRITE_TOOLS.filter((tool) => !(core && NEED_PLUGIN.includes(tool)));
       const succeeded = new Set(run.ok.map((c) => c.tool));
       expect(tools.filter((tool) => !succeeded.has(tool)), 'every write tool succeeded at least once').toEqual([]);
-      // Every successful write is in the journal, in order.
+      // Every successful write is in the journal: the sequence in order, the burst's in any order.
       const recorded = (await journal.entries()).map((e) => e.tool);
-      expect(recorded).toEqual(run.ok.map((c) => c.tool));
+      const { at } = run.burst;
+      const burstTools = recorded.slice(at, at + run.burst.ok.length);
+      expect([...recorded.slice(0, at), ...recorded.slice(at + burstTools.length)]).toEqual(run.ok.map((c) => c.tool));
+      expect([...burstTools].sort()).toEqual(run.burst.ok.map((c) => c.tool).sort());
       expect(snapshotDiff(before, await undoSnapshot()).length).toBeGreaterThan(10);
 
       const started = performance.now();
       const requests = context.client.stats.requests;
-      const reports = await undoLast(context, journal, recorded.length);
+      // Newest first down to the burst; the burst's own entries oldest first (parallel writers are
+      // undone in any order: this one is the order whole before/after lists got wrong); then the rest.
+      const entries = await journal.entries();
+      const burstEntries = entries.slice(at, at + burstTools.length);
+      const reports = await undoListed(context, journal, entries.slice(at + burstEntries.length).reverse());
+      reports.push(...(await undoListed(context, journal, burstEntries)));
+      const afterBurst = await journal.entries();
+      const left = burstEntries.filter((e) => !isUndone(afterBurst, e));
+      expect(left.map((e) => `${e.summary}: not undone`), 'each parallel writer undone').toEqual([]);
+      reports.push(...(await undoListed(context, journal, entries.slice(0, at).reverse())));
       const ms = Math.round(performance.now() - started);
       const notUndone = reports.filter((r) => r.skipped.some((s) => /cannot be undone/.test(s)));
       console.log(
         `undo property seed ${seed}: undo of ${reports.length} changes took ${ms} ms, ${context.client.stats.requests - requests} requests; ${notUndone.length} irreversible reported: ${notUndone.map((r) => r.skipped[0]).join(' | ')}`,
       );
+      // Nothing left: no conflict, no undo incomplete (parallel writers' changes are not "changed since").
+      expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
+      expect(reports.filter((r) => r.incomplete)).toEqual([]);
       expect(reports).toHaveLength(recorded.length);
       // Each irreversible write is reported as such, and only those.
       expect(notUndone.length).toBe(run.ok.filter((c) => (IRREVERSIBLE as readonly string[]).includes(c.tool)).length);
-      expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
       expect(snapshotDiff(before, await undoSnapshot())).toEqual([]);
     },
     900_000,

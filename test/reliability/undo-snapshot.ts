@@ -2,13 +2,13 @@ import { wp } from '../helpers/site.js';
 
 /**
  * The state an undo promises to give back (issue #24), read from WordPress directly: every
- * term of every REST taxonomy (name, slug, description, parent as a slug path, since a
+ * term of every REST taxonomy (name, slug, description, registered meta, parent as a slug path, since a
  * recreated term has a new id), every post's terms in every taxonomy by slug (any type, any
  * status), every user's email, name, bio, roles and disabled state. Keyed by slug, post id and
  * username, so a difference reads as "this term / this post / this user".
  */
 export interface UndoSnapshot {
-  terms: Record<string, Record<string, { name: string; description: string; parent: string }>>;
+  terms: Record<string, Record<string, { name: string; description: string; parent: string; meta?: Record<string, unknown> }>>;
   posts: Record<string, Record<string, string[]>>;
   users: Record<string, { email: string; name: string; bio: string; roles: string[]; disabled: boolean | null }>;
 }
@@ -33,6 +33,8 @@ interface RawTerm {
   parent?: number;
   /** Published posts using it (the generator's choice of force). */
   count?: number;
+  /** Registered term meta shown in REST (`[]` when none is registered). */
+  meta?: Record<string, unknown> | unknown[];
 }
 
 /** Every status a post can have terms in (trash included: a merge moves trashed posts too). */
@@ -61,9 +63,13 @@ export async function readTerms(taxonomy: { rest_base: string; rest_namespace?: 
     hide_empty: false,
     context: 'edit',
     orderby: 'id',
-    _fields: 'id,name,slug,description,parent,count',
+    _fields: 'id,name,slug,description,parent,count,meta',
   });
 }
+
+/** A term's registered meta, when there is any (#34.3: undo gives it back). */
+const metaOf = (t: RawTerm) =>
+  t.meta && !Array.isArray(t.meta) && Object.keys(t.meta).length ? { meta: t.meta } : {};
 
 export async function undoSnapshot(): Promise<UndoSnapshot> {
   const client = wp();
@@ -88,7 +94,7 @@ export async function undoSnapshot(): Promise<UndoSnapshot> {
       snapshot.terms[taxonomy.slug] = Object.fromEntries(
         [...terms]
           .sort((a, b) => a.slug.localeCompare(b.slug))
-          .map((t) => [t.slug, { name: t.name, description: t.description, parent: path(t) }]),
+          .map((t) => [t.slug, { name: t.name, description: t.description, parent: path(t), ...metaOf(t) }]),
       );
     }),
   );

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { type ChangeEntry, fileJournal, memoryJournal } from '../../src/undo/journal.js';
+import { type ChangeEntry, fileJournal, isUndone, memoryJournal } from '../../src/undo/journal.js';
 import { taxonomyRef } from '../../src/undo/state.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { TAG } from '../../src/tools/taxonomy/terms.js';
@@ -118,6 +118,21 @@ describe('undo after parallel writers', () => {
     const report = await undoChange(context, journal);
     expect(report).toMatchObject({ restored: [`post ${post}`], conflicts: [] });
     expect((await readPosts([post!])).get(post!)?.tags).toEqual([a.id]);
+  });
+
+  it('a call that changed nothing (a writer that lost the race: its tag was on none of the posts) is undone as nothing and counts as undone', async () => {
+    const tag = await makeTag('Nothing to remove');
+    const posts = await makePosts([{ tags: [] }, { tags: [] }]);
+    const journal = memoryJournal();
+    const context = createContext(testSite(), { journal });
+    await callOkIn(context, 'remove-terms-from-posts', { taxonomy: 'post_tag', post_ids: posts, term_ids: [tag.id] });
+    const [entry] = await journal.entries();
+    expect(entry?.after).toMatchObject({ post_changes: {} });
+    const report = await undoChange(context, journal);
+    expect(report).toMatchObject({ restored: [], conflicts: [], undo_change_id: expect.any(String) });
+    expect(isUndone(await journal.entries(), entry!)).toBe(true);
+    // Before, it stayed "not undone" and every later undo --last picked it again.
+    await expect(undoChange(context, journal)).rejects.toMatchObject({ code: 'nothing_to_undo' });
   });
 
   it('an undo that leaves something is incomplete in the journal and in the CLI’s words; a rerun finishes it', { timeout: 120_000 }, async () => {
