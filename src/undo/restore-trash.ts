@@ -1,5 +1,5 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../client/index.js';
-import type { UndoState } from './state.js';
+import type { UndoState } from './types.js';
 import { message, type RestoreOptions, type RestoreOutcome, type TrashedPost, writeFailed } from './types.js';
 
 /**
