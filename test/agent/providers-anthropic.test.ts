@@ -6,6 +6,10 @@ import { allLangChainTools } from '../../src/toolkits.js';
 import { lastToolResultBlock, ScriptedAnthropic } from '../helpers/scripted-anthropic.js';
 import { testContext, unique, wp } from '../helpers/site.js';
 import { tools as registry } from '../../src/tools/index.js';
+import { memoryJournal } from '../../src/undo/journal.js';
+
+/** With a journal the toolkits give every tool, the change tools included (without one they are left out). */
+const journalled = { ...testContext(), journal: memoryJournal() };
 
 /**
  * ChatAnthropic (@langchain/anthropic) over real HTTP against a scripted Messages API server
@@ -28,7 +32,7 @@ describe('ChatAnthropic', () => {
   it('createAgent: tool_use → our tool on the site → tool_result → answer', async () => {
     const category = await newCategory();
     const renamed = unique('Claude');
-    const agent = createAgent({ model: model(), tools: allLangChainTools({ context: testContext() }) });
+    const agent = createAgent({ model: model(), tools: allLangChainTools({ context: journalled }) });
     server.script(
       { toolCalls: [{ name: 'update-category', args: { id: category.id, name: renamed } }] },
       (request) => ({
@@ -46,7 +50,7 @@ describe('ChatAnthropic', () => {
   it('strict tool use: strict schemas are accepted and the model’s nulls read as "not given"', async () => {
     const category = await newCategory();
     const renamed = unique('Strict Claude');
-    const tools = allLangChainTools({ context: testContext(), strict: true });
+    const tools = allLangChainTools({ context: journalled, strict: true });
     const bound = model().bindTools(tools, { strict: true } as never);
     server.script(
       { toolCalls: [{ name: 'update-category', args: { id: category.id, name: renamed, parent: null } }] },
@@ -69,7 +73,7 @@ describe('ChatAnthropic', () => {
   });
 
   it('strict tool use with the default schemas is refused, and the user is told what to change', async () => {
-    const bound = model().bindTools(allLangChainTools({ context: testContext() }), { strict: true } as never);
+    const bound = model().bindTools(allLangChainTools({ context: journalled }), { strict: true } as never);
     const error = await bound.invoke([new HumanMessage('hi')]).catch((err: Error) => err);
     expect(String((error as Error).message)).toContain('additionalProperties must be false');
   });

@@ -68,12 +68,12 @@ afterAll(async () => {
 });
 
 describe("mcp --http: a stranger's client and our consent page", () => {
-  it('refuses redirect URIs a code could be caught on (plain http elsewhere, fragments, bare schemes); accepts https, loopback and app schemes', async () => {
-    for (const uri of ['http://evil.example/cb', 'https://ok.example/cb#frag', 'myapp:/cb', 'file:///tmp/x']) {
+  it('refuses redirect URIs a code could be caught on (plain http elsewhere, fragments, schemes the browser handles itself); accepts https, loopback and app schemes', async () => {
+    for (const uri of ['http://evil.example/cb', 'https://ok.example/cb#frag', 'ws://evil.example/cb', 'file:///tmp/x']) {
       const { status, body } = await register({ client_name: 'Claude', redirect_uris: [uri] });
       expect([status, body.error], uri).toEqual([400, 'invalid_redirect_uri']);
     }
-    for (const uri of ['https://ok.example/cb', 'http://[::1]:5/cb', 'http://localhost/cb', 'com.example.app:/cb'])
+    for (const uri of ['https://ok.example/cb', 'http://[::1]:5/cb', 'http://localhost/cb', 'com.example.app:/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback'])
       expect((await register({ client_name: 'Claude', redirect_uris: [uri] })).status, uri).toBe(201);
   });
 
