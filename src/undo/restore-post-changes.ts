@@ -1,11 +1,7 @@
-import { type WordPressClient, WordPressError } from '../client/index.js';
-import { changePostTerms } from '../tools/taxonomy/change-post-terms.js';
-import { hasCompanion } from '../tools/companion.js';
-import { withPostTermsLock } from '../tools/taxonomy/post-lock.js';
-import { withSiteLock } from '../tools/taxonomy/site-lock.js';
-import { ToolError } from '../tools/tool-error.js';
+import type { WordPressClient } from '../client/index.js';
 import type { TaxonomyRef, UndoState } from './state.js';
-import { message, type PostTermChange, type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
+import type { PostTermChange, RestoreOptions, RestoreOutcome } from './types.js';
+import { addToGroup, type PostGroups, writePostGroups } from './write-post-groups.js';
 
 /**
  * Issue #34.4: a call's own change to posts' terms, as a delta. Twenty writers at once each
@@ -51,11 +47,12 @@ export async function restorePostChanges(
   options: RestoreOptions,
   out: RestoreOutcome,
 ): Promise<void> {
-  const groups = new Map<string, number[]>();
+  const groups: PostGroups = new Map();
   // A removed term to recreate that could not be (a conflict of its own): not given back.
   const unmade = (t: number) =>
     !options.dryRun && !(t in out.idMap) && Boolean(target.terms?.[t]) && !out.current.terms?.[t];
-  out.postChanges = {};
+  const written: Record<string, PostTermChange> = {};
+  out.postChanges = written;
   for (const [key, change] of Object.entries(changes)) {
     const id = Number(key);
     const item = `post ${id}`;
@@ -83,48 +80,10 @@ export async function restorePostChanges(
       out.skipped.push(item);
       continue;
     }
-    const group = JSON.stringify(write);
-    groups.set(group, [...(groups.get(group) ?? []), id]);
+    addToGroup(groups, write, id);
   }
-  if (options.dryRun) {
-    for (const [group, postIds] of groups) {
-      const write = JSON.parse(group) as { add: number[]; remove: number[] };
-      // The plan the undo's question is built from (tools/changes/undo-review.ts): each post's terms after.
-      for (const id of postIds) {
-        const now = out.current.posts?.[String(id)] ?? [];
-        put(out.result, 'posts', id, [...now.filter((t) => !write.remove.includes(t)), ...write.add].sort((a, b) => a - b));
-      }
-      out.restored.push(...postIds.map((id) => `post ${id}`));
-    }
-    return;
-  }
-  const done = new Set<number>();
-  const run = async () => {
-    for (const [group, postIds] of groups) {
-      const write = JSON.parse(group) as { add: number[]; remove: number[] };
-      const report = await changePostTerms(client, taxonomy, postIds, write);
-      for (const id of [...report.updated, ...report.unchanged]) {
-        const now = out.current.posts?.[String(id)] ?? [];
-        const terms = [...now.filter((t) => !write.remove.includes(t)), ...write.add].sort((a, b) => a - b);
-        put(out.result, 'posts', id, terms);
-        out.postChanges![String(id)] = { added: write.add, removed: write.remove };
-        out.restored.push(`post ${id}`);
-      }
-      for (const failed of report.failed)
-        writeFailed(out, `post ${failed.post_id}`, `could not be restored: ${failed.error.message}`);
-      for (const id of postIds) done.add(id);
-    }
-  };
-  // As restorePosts: the core path holds the site lock once for every group; a call that fails
-  // here leaves its posts failures of this undo (incomplete, run it again).
-  try {
-    await withPostTermsLock(client, async () =>
-      (await hasCompanion(client, 'post-terms')) ? run() : withSiteLock(client, run),
-    );
-  } catch (err) {
-    if (!(err instanceof ToolError || err instanceof WordPressError)) throw err;
-    const why = `could not be restored (${err.code}): ${message(err)}`;
-    for (const postIds of groups.values())
-      for (const id of postIds) if (!done.has(id)) writeFailed(out, `post ${id}`, why);
-  }
+  // What the undo did to each post, as the undo's own entry keeps it (undoing the undo redoes it).
+  await writePostGroups(client, taxonomy, groups, options, out, (id, change) => {
+    written[String(id)] = { added: change.add, removed: change.remove };
+  });
 }
