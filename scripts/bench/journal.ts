@@ -18,7 +18,6 @@ import { readFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { createContext } from '../../src/config.js';
 import { packageRoot, readCredentials, siteUp } from '../../src/sandbox/index.js';
 import { runTool, findTool } from '../../src/tools/index.js';
@@ -95,24 +94,13 @@ async function buildJournal(path: string, site: Awaited<ReturnType<typeof readCr
 
 interface Row { command: string; seconds: number; rssMb: number; code: number }
 
-/** The checkout's `cms-admin` bundled as the package's bin is (scripts/build-bin.mjs), into its dist/. */
+/**
+ * The checkout's `cms-admin` bin, built by that checkout's own scripts/build-bin.mjs into its
+ * dist/cli/ (the code before is measured with the bin it shipped, not with today's build rules).
+ */
 async function buildBin(): Promise<string> {
-  const outdir = join(ROOT, 'dist', 'bench-journal');
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: { 'cms-admin': 'src/cli/bin.ts' },
-    outdir,
-    chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    external: ['@langchain/*', '@modelcontextprotocol/*', 'axios', 'express', 'langchain', 'yaml', 'fflate'],
-    banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
-  });
-  return join(outdir, 'cms-admin.js');
+  await run(process.execPath, ['scripts/build-bin.mjs'], { cwd: ROOT });
+  return join(ROOT, 'dist', 'cli', 'cms-admin.js');
 }
 
 /** `runs` runs of one CLI command: the median wall time, the highest peak memory. */
