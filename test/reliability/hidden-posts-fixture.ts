@@ -1,22 +1,14 @@
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { resolveInstance } from '../../src/sandbox/index.js';
+import { testMuPlugin } from '../helpers/mu-plugin.js';
 import { wpPhp } from '../wordpress/users/helpers.js';
 
 /**
- * Objects REST does not show by default (issue #34 finding 2), for the undo property test: a
+ * Objects REST does not show by default (issue #34 finding 2), for hidden-posts.test.ts and the undo property test: a
  * registered custom status (`archived`, left out of `status=any`) and a post type with
  * `show_in_rest: false` (`ledger`), both with categories and tags. A test-only mu-plugin of its
  * own (`cms-test-hidden-objects.php`) registers them; objects are made and read by PHP, as a
  * plugin would, since REST cannot list them all.
  */
-const file = () =>
-  join(
-    resolveInstance({ home: process.env.CMS_SANDBOX_HOME, name: process.env.CMS_TEST_SANDBOX }).wpDir,
-    'wp-content',
-    'mu-plugins',
-    'cms-test-hidden-objects.php',
-  );
+const muPlugin = testMuPlugin('cms-test-hidden-objects.php');
 
 const plugin = (hiddenType: boolean) => `<?php
 // Test-only (test/reliability/hidden-posts-fixture.ts): a custom status${hiddenType ? ' and a post type REST does not show' : ''}.
@@ -31,11 +23,11 @@ ${hiddenType ? "    register_post_type('ledger', ['label' => 'Ledger', 'public' 
  * (objects_not_visible), so the core path runs with the status only.
  */
 export async function installHiddenObjects(hiddenType = true): Promise<void> {
-  await writeFile(file(), plugin(hiddenType));
+  await muPlugin.install(plugin(hiddenType));
 }
 
 export async function removeHiddenObjects(): Promise<void> {
-  await rm(file(), { force: true });
+  await muPlugin.remove();
 }
 
 export interface HiddenSpec {

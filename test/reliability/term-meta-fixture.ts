@@ -1,6 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { resolveInstance } from '../../src/sandbox/index.js';
+import { testMuPlugin } from '../helpers/mu-plugin.js';
 
 /**
  * Registered term meta for the undo tests (issue #34.3): a test-only mu-plugin of its own
@@ -8,13 +6,7 @@ import { resolveInstance } from '../../src/sandbox/index.js';
  * (a string) and `rank` (an integer) on every taxonomy the undo tests use, shown in REST, so a
  * term's `meta` reads `{color, rank}`. Written before the tests, removed after them.
  */
-const file = () =>
-  join(
-    resolveInstance({ home: process.env.CMS_SANDBOX_HOME, name: process.env.CMS_TEST_SANDBOX }).wpDir,
-    'wp-content',
-    'mu-plugins',
-    'cms-test-term-meta.php',
-  );
+const muPlugin = testMuPlugin('cms-test-term-meta.php');
 
 const PLUGIN = `<?php
 // Test-only (test/reliability/term-meta-fixture.ts): registered term meta shown in REST.
@@ -27,9 +19,9 @@ add_action('init', static function () {
 `;
 
 export async function installTermMeta(): Promise<void> {
-  await writeFile(file(), PLUGIN);
+  await muPlugin.install(PLUGIN);
 }
 
 export async function removeTermMeta(): Promise<void> {
-  await rm(file(), { force: true });
+  await muPlugin.remove();
 }

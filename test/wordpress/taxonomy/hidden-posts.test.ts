@@ -1,8 +1,6 @@
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import { resolveInstance } from '../../../src/sandbox/index.js';
+import { installHiddenObjects, removeHiddenObjects } from '../../reliability/hidden-posts-fixture.js';
 import { memoryJournal } from '../../../src/undo/journal.js';
 import { undoChange } from '../../../src/undo/undo.js';
 import { callIn, callOkIn, testSite, unique, withoutCompanion, wp } from '../../helpers/site.js';
@@ -17,21 +15,6 @@ import { makeAppPassword, makeUser, wpPhp } from '../users/helpers.js';
  * plugin every object counts and moves; without it, posts REST cannot show refuse the merge or
  * delete by name, and custom statuses are read through REST by naming them.
  */
-const muPlugin = () =>
-  join(
-    resolveInstance({ home: process.env.CMS_SANDBOX_HOME, name: process.env.CMS_TEST_SANDBOX }).wpDir,
-    'wp-content',
-    'mu-plugins',
-    'cms-test-hidden-posts.php',
-  );
-const FIXTURE = `<?php
-// Test-only (hidden-posts.test.ts): a custom status and a post type REST does not show, with categories and tags.
-add_action('init', static function (): void {
-    register_post_status('archived', ['label' => 'Archived', 'public' => false, 'exclude_from_search' => true, 'show_in_admin_all_list' => true]);
-    register_post_type('ledger', ['label' => 'Ledger', 'public' => false, 'show_ui' => true, 'show_in_rest' => false, 'taxonomies' => ['category', 'post_tag']]);
-});
-`;
-
 type Spec = { type?: 'post' | 'ledger'; status?: string; taxonomy?: string; terms: number[] };
 const made: number[] = [];
 
@@ -66,11 +49,11 @@ function journalled(restOnly = false) {
 }
 
 beforeAll(async () => {
-  await writeFile(muPlugin(), FIXTURE);
+  await installHiddenObjects();
 });
 afterAll(async () => {
   if (made.length) await wpPhp(`foreach ([${made.join(',')}] as $id) { wp_delete_post($id, true); }`);
-  await rm(muPlugin(), { force: true });
+  await removeHiddenObjects();
 });
 
 describe('with the companion plugin: every post type and status', () => {
