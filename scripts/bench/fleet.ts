@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { packageRoot, readCredentials, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { runOnSites } from '../../src/sites/run.js';
 import type { SiteProfile } from '../../src/sites/store.js';
-import { findTool, runTool } from '../../src/tools/index.js';
+import { findTool, runTool } from '../../src/call/index.js';
 import { FaultProxy, seededRandom } from '../../test/helpers/fault-proxy.js';
 import { replaceSection } from './sections.js';
 

@@ -3,7 +3,7 @@ import { newRunId, runOnSites, type SiteOutcome } from '../sites/run.js';
 import { selectSites } from '../sites/select.js';
 import { readProfiles } from '../sites/store.js';
 import { summarizeValue } from '../summary.js';
-import { runTool } from '../tools/index.js';
+import { runTool } from '../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { wholeNumberFlag } from './shared.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, createContext } from '../config.js';
 import { resolveCliSiteConfig } from './site-config.js';
-import { runTool, type ToolOutcome } from '../tools/index.js';
+import { runTool, type ToolOutcome } from '../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG } from './shared.js';

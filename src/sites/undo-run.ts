@@ -1,4 +1,4 @@
-import { describePlan } from '../tools/changes/undo-review.js';
+import { describePlan } from '../changes/undo-review.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone } from '../undo/journal.js';
 import { planUndo } from '../undo/undo.js';
