@@ -108,6 +108,18 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
     expect(wrong.stderr).toMatch(/No group "@nope"/);
   });
 
+  it('one audit log serves the fleet: each entry names its site and the run; audit --site shows that site only', async () => {
+    const log = path.join(fleet.configHome, 'audit.jsonl');
+    const envelope = JSON.stringify({ tool: 'create-tag', params: { name: unique('Fleet Audit') } });
+    const out = await runCli(['invoke', '--sites', '@real', '--json', '--audit-log', log, envelope], { env: env() });
+    expect(out.code, out.stderr).toBe(0);
+    const runId = lines(out.stdout)[0]?.run;
+    const two = await runCli(['audit', '--audit-log', log, '--site', 'two', '--json'], { env: env() });
+    const entries = two.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries.map((e) => [e.site, e.run_id, e.tool, e.ok])).toEqual([['two', runId, 'create-tag', true]]);
+    await runCli(['undo', '--run', runId as string, '--yes', '--sites', '@real'], { env: env() });
+  });
+
   it('Ctrl-C starts no more sites and says which ran and which did not', async () => {
     hanging.clear();
     hanging.inject({ fault: { kind: 'hold' } });
