@@ -97,6 +97,6 @@ function renderAssign(result: Result): string {
 function oneLine(result: unknown): string {
   if (!result || typeof result !== 'object') return cellText(result);
   return Object.entries(result as Result)
-    .map(([k, v]) => `${k}=${cellText(v, 60)}`)
+    .map(([k, v]) => `${k}=${Array.isArray(v) && !v.length ? 'none' : cellText(v, 60)}`)
     .join(' ');
 }
