@@ -8,7 +8,8 @@ export function cellText(value: unknown, max = 200): string {
         : typeof value === 'object'
           ? JSON.stringify(value)
           : String(value);
-  const single = text.replace(/\s+/g, ' ');
+  // A date to the minute (WordPress's seconds and offset take room a table needs for names).
+  const single = text.replace(/\s+/g, ' ').replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(:\d\d)?(\.\d+)?(Z|[+-]\d\d:\d\d)?$/, '$1 $2');
   return single.length > max ? `${single.slice(0, max - 1)}…` : single;
 }
 
