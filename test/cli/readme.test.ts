@@ -47,7 +47,7 @@ afterAll(() => {
 
 function run(line: string) {
   const site = testSite();
-  const env = { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, NO_COLOR: '1' };
   for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CMS_AGENT_MODEL', 'CMS_JOURNAL']) delete env[key];
   env.CMS_JOURNAL = path.join(clone, 'changes.jsonl');
   const result = spawnSync('bash', ['-c', line], { cwd: clone, env, encoding: 'utf8', timeout: 600_000 });
