@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
-import { findTool } from '../tools/index.js';
+import { findTool } from '../call/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
@@ -93,7 +93,7 @@ Example client config:
       if (context) await context.client.connect();
       const serverOptions = { strict: Boolean(options.strict), approvals };
       if (options.http) {
-        const { serveMcpHttp } = await import('../mcp-http.js');
+        const { serveMcpHttp } = await import('../mcp/http.js');
         const server = await serveMcpHttp(context, filter, serverOptions, {
           host: options.host,
           port,
@@ -114,7 +114,7 @@ Example client config:
       // Started by hand in a terminal, a stdio server would look hung: say what it waits for, on
       // stderr (stdout is the protocol's).
       if (process.stdin.isTTY) process.stderr.write(`${STDIO_ON_TERMINAL}\n`);
-      const { serveStdio } = await import('../mcp.js');
+      const { serveStdio } = await import('../mcp/index.js');
       await serveStdio(context as NonNullable<typeof context>, filter, serverOptions);
     });
 }

@@ -7,7 +7,7 @@ import { shellCompleter } from '../../src/cli/shell/complete.js';
 import { toolHelp } from '../../src/cli/shell/help.js';
 import { carriesSecret, loadHistory, rememberLine } from '../../src/cli/shell/history.js';
 import { parseShellLine } from '../../src/cli/shell/parse.js';
-import { tools } from '../../src/tools/index.js';
+import { tools } from '../../src/registry/index.js';
 
 it('reads name=value (JSON where it parses, else text), JSON params, and @ids from the last list', () => {
   expect(parseShellLine('update-tag id=7 name="Cloud Native" slug=cloud-native')).toEqual({

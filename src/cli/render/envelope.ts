@@ -1,4 +1,4 @@
-import type { ToolOutcome } from '../../tools/run-tool.js';
+import type { ToolOutcome } from '../../call/index.js';
 import { renderAnswer } from './answer.js';
 
 /**

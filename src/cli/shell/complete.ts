@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../../tools/index.js';
+import type { AnyToolDefinition } from '../../registry/index.js';
 import { paramNames } from './help.js';
 
 const COMMANDS = ['/help', '/tools', '/undo', '/json', '/exit', 'help'];

@@ -1,5 +1,5 @@
 import { describeTool } from '../../adapters/json-schema.js';
-import type { AnyToolDefinition } from '../../tools/index.js';
+import type { AnyToolDefinition } from '../../registry/index.js';
 import { renderTable } from '../render/table.js';
 
 type Property = { type?: string | string[]; description?: string; enum?: unknown[]; items?: Property };
