@@ -1,3 +1,4 @@
+import { renderTable } from './render/table.js';
 import type { Command } from 'commander';
 import type { AuditEntry } from '../audit.js';
 import { countLines, describeDamage, isDamaged, itemsBackward } from '../undo/journal-file.js';
@@ -79,12 +80,7 @@ function table(entries: AuditEntry[]): string {
     e.ok ? 'ok' : 'FAILED',
     `${JSON.stringify(e.params)} → ${e.summary}`,
   ]);
-  const head = ['time', 'user', 'tool', 'outcome', 'params → result'];
+  // A log shared by a fleet: the user column says on which site (user@site).
   if (entries.some((e) => e.site)) for (const [i, e] of entries.entries()) rows[i]?.splice(1, 1, `${e.user ?? '?'}@${e.site ?? '-'}`);
-  const widths = head.slice(0, 4).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i < 4 ? cell.padEnd(widths[i] ?? 0) : cell.length > 100 ? `${cell.slice(0, 99)}…` : cell))
-      .join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
+  return renderTable(['time', 'user', 'tool', 'outcome', 'params → result'], rows);
 }

@@ -11,7 +11,7 @@ export { exitCodeFor };
 export function registerInvokeCommand(program: Command): void {
   program
     .command('invoke')
-    .description('Run one tool from a JSON envelope {"tool": NAME, "params": {…}} and print the JSON result')
+    .description('Run one tool from a JSON envelope {"tool": NAME, "params": {…}}: JSON result, or a table in a terminal')
     .argument('[envelope]', 'the envelope as JSON, or - to read it from stdin')
     .option('--read-only', 'allow only read-only tools')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
@@ -20,14 +20,16 @@ export function registerInvokeCommand(program: Command): void {
     .option('--dry-run', 'for a write tool: answer what it would change, read from the site; write nothing')
     .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
     .option(...ANSWER_BUDGET_FLAG)
-    .option('--pretty', 'indent the JSON output')
+    .option('--json', 'print the JSON result also in a terminal (it is what a pipe or file gets); with --sites: JSON Lines')
+    .option('--pretty', 'indent the JSON output (implies --json)')
     .option('--sites <sites>', 'run on several site profiles: a,b | @group | all (see `cms-admin sites`)')
     .option('--concurrency <n>', 'with --sites: sites run at once', '8')
-    .option('--json', 'with --sites: JSON Lines {site, ok, result|error} instead of a table')
     .addHelpText(
       'after',
       `
-Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"?,"details"?}}
+Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"?,"details"?}} on a pipe
+or file, or with --json. In a terminal: lists as tables with a "more:" line, writes as one line,
+errors as message and hint.
 Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON, envelope or params.
 Site: --site NAME (or CMS_SITE), else CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without them
 the local sandbox.
@@ -42,14 +44,17 @@ Examples:
   cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'
   cms-admin invoke --sites @clients '{"tool":"create-category","params":{"name":"Press"}}'`,
     )
-    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean; sites?: string }) => {
+    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean; json?: boolean; sites?: string }) => {
       if (options.sites !== undefined) {
         const { runFleetInvoke } = await import('./invoke-fleet.js');
         process.exitCode = await runFleetInvoke(text, { ...options, sites: options.sites });
         return;
       }
       const outcome = await runInvoke(text, options);
-      process.stdout.write(`${JSON.stringify(outcome, null, options.pretty ? 2 : undefined)}\n`);
+      if (process.stdout.isTTY && !options.json && !options.pretty) {
+        const { renderEnvelopeAnswer } = await import('./render/envelope.js');
+        process.stdout.write(`${renderEnvelopeAnswer(text, outcome)}\n`);
+      } else process.stdout.write(`${JSON.stringify(outcome, null, options.pretty ? 2 : undefined)}\n`);
       process.exitCode = exitCodeFor(outcome);
     });
 }
