@@ -46,7 +46,16 @@ $cms_posts = ['sports' => ['bob' => 2, 'carla' => 1, 'dave' => 1], 'news' => ['b
 $cms_sites = [['slug' => '', 'id' => 1, 'url' => home_url()]];
 add_user_to_blog(1, $cms_users['bob'], 'subscriber');
 foreach ($cms_plan as $cms_slug => [$cms_title, $cms_members]) {
-    $cms_blog = wpmu_create_blog($cms_network->domain, $cms_network->path . $cms_slug . '/', $cms_title, 1, ['public' => 1], $cms_network->id);
+    // wp_insert_site(), not wpmu_create_blog(): before 6.2 or so, the latter ran the domain through
+    // sanitize_user() and lost the port's colon ("127.0.0.19201").
+    $cms_blog = wp_insert_site([
+        'domain' => $cms_network->domain,
+        'path' => $cms_network->path . $cms_slug . '/',
+        'network_id' => $cms_network->id,
+        'title' => $cms_title,
+        'user_id' => 1,
+        'options' => ['public' => 1],
+    ]);
     if (is_wp_error($cms_blog)) {
         cms_sandbox_fail("cannot create site $cms_slug: " . $cms_blog->get_error_message());
     }

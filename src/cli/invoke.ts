@@ -4,6 +4,7 @@ import { resolveCliSiteConfig } from './site-config.js';
 import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
 import { DRY_RUN, runTool, type ToolOutcome } from '../tools/index.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
+import { isNetwork } from '../tools/index.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
 
 /** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */
@@ -61,18 +62,25 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
     throw err;
   }
   // Validate before touching configuration, so a bad call fails the same way with or without a site.
-  const call = resolveCall(parsed.value, filter);
+  let call = resolveCall(parsed.value, filter);
   if (!call.ok) return call;
   // The same as `"dry_run": true` in the params; a read-only tool writes nothing anyway.
   const params = options.dryRun && !call.tool.annotations.readOnly ? { ...call.params, [DRY_RUN]: true } : call.params;
   try {
     const site = await resolveCliSiteConfig();
-    return await runTool(call.tool, createContext(site, {
+    const context = createContext(site, {
       ...siteOptions,
       journal: cliJournal(options.journal, site.url),
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
-    }), params);
+    });
+    // On a multisite network list-users and delete-user take their network forms (docs/multisite.md).
+    if (call.tool.onNetwork && (await isNetwork(context.client))) {
+      call = resolveCall(parsed.value, { ...filter, network: true });
+      if (!call.ok) return call;
+      return await runTool(call.tool, context, options.dryRun && !call.tool.annotations.readOnly ? { ...call.params, [DRY_RUN]: true } : call.params);
+    }
+    return await runTool(call.tool, context, params);
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
     throw err;

@@ -32,6 +32,12 @@ import { resetUserPassword } from './users/reset-user-password.js';
 import { revokeAppPasswords } from './users/revoke-app-passwords.js';
 import { setUserRole } from './users/set-user-role.js';
 import { updateUser } from './users/update-user.js';
+import { addUserToSite } from './users/add-user-to-site.js';
+import { removeUserFromSite } from './users/remove-user-from-site.js';
+import { grantSuperAdmin } from './users/grant-super-admin.js';
+import { revokeSuperAdmin } from './users/revoke-super-admin.js';
+import { listUsersOnNetwork } from './users/list-network-users.js';
+import { deleteUserOnNetwork } from './users/delete-network-user.js';
 import { listChanges } from './changes/list-changes.js';
 import { undoChangeTool } from './changes/undo-change.js';
 
@@ -58,8 +64,8 @@ export const tools: readonly AnyToolDefinition[] = [
   assignTermsToPosts,
   removeTermsFromPosts,
   mergeTerms,
-  // users
-  listUsers,
+  // users (list-users and delete-user have network forms: select.ts picks them on a network)
+  { ...listUsers, onNetwork: listUsersOnNetwork } as AnyToolDefinition,
   createUser,
   updateUser,
   disableUser,
@@ -67,11 +73,16 @@ export const tools: readonly AnyToolDefinition[] = [
   resetUserPassword,
   setUserRole,
   listUserRoles,
-  deleteUser,
+  { ...deleteUser, onNetwork: deleteUserOnNetwork } as AnyToolDefinition,
   listAppPasswords,
   revokeAppPasswords,
   listUserSessions,
   logOutUser,
+  // multisite networks only (docs/multisite.md)
+  addUserToSite,
+  removeUserFromSite,
+  grantSuperAdmin,
+  revokeSuperAdmin,
   // changes (both toolkits)
   listChanges,
   undoChangeTool,
@@ -80,6 +91,8 @@ export const tools: readonly AnyToolDefinition[] = [
 export function findTool(name: string): AnyToolDefinition | undefined {
   return tools.find((tool) => tool.name === name);
 }
+
+export { isNetwork } from './users/network.js';
 
 export {
   type CallReview,

@@ -13,6 +13,8 @@ function cms_admin_network_users(WP_REST_Request $request): array
         'blog_id' => 0, // every account of the network, members of a site or not
         'number' => (int) $request['per_page'],
         'paged' => (int) $request['page'],
+        // An offset wins over the page (WP_User_Query): the toolkit reads any window of the listing.
+        'offset' => isset($request['offset']) ? (int) $request['offset'] : null,
         'orderby' => 'ID',
         'order' => 'ASC',
         'search' => $request['search'] !== '' ? '*' . $request['search'] . '*' : '',

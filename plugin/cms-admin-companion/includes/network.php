@@ -35,6 +35,7 @@ add_action('rest_api_init', static function (): void {
         'permission_callback' => $can,
         'args' => [
             'page' => ['type' => 'integer', 'minimum' => 1, 'default' => 1],
+            'offset' => ['type' => 'integer', 'minimum' => 0],
             'per_page' => ['type' => 'integer', 'minimum' => 1, 'maximum' => 200, 'default' => 100],
             'search' => ['type' => 'string', 'default' => ''],
         ],
