@@ -46,8 +46,6 @@ $cms_posts = ['sports' => ['bob' => 2, 'carla' => 1, 'dave' => 1], 'news' => ['b
 $cms_sites = [['slug' => '', 'id' => 1, 'url' => home_url()]];
 add_user_to_blog(1, $cms_users['bob'], 'subscriber');
 foreach ($cms_plan as $cms_slug => [$cms_title, $cms_members]) {
-    // wp_insert_site(), not wpmu_create_blog(): before 6.2 or so, the latter ran the domain through
-    // sanitize_user() and lost the port's colon ("127.0.0.19201").
     $cms_blog = wp_insert_site([
         'domain' => $cms_network->domain,
         'path' => $cms_network->path . $cms_slug . '/',
@@ -59,7 +57,16 @@ foreach ($cms_plan as $cms_slug => [$cms_title, $cms_members]) {
     if (is_wp_error($cms_blog)) {
         cms_sandbox_fail("cannot create site $cms_slug: " . $cms_blog->get_error_message());
     }
+    // WordPress 6.1 runs a new site's domain through sanitize_user() (wp_normalize_site_data()),
+    // which drops the port's colon ("127.0.0.19201"): put the network's domain back, and the URLs.
+    if (get_site($cms_blog)->domain !== $cms_network->domain) {
+        $wpdb->update($wpdb->blogs, ['domain' => $cms_network->domain], ['blog_id' => $cms_blog]);
+        clean_blog_cache($cms_blog);
+    }
     switch_to_blog($cms_blog);
+    $cms_url = untrailingslashit('http://' . $cms_network->domain . $cms_network->path . $cms_slug . '/');
+    update_option('home', $cms_url);
+    update_option('siteurl', $cms_url);
     // Pretty permalinks, so the site's REST root is /<slug>/wp-json/; its rules are built on first request.
     update_option('permalink_structure', '/%postname%/');
     delete_option('rewrite_rules');
