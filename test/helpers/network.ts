@@ -27,6 +27,8 @@ export interface TestNetwork {
   users: Record<string, number>;
   /** A context on one site of the network (the main site by default), as the super admin. */
   context(site?: string): ToolContext;
+  /** A new context on the main site with a change journal of its own (a file), for undo tests. */
+  journalled(file: string): ToolContext;
   /** Runs PHP inside the network's WordPress (main site), returns stdout. */
   php(code: string): Promise<string>;
 }
@@ -72,6 +74,9 @@ export async function testNetwork(): Promise<TestNetwork> {
     sites,
     users,
     php,
+    journalled(file: string) {
+      return { ...createContext({ url: creds.url, username: creds.username, appPassword: creds.appPassword }, { journal: file }), network: true };
+    },
     context(site = '') {
       const url = sites[site];
       if (!url) throw new Error(`no site "${site}" on the test network`);

@@ -3,7 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { text, wpId } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import { none, required, withPowers } from './risk.js';
-import { irreversible } from './undo-users.js';
+import { networkUndo } from './undo-users.js';
 import {
   describeSites,
   membershipOn,
@@ -26,10 +26,7 @@ export const addUserToSite = defineTool({
   schema: z.strictObject({ user_id: wpId(), site: siteParam(), role: text(64) }),
   outputSchema: networkUserOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false },
-  // Not journalled for undo yet (docs/multisite.md): remove-user-from-site takes it back.
-  undo: irreversible('network membership is not journalled for undo yet: remove-user-from-site takes it back', (p) =>
-    `added user ${p.user_id} to site ${p.site} as ${p.role}`,
-  ),
+  undo: networkUndo((p, name) => `added ${name} to site ${p.site} as ${p.role}`),
   async review({ client }, params) {
     await requireNetwork(client, 'Adding a user to a site');
     const user = await networkUser(client, params.user_id);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
 import { required } from './risk.js';
-import { irreversible } from './undo-users.js';
+import { networkUndo } from './undo-users.js';
 import { describeSites, NETWORK, networkUser, networkUserOutput, requireNetwork } from './network.js';
 
 /** Network only: every capability on every site of the network. Always a person's decision. */
@@ -14,9 +14,7 @@ export const grantSuperAdmin = defineTool({
   schema: z.strictObject({ user_id: wpId() }),
   outputSchema: networkUserOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
-  undo: irreversible('super admin changes are not journalled for undo yet: revoke-super-admin takes it back', (p) =>
-    `granted super admin to user ${p.user_id}`,
-  ),
+  undo: networkUndo((_p, name) => `made ${name} a super admin`),
   async review({ client }, params) {
     await requireNetwork(client, 'Granting super admin');
     const user = await networkUser(client, params.user_id);

@@ -3,7 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import { required } from './risk.js';
-import { irreversible } from './undo-users.js';
+import { networkUndo } from './undo-users.js';
 import { membershipOn, NETWORK, networkUser, networkUserOutput, requireNetwork, siteParam, siteRef } from './network.js';
 
 /** Network only: the account leaves one site (and keeps the others); its posts there go to reassign_to. */
@@ -15,9 +15,13 @@ export const removeUserFromSite = defineTool({
   schema: z.strictObject({ user_id: wpId(), site: siteParam(), reassign_to: wpId().optional().describe('Heir of their posts there') }),
   outputSchema: networkUserOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
-  undo: irreversible(
-    'network membership is not journalled for undo yet: add-user-to-site takes it back; reassigned posts stay with their new author',
-    (p) => `removed user ${p.user_id} from site ${p.site}${p.reassign_to ? `, posts to ${p.reassign_to}` : ''}`,
+  // An undo puts the account back on the site with its role; the posts stay with their new author.
+  undo: networkUndo(
+    (p, name) => `removed ${name} from site ${p.site}${p.reassign_to ? `, posts to user ${p.reassign_to}` : ''}`,
+    async ({ client }, p) => {
+      const posts = membershipOn(await networkUser(client, p.user_id), p.site)?.posts ?? 0;
+      return posts ? [`${posts} post(s) on site ${p.site} went to user ${p.reassign_to}: an undo leaves them there`] : [];
+    },
   ),
   async review({ client }, params) {
     await requireNetwork(client, 'Removing a user from a site');

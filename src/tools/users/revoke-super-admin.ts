@@ -3,7 +3,7 @@ import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import { none, required } from './risk.js';
-import { irreversible } from './undo-users.js';
+import { networkUndo } from './undo-users.js';
 import { describeSites, NETWORK, networkUser, networkUserOutput, requireNetwork } from './network.js';
 
 /** Network only: the account keeps its roles per site and loses the network-wide powers. */
@@ -15,9 +15,7 @@ export const revokeSuperAdmin = defineTool({
   schema: z.strictObject({ user_id: wpId() }),
   outputSchema: networkUserOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
-  undo: irreversible('super admin changes are not journalled for undo yet: grant-super-admin takes it back', (p) =>
-    `revoked super admin of user ${p.user_id}`,
-  ),
+  undo: networkUndo((_p, name) => `revoked super admin of ${name}`),
   async review({ client }, params) {
     await requireNetwork(client, 'Revoking super admin');
     const user = await networkUser(client, params.user_id);
