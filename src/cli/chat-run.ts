@@ -10,7 +10,7 @@ import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
 import { slashUndo } from './undo-command.js';
 import { cliJournal } from './journal-path.js';
-import { isNetwork } from '../tools/index.js';
+import { isNetwork } from '../call/index.js';
 import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from './shared.js';
 import { runToolShell } from './tool-shell.js';
 

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { ConfigError, createContext } from '../config.js';
 import { resolveCliSiteConfig } from './site-config.js';
-import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
-import { DRY_RUN, runTool, type ToolOutcome } from '../tools/index.js';
+import { isUsageError, parseEnvelope, resolveCall } from '../call/envelope.js';
+import { DRY_RUN, runTool, type ToolOutcome } from '../call/index.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
-import { isNetwork } from '../tools/index.js';
+import { isNetwork } from '../call/index.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
 
 /** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */

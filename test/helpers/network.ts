@@ -2,10 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createContext } from '../../src/config.js';
-import { invoke } from '../../src/envelope.js';
 import { DEFAULT_WP, packageRoot, parseWpVersion, resolveInstance, siteReset, siteUp } from '../../src/sandbox/index.js';
-import type { ApprovalRequest, Approver } from '../../src/tools/approval.js';
-import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
+import { type ApprovalRequest, type Approver, invoke, type ToolContext, type ToolOutcome } from '../../src/call/index.js';
 import { recordOutput, recordSecret } from './output-log.js';
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { selectTools, tools } from '../../src/tools/index.js';
-import { resolveCall } from '../../src/envelope.js';
+import { resolveCall, selectTools, tools } from '../../src/call/index.js';
 
 const NETWORK_TOOLS = ['add-user-to-site', 'remove-user-from-site', 'grant-super-admin', 'revoke-super-admin'];
 const keys = (schema: z.ZodObject) => Object.keys(schema.shape).sort();

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../../src/tools/index.js';
+import type { ToolContext } from '../../../src/call/index.js';
 import { callNetwork, networkState, postAuthors, recordingApprover, type TestNetwork, testNetwork } from '../../helpers/network.js';
 
 /** Each network write, then undo-change (the last change), every effect read back from WordPress. */
