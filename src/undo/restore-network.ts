@@ -89,6 +89,5 @@ async function putBack(
     }
   }
   out.restored.push(`${item}: ${writes.map(([what]) => what).join('; ')}`);
-  const record = (out.result.network_users ??= {});
-  record[String(id)] = want;
+  out.result.network_users = { ...out.result.network_users, [String(id)]: want };
 }
