@@ -15,8 +15,16 @@ export function exitCodeFor(outcome: ToolOutcome): number {
 export async function readCall(
   text: string | undefined,
   options: InvokeOptions,
+  network = false,
 ): Promise<
-  | { ok: true; tool: AnyToolDefinition; params: unknown; siteOptions: ReturnType<typeof contextOptions> }
+  | {
+      ok: true;
+      tool: AnyToolDefinition;
+      params: unknown;
+      siteOptions: ReturnType<typeof contextOptions>;
+      /** The same call for a multisite network (docs/multisite.md): list-users and delete-user take their network forms. */
+      onNetwork: () => ReturnType<typeof readCall>;
+    }
   | { ok: false; error: ToolErrorPayload }
 > {
   const source = text === undefined || text === '-' ? await readStdin() : text;
@@ -25,7 +33,7 @@ export async function readCall(
   let filter: ReturnType<typeof filterFromOptions>;
   let siteOptions: ReturnType<typeof contextOptions>;
   try {
-    filter = filterFromOptions(options);
+    filter = { ...filterFromOptions(options), ...(network ? { network: true } : {}) };
     siteOptions = contextOptions(options);
   } catch (err) {
     // A flag's wrong value (--allow with a misspelt name, --answer-budget 5): invalid_config, exit 2.
@@ -37,5 +45,6 @@ export async function readCall(
   if (!call.ok) return call;
   // The same as `"dry_run": true` in the params; a read-only tool writes nothing anyway.
   const params = options.dryRun && !call.tool.annotations.readOnly ? { ...call.params, [DRY_RUN]: true } : call.params;
-  return { ok: true, tool: call.tool, params, siteOptions };
+  const onNetwork = () => readCall(source, options, true);
+  return { ok: true, tool: call.tool, params, siteOptions, onNetwork };
 }

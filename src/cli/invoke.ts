@@ -5,6 +5,7 @@ import { runTool, type ToolOutcome } from '../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG } from './shared.js';
+import { isNetwork } from '../call/index.js';
 
 export { exitCodeFor };
 
@@ -65,12 +66,19 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
   if (!call.ok) return call;
   try {
     const site = await resolveCliSiteConfig();
-    return await runTool(call.tool, createContext(site, {
+    const context = createContext(site, {
       ...call.siteOptions,
       journal: cliJournal(options.journal, site.url),
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
-    }), call.params);
+    });
+    // On a multisite network list-users and delete-user take their network forms (docs/multisite.md).
+    if (call.tool.onNetwork && (await isNetwork(context.client))) {
+      const networkCall = await call.onNetwork();
+      if (!networkCall.ok) return networkCall;
+      return await runTool(networkCall.tool, context, networkCall.params);
+    }
+    return await runTool(call.tool, context, call.params);
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
     throw err;

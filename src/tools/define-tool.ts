@@ -39,6 +39,8 @@ export interface ToolContext {
   site?: string;
   /** A fleet run's id (`invoke --sites`): journal entries record it, `undo --run` finds them. */
   runId?: string;
+  /** The site is a multisite network: the network tools are offered (docs/multisite.md). */
+  network?: boolean;
 }
 
 /**
@@ -108,6 +110,10 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   undo?: ToolUndo<z.output<Schema>>;
   /** Works only with a change journal (list-changes, undo-change): the toolkits leave it out without one. */
   needsJournal?: boolean;
+  /** Offered only when the site is a multisite network (ToolFilter.network); a single site never sees it. */
+  network?: true;
+  /** On a network, this definition (same name, more params) stands in for the tool (list-users, delete-user). */
+  onNetwork?: ToolDefinition<z.ZodObject>;
 }
 
 export type AnyToolDefinition = ToolDefinition<z.ZodObject>;

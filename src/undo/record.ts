@@ -60,6 +60,7 @@ export async function beginChange(
           terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
           posts: scope.posts,
           users: [...(scope.users ?? []), ...(created.users ?? [])],
+          networkUsers: scope.networkUsers,
           trashOf: scope.trashOf,
         };
         if (full.taxonomy) before.taxonomy = full.taxonomy;
