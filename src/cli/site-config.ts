@@ -1,5 +1,4 @@
 import { ConfigError, type SiteConfig, siteConfigFromEnv } from '../config.js';
-import { readCredentials } from '../sandbox/index.js';
 
 /**
  * The site for CLI commands: CMS_URL + CMS_USERNAME + CMS_APP_PASSWORD when CMS_URL is set,
@@ -9,6 +8,8 @@ import { readCredentials } from '../sandbox/index.js';
 export async function resolveCliSiteConfig(env: NodeJS.ProcessEnv = process.env): Promise<SiteConfig> {
   const fromEnv = siteConfigFromEnv(env);
   if (fromEnv) return fromEnv;
+  // Loaded only without CMS_URL: a configured site never pays for the sandbox's modules.
+  const { readCredentials } = await import('../sandbox/index.js');
   const creds = await readCredentials({});
   if (!creds) {
     throw new ConfigError(
