@@ -29,9 +29,10 @@ const program = new Command('cms-admin')
   .addHelpText(
     'after',
     `
-Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (an application password). Without CMS_URL,
-commands use the local sandbox started by \`cms-admin site up\`. ./.env is read too (the
-environment wins).`,
+Site: --site NAME (or CMS_SITE) names a profile (\`cms-admin sites\`); else CMS_URL, CMS_USERNAME,
+CMS_APP_PASSWORD (an application password). Without either, commands use the local sandbox
+started by \`cms-admin site up\`. \`invoke --sites a,b|@group|all\` runs one call on many
+sites. ./.env is read too (the environment wins).`,
   );
 
 // `cms-admin invoke …` (scripts, agents calling one tool at a time) registers only its own command:
@@ -43,6 +44,18 @@ if (process.argv[2] === 'invoke') {
   for (const register of await allCommands()) register(program);
 }
 
+// `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
+// one resolver of the site reads (cli/site-config.ts), so every command gets it the same way.
+const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'undo', 'changes', 'audit', 'plugin status'];
+for (const path of SITE_COMMANDS) {
+  const command = path.split(' ').reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name), program);
+  command?.option('--site <name>', 'the site profile to use (default: env CMS_SITE, else CMS_URL; see `cms-admin sites`)');
+}
+program.hook('preAction', (_program, action) => {
+  const site = (action.opts() as { site?: unknown }).site;
+  if (typeof site === 'string') process.env.CMS_SITE = site;
+});
+
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`cms-admin: ${err instanceof Error ? err.message : String(err)}\n`);
   // A setting with a wrong value is fixed before anything can run, like a bad call: exit 2.
@@ -52,7 +65,7 @@ program.parseAsync(process.argv).catch((err: unknown) => {
 
 /** Every command's registration, in the order `--help` lists them. */
 async function allCommands(): Promise<Array<(program: Command) => void>> {
-  const [audit, changes, chat, evals, invoke, mcp, plugin, site, tools] = await Promise.all([
+  const [audit, changes, chat, evals, invoke, mcp, plugin, site, sites, tools] = await Promise.all([
     import('./audit.js'),
     import('./changes.js'),
     import('./chat.js'),
@@ -61,6 +74,7 @@ async function allCommands(): Promise<Array<(program: Command) => void>> {
     import('./mcp.js'),
     import('./plugin.js'),
     import('./site.js'),
+    import('./sites.js'),
     import('./tools.js'),
   ]);
   return [
@@ -71,6 +85,7 @@ async function allCommands(): Promise<Array<(program: Command) => void>> {
     audit.registerAuditCommand,
     changes.registerChangeCommands,
     site.registerSiteCommands,
+    sites.registerSitesCommands,
     plugin.registerPluginCommands,
     evals.registerEvalCommand,
   ];
