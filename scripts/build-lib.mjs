@@ -8,6 +8,7 @@
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { axiosLoadPatches } from './axios-load-patches.mjs';
 
 const src = 'src';
 // The library's modules: those tsc emitted (tsconfig.build.json starts from the package's entries).
@@ -41,6 +42,7 @@ await build({
   target: 'node20',
   legalComments: 'eof',
   logLevel: 'warning',
+  plugins: [axiosLoadPatches()],
 });
 
 /** The .js files tsc wrote under dir, relative to it (the CommonJS build, the bin and vendor excluded). */

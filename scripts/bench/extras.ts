@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { ChatOpenAI } from '@langchain/openai';
 import { getEncoding } from 'js-tiktoken';
 import { ChatSession } from '../../src/agent/runner.js';
 import { WordPressClient } from '../../src/client/index.js';
-import { packageRoot, type SandboxCredentials } from '../../src/sandbox/index.js';
+import type { SandboxCredentials } from '../../src/sandbox/index.js';
 import { ScriptedOpenAI } from '../../test/helpers/scripted-openai.js';
-import { callTool, freshContext, median, measure } from './measure.js';
+import { callTool, freshContext, measure } from './measure.js';
 
 /** Listing 1,000+ categories: every page through next_cursor vs WordPress's pages read directly. */
 export async function benchListing(site: SandboxCredentials, runs: number) {
@@ -45,68 +44,7 @@ export async function benchUserOutputSize(site: SandboxCredentials) {
   return { users: same.length, rawBytes, ourBytes, ratio: rawBytes / ourBytes };
 }
 
-/**
- * Start-up of the built CLI: an invoke that fails validation (no network) vs loading langchain,
- * with the Node binary `node` (default: the one running the bench).
- */
-export function benchCliStart(runs: number, node: string = process.execPath) {
-  const root = packageRoot();
-  const time = (args: string[]) => {
-    const samples: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const started = performance.now();
-      try {
-        execFileSync(node, args, { cwd: root, stdio: 'ignore' });
-      } catch {
-        // exit 2 is the expected answer to the invalid envelope
-      }
-      samples.push(performance.now() - started);
-    }
-    return median(samples);
-  };
-  return {
-    node: time(['-e', '0']),
-    invoke: time(['dist/cli/cms-admin.js', 'invoke', '{"tool":"no-such-tool"}']),
-    help: time(['dist/cli/cms-admin.js', '--help']),
-    langchain: time(['--input-type=module', '-e', "await import('langchain'); await import('@langchain/openai')"]),
-    // What an app pays to import the package: the main entry, and each subpath on its own.
-    mainEntry: time(['--input-type=module', '-e', "await import('./dist/index.js')"]),
-    agentEntry: time(['--input-type=module', '-e', "await import('./dist/agent/index.js')"]),
-    mcpEntry: time(['--input-type=module', '-e', "await import('./dist/mcp/index.js')"]),
-  };
-}
-
-export type CliStart = ReturnType<typeof benchCliStart>;
-
-/** Node binaries to time the CLI with: this one, and CMS_BENCH_NODE (e.g. Node 24, as CI installs it) if set. */
-export function benchNodes(): Array<{ node: string; version: string }> {
-  const nodes = [process.execPath, process.env.CMS_BENCH_NODE].filter((n): n is string => Boolean(n));
-  return nodes.map((node) => ({ node, version: execFileSync(node, ['-v'], { encoding: 'utf8' }).trim() }));
-}
-
-export const CLI_BEGIN = '<!-- cli-start -->';
-export const CLI_END = '<!-- /cli-start -->';
-
-/** BENCHMARKS.md's start-up section: one column per Node version. */
-export function cliStartSection(rows: Array<{ version: string; cli: CliStart }>, runs: number): string {
-  const line = (label: string, key: keyof CliStart) => `| ${label} | ${rows.map((r) => `${r.cli[key].toFixed(0)} ms`).join(' | ')} |`;
-  return `${CLI_BEGIN}
-## CLI start-up (built \`dist/\`, median of ${runs})
-
-Target: \`cms-admin invoke\` ≤ 300 ms. The bin turns on Node's compile cache (Node 22.1 and later), so runs
-after the first load compiled code; Node 20 has no such cache. \`CMS_BENCH_NODE=<node binary>\` adds a column.
-
-| command | ${rows.map((r) => `Node ${r.version}`).join(' | ')} |
-|---|${rows.map(() => '---|').join('')}
-${line('`node -e 0` (Node itself)', 'node')}
-${line('`cms-admin --help`', 'help')}
-${line('`cms-admin invoke` (rejected before any request)', 'invoke')}
-${line('importing `langchain` + `@langchain/openai` (what `invoke` avoids)', 'langchain')}
-${line("importing the package's main entry `cms-admin-toolkit` (toolkits, registry, client, envelope)", 'mainEntry')}
-${line('importing `cms-admin-toolkit/agent` (chat runner: langchain, @langchain/openai)', 'agentEntry')}
-${line('importing `cms-admin-toolkit/mcp` (MCP server, SDK)', 'mcpEntry')}
-${CLI_END}`;
-}
+export { benchCliStart, benchNodes, CLI_BEGIN, CLI_END, type CliStart, cliStartSection } from './cli-start.js';
 
 /** What the model is sent for all 20 tools, captured at a scripted OpenAI-compatible server. */
 export async function benchToolSchemas(site: SandboxCredentials) {

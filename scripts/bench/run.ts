@@ -136,7 +136,8 @@ async function main() {
   const cutoff = '2026-01-01T00:00:00';
   const users = await benchUsersCutoff(site, RUNS, cutoff);
   const output = await benchUserOutputSize(site);
-  const cli = benchNodes().map(({ node, version }) => ({ version, cli: benchCliStart(RUNS, node) }));
+  const cli = [];
+  for (const { node, version } of benchNodes()) cli.push({ version, cli: await benchCliStart(RUNS, node) });
   const schemas = await benchToolSchemas(site);
 
   BENCH.log('large site (20,000 tags, 2,000 categories, 5,000 users)');

@@ -24,7 +24,7 @@ export const listChanges = defineTool({
   alsoIn: ['users'],
   needsJournal: true,
   description: 'List changes, newest first.',
-  schema: z.strictObject({ ...pagingParams }),
+  schema: () => z.strictObject({ ...pagingParams }),
   outputSchema: listOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { limit, cursor }) {

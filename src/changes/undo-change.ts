@@ -26,7 +26,7 @@ export const undoChangeTool = defineTool({
   alsoIn: ['users'],
   needsJournal: true,
   description: 'Undo a change, default the last.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     change_id: text(40).optional().describe('From list-changes'),
     force: z.boolean().optional().describe('Override conflicts'),
   }),

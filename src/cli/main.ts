@@ -4,16 +4,6 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { loadDotEnv } from './dotenv.js';
 import { packageRoot } from '../package-root.js';
-import { registerAuditCommand } from './audit.js';
-import { registerChangeCommands } from './changes.js';
-import { registerChatCommand } from './chat.js';
-import { registerEvalCommand } from './eval.js';
-import { registerInvokeCommand } from './invoke.js';
-import { registerMcpCommand } from './mcp.js';
-import { registerPluginCommands } from './plugin.js';
-import { registerSiteCommands } from './site.js';
-import { registerSitesCommands } from './sites.js';
-import { registerToolsCommand } from './tools.js';
 
 // `cms-admin tools | head`: a reader that closes the pipe early ends the output, not the process with a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -45,16 +35,14 @@ started by \`cms-admin site up\`. \`invoke --sites a,b|@group|all\` runs one cal
 sites. ./.env is read too (the environment wins).`,
   );
 
-registerChatCommand(program);
-registerInvokeCommand(program);
-registerToolsCommand(program);
-registerMcpCommand(program);
-registerAuditCommand(program);
-registerChangeCommands(program);
-registerSiteCommands(program);
-registerSitesCommands(program);
-registerPluginCommands(program);
-registerEvalCommand(program);
+// `cms-admin invoke …` (scripts, agents calling one tool at a time) registers only its own command:
+// the other commands' modules (sandbox, plugin, chat, changes …) are not loaded, the start-up
+// target of BENCHMARKS.md. Everything else, `--help` included, sees every command.
+if (process.argv[2] === 'invoke') {
+  (await import('./invoke.js')).registerInvokeCommand(program);
+} else {
+  for (const register of await allCommands()) register(program);
+}
 
 // `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
 // one resolver of the site reads (cli/site-config.ts), so every command gets it the same way.
@@ -74,3 +62,31 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   // (ConfigError, matched by its fields: main loads no site module up front.)
   process.exitCode = (err as { code?: unknown } | undefined)?.code === 'invalid_config' ? 2 : 1;
 });
+
+/** Every command's registration, in the order `--help` lists them. */
+async function allCommands(): Promise<Array<(program: Command) => void>> {
+  const [audit, changes, chat, evals, invoke, mcp, plugin, site, sites, tools] = await Promise.all([
+    import('./audit.js'),
+    import('./changes.js'),
+    import('./chat.js'),
+    import('./eval.js'),
+    import('./invoke.js'),
+    import('./mcp.js'),
+    import('./plugin.js'),
+    import('./site.js'),
+    import('./sites.js'),
+    import('./tools.js'),
+  ]);
+  return [
+    chat.registerChatCommand,
+    invoke.registerInvokeCommand,
+    tools.registerToolsCommand,
+    mcp.registerMcpCommand,
+    audit.registerAuditCommand,
+    changes.registerChangeCommands,
+    site.registerSiteCommands,
+    sites.registerSitesCommands,
+    plugin.registerPluginCommands,
+    evals.registerEvalCommand,
+  ];
+}

@@ -1,5 +1,4 @@
 import { ConfigError, checkSiteUrl, type SiteConfig, siteConfigFromEnv } from '../config.js';
-import { readCredentials } from '../sandbox/index.js';
 import { findProfile, profilesPath, readProfiles } from '../sites/store.js';
 
 /**
@@ -13,6 +12,8 @@ export async function resolveCliSiteConfig(env: NodeJS.ProcessEnv = process.env)
   if (fromProfile) return fromProfile;
   const fromEnv = siteConfigFromEnv(env);
   if (fromEnv) return fromEnv;
+  // Loaded only without a profile or CMS_URL: a configured site never pays for the sandbox's modules.
+  const { readCredentials } = await import('../sandbox/index.js');
   const creds = await readCredentials({});
   if (!creds) {
     throw new ConfigError(

@@ -19,7 +19,7 @@ export function numberHeader(value: unknown): number | undefined {
 }
 
 export function networkError(err: unknown, method: string, url: string): WordPressError {
-  const code = axios.isAxiosError(err) ? (err.code ?? 'ERR_NETWORK') : 'ERR_UNKNOWN';
+  const code = axios().isAxiosError(err) ? (err.code ?? 'ERR_NETWORK') : 'ERR_UNKNOWN';
   if (code === 'ERR_CANCELED') return cancelledError(method, url);
   const reason = code === 'ETIMEDOUT' || code === 'ECONNABORTED' ? 'timed out' : `failed (${code})`;
   return new WordPressError({

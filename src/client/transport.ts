@@ -1,5 +1,4 @@
-import http from 'node:http';
-import https from 'node:https';
+import { createRequire } from 'node:module';
 import type { AxiosInstance } from 'axios';
 import { axios } from './axios.js';
 import { redactUrl, WordPressError } from './errors.js';
@@ -8,6 +7,11 @@ import { currentAbortSignal } from './abort.js';
 import { cancelledError, networkError, type Query } from './http-helpers.js';
 import { type ParsedBody, parseBody, type RawResponse } from './response.js';
 import { defaultRoot, linkedRoot, redirectedRoot, restRouteRoot, restUrl } from './rest-root.js';
+
+// node:http and node:https are required when the first client is made, not imported: an ES
+// import of node:http builds its namespace, whose lazy WebSocket export loads undici, and
+// node:https loads tls; a call rejected before any request needs neither (BENCHMARKS.md).
+const require = createRequire(import.meta.url);
 
 export interface Sent {
   raw: RawResponse;
@@ -48,9 +52,11 @@ export class Transport {
     this.root = defaultRoot(options.siteUrl);
     this.#origin = new URL(options.siteUrl).origin;
     const agentOptions = { keepAlive: true, maxSockets: options.concurrency * 2 };
+    const http = require('node:http') as typeof import('node:http');
+    const https = require('node:https') as typeof import('node:https');
     const agents = { httpAgent: new http.Agent(agentOptions), httpsAgent: new https.Agent(agentOptions) };
-    this.#plain = axios.create({ timeout: options.timeoutMs, ...agents, validateStatus: () => true, maxRedirects: 0 });
-    this.#http = axios.create({
+    this.#plain = axios().create({ timeout: options.timeoutMs, ...agents, validateStatus: () => true, maxRedirects: 0 });
+    this.#http = axios().create({
       timeout: options.timeoutMs,
       auth: { username: options.username, password: options.appPassword },
       ...agents,

@@ -124,15 +124,35 @@ export const DRY_RUN = 'dry_run';
 // (7 tokens each with none, 15 with "Preview; writes nothing"). README and safety.md explain it.
 const dryRunParam = z.boolean().optional();
 
+/** What a tool file passes to `defineTool`: its schema, or a function that builds it. */
+export type ToolSpec<Schema extends z.ZodObject> = Omit<ToolDefinition<Schema>, 'schema'> & {
+  /**
+   * Preferably `() => z.strictObject({…})`: built when first read, so a process that uses one
+   * tool (`cms-admin invoke`) does not build the other 34 (zod builds each schema eagerly, a
+   * fifth of the start-up; BENCHMARKS.md).
+   */
+  schema: Schema | (() => Schema);
+};
+
 /**
  * Keeps the params type of `execute` tied to the schema, and gives every write tool the
  * `dry_run` param in one place (run-tool.ts answers it with `preview`, never running `execute`).
+ * `schema` is a property built on first read and kept: the same object every time.
  */
-export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinition<Schema>): ToolDefinition<Schema> {
-  if (definition.annotations.readOnly || DRY_RUN in definition.schema.shape) return definition;
-  // safeExtend keeps the schema's refinements (merge-categories' source/target checks).
-  const schema = definition.schema.safeExtend({ [DRY_RUN]: dryRunParam }) as unknown as Schema;
-  return { ...definition, schema };
+export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): ToolDefinition<Schema> {
+  const { schema: given, ...rest } = spec;
+  let built: Schema | undefined;
+  const build = (): Schema => {
+    const schema = typeof given === 'function' ? given() : given;
+    if (rest.annotations.readOnly || DRY_RUN in schema.shape) return schema;
+    // safeExtend keeps the schema's refinements (merge-categories' source/target checks).
+    return schema.safeExtend({ [DRY_RUN]: dryRunParam }) as unknown as Schema;
+  };
+  return Object.defineProperty(rest, 'schema', {
+    get: () => (built ??= build()),
+    enumerable: true,
+    configurable: false,
+  }) as ToolDefinition<Schema>;
 }
 
 /** True when these (parsed) params ask a write tool for a dry run. */

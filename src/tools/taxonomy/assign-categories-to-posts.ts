@@ -8,7 +8,7 @@ export const assignCategoriesToPosts = termAssignTool({
   description: 'Add categories to posts, keeping their others.',
   kind: CATEGORY,
   termsParam: 'category_ids',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     post_ids: wpIds(),
     category_ids: wpIds(),
   }),

@@ -8,7 +8,7 @@ export const assignTagsToPosts = termAssignTool({
   description: 'Add tags to posts, keeping their others.',
   kind: TAG,
   termsParam: 'tag_ids',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     post_ids: wpIds(),
     tag_ids: wpIds(),
   }),

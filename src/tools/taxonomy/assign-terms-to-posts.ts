@@ -6,7 +6,7 @@ export const assignTermsToPosts = termAssignTool({
   name: 'assign-terms-to-posts',
   description: 'Add terms to posts, keeping their others.',
   termsParam: 'term_ids',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     taxonomy: taxonomySlug(),
     post_ids: wpIds(),
     term_ids: wpIds(),

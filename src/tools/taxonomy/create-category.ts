@@ -7,7 +7,7 @@ export const createCategory = termCreateTool({
   name: 'create-category',
   description: 'Create a category; a duplicate name fails with existing_id.',
   kind: CATEGORY,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     name: termName(),
     parent: parentId().optional().describe('0 = top level'),
     slug: termSlug(),

@@ -7,7 +7,7 @@ export const createTag = termCreateTool({
   name: 'create-tag',
   description: 'Create a tag; a duplicate name fails with existing_id.',
   kind: TAG,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     name: termName(),
     description: z.string().optional(),
     slug: termSlug(),

@@ -7,7 +7,7 @@ export const deleteCategory = termDeleteTool({
   name: 'delete-category',
   description: 'Delete a category permanently; its children move to its parent.',
   kind: CATEGORY,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     force: z.boolean().optional().describe('Even if posts use it'),
   }),

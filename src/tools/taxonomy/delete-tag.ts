@@ -7,7 +7,7 @@ export const deleteTag = termDeleteTool({
   name: 'delete-tag',
   description: 'Delete a tag permanently.',
   kind: TAG,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     force: z.boolean().optional().describe('Even if posts use it'),
   }),

@@ -9,7 +9,7 @@ export const findPosts = defineTool({
   name: 'find-posts',
   toolkit: 'taxonomy',
   description: 'Posts of any type and status matching all filters, newest first.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     search: text().optional().describe('In title or content'),
     post_type: text(20).optional().describe('Default post'),
     status: text(20).optional().describe('Or any (incl. trash)'),

@@ -9,7 +9,7 @@ export const getCmsCategories = termListTool({
   description:
     'Categories by id; count = published posts.',
   kind: CATEGORY,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     search: text().optional(),
     parent: parentId().optional().describe('0 = top level'),
     hide_empty: z.boolean().optional(),

@@ -8,7 +8,7 @@ export const getCmsTags = termListTool({
   name: 'get-cms-tags',
   description: 'Tags by id; count = published posts.',
   kind: TAG,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     search: text().optional(),
     hide_empty: z.boolean().optional(),
     full: z.boolean().optional().describe('Add description'),

@@ -36,7 +36,7 @@ export const listTaxonomies = defineTool({
   toolkit: 'taxonomy',
   description:
     'Taxonomies incl. custom, by slug.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     search: text().optional().describe('In slug or name'),
     full: z.boolean().optional().describe('Add description, types'),
     ...pagingParams,

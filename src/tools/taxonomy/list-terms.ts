@@ -6,7 +6,7 @@ import { termListTool } from './term-tools.js';
 export const listTerms = termListTool({
   name: 'list-terms',
   description: 'Terms of a taxonomy by id; count = published posts.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     taxonomy: taxonomySlug(),
     search: text().optional(),
     parent: parentId().optional().describe('0 = top level'),

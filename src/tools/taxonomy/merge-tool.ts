@@ -16,12 +16,12 @@ import { termMergeUndo } from './undo-terms.js';
  * the sources; children move under the target; sources are deleted only when nothing is left.
  */
 export function termMergeTool(spec: { name: string; description: string; kind?: TermKind; noun: string }) {
-  const shape = {
+  const shape = () => ({
     ...(spec.kind ? {} : { taxonomy: taxonomySlug() }),
     source_ids: wpIds(),
     target_id: wpId(),
     delete_sources: z.boolean().optional().describe('If every post moved'),
-  };
+  });
   const kindOf = (client: Parameters<typeof resolveTaxonomy>[0], params: { taxonomy?: string }) =>
     spec.kind ?? resolveTaxonomy(client, params.taxonomy as string);
   type Params = { taxonomy?: string; source_ids: number[]; target_id: number; delete_sources?: boolean };
@@ -31,8 +31,8 @@ export function termMergeTool(spec: { name: string; description: string; kind?: 
     name: spec.name,
     toolkit: 'taxonomy',
     description: spec.description,
-    schema: z
-      .strictObject(shape)
+    schema: () => z
+      .strictObject(shape())
       .refine((p) => new Set(p.source_ids).size === p.source_ids.length, {
         path: ['source_ids'],
         message: 'contains duplicates',

@@ -18,7 +18,7 @@ import { postTermsUndo } from './undo-terms.js';
 interface PostTermToolSpec<S extends z.ZodObject> {
   name: string;
   description: string;
-  schema: S;
+  schema: S | (() => S);
   kind?: TermKind;
   /** The param holding the term ids: `category_ids`, `tag_ids`, `term_ids`. */
   termsParam: string;

@@ -6,7 +6,7 @@ export const removeTermsFromPosts = termRemoveTool({
   name: 'remove-terms-from-posts',
   description: 'Take terms off posts, keeping their others.',
   termsParam: 'term_ids',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     taxonomy: taxonomySlug(),
     post_ids: wpIds(),
     term_ids: wpIds(),

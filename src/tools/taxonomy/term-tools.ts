@@ -19,7 +19,7 @@ import { termCreateUndo, termDeleteUndo, termUpdateUndo } from './undo-terms.js'
 interface TermToolSpec<S extends z.ZodObject> {
   name: string;
   description: string;
-  schema: S;
+  schema: S | (() => S);
   /** A fixed kind (CATEGORY, TAG); without it the tool takes `taxonomy` and resolves it. */
   kind?: TermKind;
 }

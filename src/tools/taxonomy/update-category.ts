@@ -7,7 +7,7 @@ export const updateCategory = termUpdateTool({
   name: 'update-category',
   description: 'Change a category; returns it.',
   kind: CATEGORY,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     name: termName().optional(),
     parent: parentId().optional().describe('0 = top level'),

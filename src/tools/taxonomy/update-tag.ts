@@ -7,7 +7,7 @@ export const updateTag = termUpdateTool({
   name: 'update-tag',
   description: 'Change a tag; returns it.',
   kind: TAG,
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     name: termName().optional(),
     description: z.string().optional().describe('"" clears'),

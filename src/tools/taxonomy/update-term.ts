@@ -5,7 +5,7 @@ import { termUpdateTool } from './term-tools.js';
 export const updateTerm = termUpdateTool({
   name: 'update-term',
   description: "Change a term; returns it.",
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     taxonomy: taxonomySlug(),
     id: wpId(),
     name: termName().optional(),

@@ -14,7 +14,7 @@ export const createUser = defineTool({
   name: 'create-user',
   toolkit: 'users',
   description: 'Create a user. Powerful roles need approval.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     username: text(60).describe('Login name, permanent'),
     email: text(100),
     password: z.string().describe(PASSWORD_RULES),

@@ -22,7 +22,7 @@ export const deleteUser = defineTool({
   name: 'delete-user',
   toolkit: 'users',
   description: 'Delete an account for good, giving its posts to reassign_to.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     // Required in effect: omitted or null is refused unless delete_content is true. Not a
     // required nullable in the schema: Gemini's schema subset has no null type.

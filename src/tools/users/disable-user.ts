@@ -22,7 +22,7 @@ export const disableUser = defineTool({
   name: 'disable-user',
   toolkit: 'users',
   description: 'Block a user’s logins, app passwords and sessions until enable-user.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     reason: z.string().max(1000).meta({ maxLength: undefined }).optional(),
   }),

@@ -13,7 +13,7 @@ export const enableUser = defineTool({
   name: 'enable-user',
   toolkit: 'users',
   description: 'Undo disable-user.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
   }),
   // Destructive for MCP clients: it re-opens an account someone closed on purpose.

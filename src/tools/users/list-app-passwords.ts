@@ -9,7 +9,7 @@ export const listAppPasswords = defineTool({
   name: 'list-app-passwords',
   toolkit: 'users',
   description: 'A user’s application passwords (never the secret).',
-  schema: z.strictObject({ user_id: wpId() }),
+  schema: () => z.strictObject({ user_id: wpId() }),
   outputSchema: accountListOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }, { user_id }) {

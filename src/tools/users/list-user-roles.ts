@@ -10,7 +10,7 @@ export const listUserRoles = defineTool({
   toolkit: 'users',
   description:
     'Roles with capabilities, by slug.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     search: text().optional().describe('Role slug or name'),
     ...pagingParams,
   }),

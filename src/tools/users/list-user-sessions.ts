@@ -9,7 +9,7 @@ export const listUserSessions = defineTool({
   name: 'list-user-sessions',
   toolkit: 'users',
   description: 'A user’s login sessions.',
-  schema: z.strictObject({ user_id: wpId() }),
+  schema: () => z.strictObject({ user_id: wpId() }),
   outputSchema: accountListOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }, { user_id }) {

@@ -19,7 +19,7 @@ export const listUsers = defineTool({
   name: 'list-users',
   toolkit: 'users',
   description: 'Users by id.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     role: text().optional(),
     search: text().optional().describe('In username, name or email'),
     registered_after: z.string().optional().describe('ISO 8601'),

@@ -18,7 +18,7 @@ export const logOutUser = defineTool({
   name: 'log-out-user',
   toolkit: 'users',
   description: 'End all login sessions of a user; the account stays enabled.',
-  schema: z.strictObject({ user_id: wpId() }),
+  schema: () => z.strictObject({ user_id: wpId() }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   undo: irreversible('ended sessions cannot be restored', (p) => `logged out user ${p.user_id}`),

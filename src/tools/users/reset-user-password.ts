@@ -21,7 +21,7 @@ export const resetUserPassword = defineTool({
   name: 'reset-user-password',
   toolkit: 'users',
   description: 'Send a password reset link (old password stays valid).',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     delivery: z.enum(['email', 'link']).optional().describe('link: to the operator'),
   }),

@@ -13,7 +13,7 @@ export const revokeAppPasswords = defineTool({
   name: 'revoke-app-passwords',
   toolkit: 'users',
   description: 'Revoke a user’s application passwords; the account stays enabled.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     user_id: wpId(),
     uuid: z
       .string()

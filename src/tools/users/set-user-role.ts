@@ -15,7 +15,7 @@ export const setUserRole = defineTool({
   name: 'set-user-role',
   toolkit: 'users',
   description: 'Set a user’s role.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     role: text(),
     keep_other_roles: z.boolean().optional().describe('Add it, keep the others'),

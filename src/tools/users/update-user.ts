@@ -16,7 +16,7 @@ export const updateUser = defineTool({
   name: 'update-user',
   toolkit: 'users',
   description: 'Change a user’s given fields.',
-  schema: z.strictObject({
+  schema: () => z.strictObject({
     id: wpId(),
     email: z.string().optional(),
     name: z.string().optional().describe('Display name; "" = username'),
