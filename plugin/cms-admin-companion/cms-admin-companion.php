@@ -1,8 +1,8 @@
 <?php
 /**
  * Plugin Name:       CMS Admin Companion
- * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions, and guards that keep an account from editing, promoting, disabling or deleting a stronger one (namespace cms-admin/v1).
- * Version:           0.4.0
+ * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions, every account's application passwords in one listing, and guards that keep an account from editing, promoting, disabling or deleting a stronger one (namespace cms-admin/v1).
+ * Version:           0.5.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
  * License:           MIT
@@ -22,7 +22,7 @@ if (defined('CMS_ADMIN_COMPANION_VERSION')) {
     return;
 }
 
-define('CMS_ADMIN_COMPANION_VERSION', '0.4.0');
+define('CMS_ADMIN_COMPANION_VERSION', '0.5.0');
 define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
@@ -34,6 +34,7 @@ require_once __DIR__ . '/includes/post-terms.php';
 require_once __DIR__ . '/includes/post-terms-read.php';
 require_once __DIR__ . '/includes/sessions.php';
 require_once __DIR__ . '/includes/offboarding.php';
+require_once __DIR__ . '/includes/app-passwords.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit
