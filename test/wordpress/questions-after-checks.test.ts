@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ApprovalRequest, decideCall, findTool, reviewCall } from '../../src/tools/index.js';
+import { type ApprovalRequest, decideCall, findTool, reviewCall } from '../../src/call/index.js';
 import { testContext, unique, wp } from '../helpers/site.js';
 import { makeUser } from './users/helpers.js';
 

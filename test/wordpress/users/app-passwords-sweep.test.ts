@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import type { ToolContext } from '../../../src/call/index.js';
 import { restOnlyContext, testSite, unique, wp } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, makeUser, runIn, secret } from './helpers.js';
 
