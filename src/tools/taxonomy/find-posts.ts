@@ -10,10 +10,10 @@ import { resolveTaxonomy } from './taxonomies.js';
 export const findPosts = defineTool({
   name: 'find-posts',
   toolkit: 'taxonomy',
-  description: 'Posts, pages and custom types (any status but trash) matching all filters, newest first.',
+  description: 'Posts matching all filters, newest first.',
   schema: z.strictObject({
     search: text().optional().describe('In title or content'),
-    post_type: text(20).optional().describe('Default: all but media'),
+    post_type: text(20).optional().describe('Default all'),
     status: text(20).optional().describe('Or any (incl. trash)'),
     taxonomy: text(32).optional(),
     term_ids: wpIds().optional().describe('Any of these'),

@@ -27,7 +27,7 @@ export const deleteUser = defineTool({
       id: wpId(),
       // Required in effect: omitted or null is refused unless delete_content is true. Not a
       // required nullable in the schema: Gemini's schema subset has no null type.
-      reassign_to: wpId().optional().describe('Required: heir user id; null only with delete_content'),
+      reassign_to: wpId().optional().describe('Heir id; null only with delete_content'),
       delete_content: z.boolean().optional().describe('Delete the posts instead'),
     })
     // Who gets the posts is a decision the call must make: without it the call is invalid

@@ -10,8 +10,8 @@ import { sweepAppPasswords } from './app-password-sweep.js';
 export const listAppPasswords = defineTool({
   name: 'list-app-passwords',
   toolkit: 'users',
-  description: 'Application passwords (never the secret): a user’s, or every account’s you may see.',
-  schema: z.strictObject({ user_id: wpId().optional().describe('Omit for all accounts'), ...pagingParams }),
+  description: "Application passwords (no secret), a user's or all.",
+  schema: z.strictObject({ user_id: wpId().optional(), ...pagingParams }),
   outputSchema: appPasswordsOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute(context, { user_id, limit, cursor }) {
