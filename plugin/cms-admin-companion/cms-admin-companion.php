@@ -44,6 +44,11 @@ require_once __DIR__ . '/includes/app-passwords.php';
 add_filter('rest_index', static function (WP_REST_Response $response): WP_REST_Response {
     $data = $response->get_data();
     $data['cms_admin_companion'] = ['version' => CMS_ADMIN_COMPANION_VERSION];
+    // WordPress's own version for `cms-admin sites list` (issue #38), only to an administrator:
+    // the index is public, and a version tells strangers which known holes to try.
+    if (current_user_can('manage_options')) {
+        $data['cms_admin_companion']['wordpress'] = get_bloginfo('version');
+    }
     $response->set_data($data);
     return $response;
 });

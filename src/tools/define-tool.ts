@@ -35,6 +35,10 @@ export interface ToolContext {
   answerBudget?: number;
   /** Where every write is recorded with the state it replaced, so it can be undone (docs/undo.md). */
   journal?: ChangeJournal;
+  /** The site profile's name (issue #38): audit entries name it, so one log can serve a fleet. */
+  site?: string;
+  /** A fleet run's id (`invoke --sites`): journal entries record it, `undo --run` finds them. */
+  runId?: string;
 }
 
 /**

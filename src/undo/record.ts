@@ -105,6 +105,7 @@ export async function beginChange(
         ...(whyNot ? { why_not: whyNot } : {}),
         before: whyNot ? {} : before,
         after: whyNot ? {} : after,
+        ...(context.runId ? { run_id: context.runId } : {}),
       };
       return appendEntry(context, entry, secrets);
     },
