@@ -36,8 +36,8 @@ export async function describePlan(context: ToolContext, plan: UndoPlan): Promis
     ...(await termLines(context, now, after)),
     ...(await postLines(context, now, after)),
     ...(await userLines(context, now, after)),
-    // Posts taken out of the Trash (restore-trash.ts) have no forward tool: the engine's words.
-    ...plan.report.restored.filter((item) => item.includes('out of the Trash')),
+    // Posts taken out of the Trash (restore-trash.ts) have no forward tool: counted, not listed one by one.
+    ...trashLine(plan.report.restored),
   ];
   const conflicts = plan.report.conflicts;
   const list = (items: string[]) => items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
@@ -46,6 +46,19 @@ export async function describePlan(context: ToolContext, plan: UndoPlan): Promis
     parts.push(`left as they are: ${list(conflicts.map((c) => `${c.item}: ${c.reason}`))}`);
   if (!lines.length && plan.report.skipped.length) parts.push(`already as they were: ${list(plan.report.skipped)}`);
   return parts.join('; ');
+}
+
+/** "12 posts back out of the Trash (publish 10, draft 2)" from the engine's "post 31 'Title' (out of the Trash, publish)". */
+function trashLine(restored: readonly string[]): string[] {
+  const byStatus = new Map<string, number>();
+  for (const item of restored) {
+    const status = /\(out of the Trash, ([^)]+)\)$/.exec(item)?.[1];
+    if (status) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  }
+  const n = [...byStatus.values()].reduce((a, b) => a + b, 0);
+  if (!n) return [];
+  const statuses = [...byStatus].map(([status, count]) => `${status} ${count}`).join(', ');
+  return [`${n} post${n === 1 ? '' : 's'} back out of the Trash (${statuses})`];
 }
 
 /**
@@ -93,16 +106,24 @@ async function userLines(context: ToolContext, now: UndoState, after: UndoState)
   return lines;
 }
 
-/** One role: set-user-role's question. Several or none (no forward call says that): its words and checks. */
+/**
+ * What the user's roles become, in a person's words (#36): "role editor back for alice (now
+ * administrator)", and the powers it gives. One role: set-user-role's review runs for its
+ * refusals (a role above the caller's, the last administrator); several or none: the same checks.
+ */
 async function rolesLine(context: ToolContext, id: number, is: UserState, want: UserState): Promise<string> {
   const [only] = want.roles;
-  if (want.roles.length === 1 && only) return forward(context, setUserRole, { id, role: only });
   const { client } = context;
-  await refuseStrongerAccount(client, id, 'change the roles of');
-  for (const role of want.roles) await refuseStrongerRole(client, role);
+  if (want.roles.length === 1 && only) await forward(context, setUserRole, { id, role: only });
+  else {
+    await refuseStrongerAccount(client, id, 'change the roles of');
+    for (const role of want.roles) await refuseStrongerRole(client, role);
+  }
   const powersOf = await rolePowers(client);
-  const roles = want.roles.map((role) => withPowers(role, powersOf(role))).join(', ') || 'no role';
-  return `give ${is.username} the roles ${roles} (was: ${is.roles.join(', ') || 'no role'})`;
+  const roles = want.roles.length ? `${want.roles.length > 1 ? 'roles' : 'role'} ${want.roles.join(', ')}` : 'no role';
+  const powerful = want.roles.filter((role) => powersOf(role).length).map((role) => withPowers(role, powersOf(role)));
+  const gives = powerful.length ? `; powers: ${powerful.join(', ')}` : '';
+  return `${roles} back for ${is.username} (now ${is.roles.join(', ') || 'no role'})${gives}`;
 }
 
 function termTools(taxonomy: TaxonomyRef) {

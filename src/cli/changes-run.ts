@@ -60,14 +60,16 @@ export async function runUndo(changeId: string | undefined, options: UndoCliOpti
       return 1;
     }
     if (options.json) process.stdout.write(`${JSON.stringify(outcome.reports, null, 2)}\n`);
-    // A dry run says what the question would say (tools/changes/undo-review.ts).
-    else if (options.dryRun) for (const line of outcome.question) process.stdout.write(`${line}\n`);
-    else
-      for (const report of outcome.reports)
-        process.stdout.write(
-          `${describeUndo(report)}${report.undo_change_id ? ` (as ${report.undo_change_id})` : ''}\n`,
-        );
-    return outcome.reports.some((r) => r.conflicts.length) ? 1 : 0;
+    else {
+      // A dry run says what the question would say (tools/changes/undo-review.ts).
+      const lines = options.dryRun
+        ? outcome.question
+        : outcome.reports.map((r) => `${describeUndo(r)}${r.undo_change_id ? ` (as ${r.undo_change_id})` : ''}`);
+      // --last N: how many of the N it undid, and each it did not, with why (#36).
+      for (const line of [...lines, ...(outcome.tally ?? [])]) process.stdout.write(`${line}\n`);
+    }
+    // 0 only when it did (or, dry, would do) all it was asked.
+    return outcome.complete ? 0 : 1;
   } catch (err) {
     if (err instanceof ToolError) {
       process.stderr.write(`${err.code}: ${err.message}${err.hint ? `\n${err.hint}` : ''}\n`);

@@ -31,7 +31,7 @@ A journal past CMS_JOURNAL_MAX_MB (default 100) moves entries older than CMS_JOU
     .command('undo')
     .description('Undo a change (default: the last one not undone), or the last N with --last')
     .argument('[change_id]', 'a change id from `cms-admin changes` (undo an undo to redo)')
-    .option('--last <n>', 'undo the last N changes, newest first (those that cannot be undone are skipped)')
+    .option('--last <n>', 'undo the last N changes, newest first; names those that cannot be undone, and why')
     .option('--dry-run', 'say what would be restored; change nothing')
     .option('--force', 'also restore what changed again since (conflicts)')
     .option('-y, --yes', 'do not ask; needed when there is no terminal')
@@ -48,7 +48,12 @@ An undo is a write: it says what it will restore and asks y/N in a terminal; wit
 refused unless --yes. Objects changed since the change are conflicts, left as they are unless
 --force. The undo is journalled too: undo its id to redo. Only the account that made a change
 sees and undoes it (by user id). Without a change id, undo refuses (journal_damaged) while a
-damaged line lies among the latest changes: give the id, or run \`changes --repair\`. See docs/undo.md.`,
+damaged line lies among the latest changes: give the id, or run \`changes --repair\`. When the last
+change cannot be undone, the error names the most recent one that can (undo it by its id).
+--last N counts the last N changes, those that cannot be undone included, and ends with
+"undid K of the last N changes" and each one not undone, with why.
+Exit codes: 0 all asked for was undone (--dry-run: would be), 1 anything not undone or left
+(a change that cannot be undone, a conflict, refused), 2 bad arguments. See docs/undo.md.`,
     )
     .action(async (changeId: string | undefined, options: UndoCliOptions & { run?: string; sites?: string }) => {
       if (options.run !== undefined) {

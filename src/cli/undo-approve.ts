@@ -2,6 +2,7 @@ import { type Approver, approvalRequest } from '../call/approval.js';
 import { UNDO_CHANGE } from '../changes/undo-change.js';
 import { describePlan, undoLabel } from '../changes/undo-review.js';
 import type { ToolContext } from '../tools/define-tool.js';
+import { ToolError } from '../tools/tool-error.js';
 import type { ChangeEntry, ChangeJournal } from '../undo/journal.js';
 import { lastChanges, planUndo, resolveChange, type UndoReport, undoListed } from '../undo/undo.js';
 
@@ -17,11 +18,17 @@ export async function undoWithApproval(
   journal: ChangeJournal,
   approver: Approver,
   opts: { change_id?: string; last?: number; force?: boolean; dry_run?: boolean },
-): Promise<{ reports: UndoReport[]; question: string[] } | { refused: string }> {
+): Promise<UndoOutcome | { refused: string }> {
   const chosen: ChangeEntry[] =
     opts.last !== undefined
       ? await lastChanges(context, journal, opts.last)
       : [await resolveChange(context, journal, { change_id: opts.change_id, force: opts.force })];
+  if (!chosen.length) {
+    const { username } = await context.client.connect();
+    throw new ToolError('nothing_to_undo', `No change made as ${username} in the journal is left to undo.`, {
+      hint: 'cms-admin changes lists what is recorded.',
+    });
+  }
   const plans: UndoReport[] = [];
   const question: string[] = [];
   for (const entry of chosen) {
@@ -36,11 +43,47 @@ export async function undoWithApproval(
     plans.push(plan.report);
     question.push(await describePlan(context, plan));
   }
-  if (opts.dry_run) return { reports: plans, question };
+  const outcome = (reports: UndoReport[], dryRun: boolean): UndoOutcome => ({
+    reports,
+    question,
+    ...(opts.last !== undefined ? tally(opts.last, chosen, reports, dryRun) : { complete: !reports.some((r) => r.conflicts.length) }),
+  });
+  if (opts.dry_run) return outcome(plans, true);
   const args = { change_ids: chosen.map((e) => e.change_id), ...(opts.force ? { force: true } : {}) };
   const decision = await approver(approvalRequest('undo', args, question.join('\n')));
   if (!decision.approved) return { refused: decision.reason };
-  return { reports: await undoListed(context, journal, chosen, { force: opts.force, recordAs: UNDO_CHANGE }), question };
+  return outcome(await undoListed(context, journal, chosen, { force: opts.force, recordAs: UNDO_CHANGE }), false);
+}
+
+export interface UndoOutcome {
+  reports: UndoReport[];
+  /** The question's lines (what a dry run prints). */
+  question: string[];
+  /** Everything asked for was undone (would be, in a dry run): the CLI exits 0 only then. */
+  complete: boolean;
+  /** `--last N`: "undid 2 of the last 3 changes", then each change not undone and why. */
+  tally?: string[];
+}
+
+/**
+ * `--last N` counts the last N changes, those no undo can take back included (#36): how many
+ * of them it undid, and each one it did not, with why. Complete only if it undid all of them.
+ */
+function tally(asked: number, chosen: readonly ChangeEntry[], reports: readonly UndoReport[], dryRun: boolean) {
+  const notDone: string[] = [];
+  chosen.forEach((entry, i) => {
+    const report = reports[i];
+    const label = undoLabel(entry);
+    // The reason comes from the journal file: printed as text, one line, bounded.
+    const why = String(entry.why_not ?? 'not reversible').replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
+    if (!entry.reversible) notDone.push(`${label} cannot be undone: ${why}`);
+    else if (!report || (!dryRun && !report.undo_change_id)) notDone.push(`${label} was not undone: ${report ? describeUndo(report) : 'no report'}`);
+    else if (report.conflicts.length) notDone.push(`${label} ${dryRun ? 'would leave' : 'left'} ${report.conflicts.length} item(s) as they are (changed since; see above)`);
+  });
+  const done = chosen.length - notDone.length;
+  const only = chosen.length < asked ? ` (only ${chosen.length} recorded)` : '';
+  const head = `${dryRun ? 'would undo' : 'undid'} ${done} of the last ${asked} changes${only}${notDone.length ? '; not undone:' : ''}`;
+  return { tally: [head, ...notDone.map((line) => `  ${line}`)], complete: notDone.length === 0 };
 }
 
 /** One line: what an undo restored, and what it left (why, and that a rerun finishes a cut-short one). */

@@ -36,9 +36,11 @@ async function undoSome(context: ToolContext, approver: Approver, arg: string): 
     const outcome = await undoWithApproval(context, context.journal, approver, last ? { last } : { change_id: arg });
     if ('refused' in outcome) return `Not undone: ${outcome.refused}`;
     if (!outcome.reports.length) return 'Nothing to undo.';
-    return outcome.reports
-      .map((r) => `${describeUndo(r)}${r.undo_change_id ? ` (as ${r.undo_change_id})` : ''}`)
-      .join('\n');
+    // `/undo N` ends as `undo --last N` does: how many of the N it undid, each it did not and why.
+    return [
+      ...outcome.reports.map((r) => `${describeUndo(r)}${r.undo_change_id ? ` (as ${r.undo_change_id})` : ''}`),
+      ...(outcome.tally ?? []),
+    ].join('\n');
   } catch (err) {
     if (err instanceof ToolError) return `Not undone: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`;
     throw err;

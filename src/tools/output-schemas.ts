@@ -49,7 +49,19 @@ export const undoOutput = z.looseObject({
 /** A write tool's dry run (`dry_run: true`): what it would change, nothing written. */
 export const previewOutput = z.looseObject({ dry_run: z.literal(true) });
 
-/** list-app-passwords / list-user-sessions: one user's entries, all of them (a user has few). */
+/**
+ * list-app-passwords: one user's passwords (user_id, username), or without user_id every
+ * account's, paged (next_cursor; `total` unless accounts are left to check without the plugin).
+ */
+export const appPasswordsOutput = z.looseObject({
+  user_id: id.optional(),
+  username: z.string().optional(),
+  total: z.number().int().optional(),
+  items: z.array(entry),
+  next_cursor: z.string().nullable().optional(),
+});
+
+/** list-user-sessions: one user's entries, all of them (a user has few). */
 export const accountListOutput = z.looseObject({
   user_id: id,
   username: z.string(),

@@ -69,6 +69,23 @@ export async function undoTail(
   return journalTail(journal, await context.client.connect(), { change_id: want.change_id, last: want.last });
 }
 
+/** Entries read back at most when looking for the most recent change that can be undone. */
+const POINTER_SCAN = 10_000;
+
+/** The account's most recent change an undo can take back (reversible, not undone, not an undo), within POINTER_SCAN entries. */
+export async function lastReversible(journal: ChangeJournal, account: JournalAccount): Promise<ChangeEntry | undefined> {
+  const undone = new UndoneIndex();
+  let read = 0;
+  for await (const item of latestOf(journal)) {
+    if (++read > POINTER_SCAN) return undefined;
+    // Only a pointer: a damaged line is passed over (the undo of the id named reads it again).
+    if (isDamaged(item)) continue;
+    undone.add(item);
+    if (madeBy(item, account) && !item.undoes && item.reversible && !undone.isUndone(item)) return item;
+  }
+  return undefined;
+}
+
 /** "line 812 of FILE is damaged (cut short)" (a journal without a file: where it is, counted from the end). */
 export async function nameDamage(journal: ChangeJournal, damage: DamagedLine): Promise<string> {
   return journal.path ? describeDamage(journal.path, damage) : `an entry is damaged (${damage.why})`;

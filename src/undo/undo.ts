@@ -1,7 +1,7 @@
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone, undoneBy } from './journal.js';
-import { undoTail } from './journal-read.js';
+import { lastReversible, undoTail } from './journal-read.js';
 import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
 import { withUndoLock } from './serial.js';
@@ -43,7 +43,7 @@ export async function undoChange(
 ): Promise<UndoReport> {
   const run = async () => {
     const entries = await undoTail(context, journal, opts);
-    return reverse(context, entries, await chooseChange(context, entries, opts), opts);
+    return reverse(context, entries, await chooseChange(context, entries, opts, journal), opts);
   };
   // A dry run writes nothing: it waits for no one.
   return opts.dry_run ? run() : withUndoLock(journal, run);
@@ -58,13 +58,14 @@ export async function resolveChange(
   journal: ChangeJournal,
   opts: { change_id?: string; force?: boolean } = {},
 ): Promise<ChangeEntry> {
-  return chooseChange(context, await undoTail(context, journal, opts), opts);
+  return chooseChange(context, await undoTail(context, journal, opts), opts, journal);
 }
 
 async function chooseChange(
   context: ToolContext,
   entries: readonly ChangeEntry[],
   opts: { change_id?: string; force?: boolean },
+  journal?: ChangeJournal,
 ): Promise<ChangeEntry> {
   const account = await context.client.connect();
   const { username } = account;
@@ -80,9 +81,20 @@ async function chooseChange(
         });
   }
   if (!entry.reversible) {
+    // "Undo the last change" meeting one no undo can take back: point to the most recent one
+    // that can (#36), by id, rather than stop there. It is not undone in its place: a person
+    // who said "the last" may not mean an older one.
+    const other =
+      opts.change_id === undefined && journal ? await lastReversible(journal, await context.client.connect()) : undefined;
+    const why = `Change ${entry.change_id} (${entry.summary}) cannot be undone: ${entry.why_not ?? 'not reversible'}.`;
+    if (!other) throw new ToolError('change_not_reversible', why, { hint: 'list-changes shows what is recorded.' });
     throw new ToolError(
       'change_not_reversible',
-      `Change ${entry.change_id} (${entry.summary}) cannot be undone: ${entry.why_not ?? 'not reversible'}.`,
+      `${why} The most recent change that can be undone is ${other.change_id} (${other.tool}: ${other.summary}).`,
+      {
+        hint: `To undo that one, give its id: change_id "${other.change_id}" (cms-admin undo ${other.change_id}; /undo ${other.change_id} in the chat or tool shell).`,
+        details: { undoable_change_id: other.change_id },
+      },
     );
   }
   const undo = undoneBy(entries, entry.change_id);
@@ -113,7 +125,7 @@ export async function planUndo(
   opts: { change_id?: string; force?: boolean } = {},
 ): Promise<UndoPlan> {
   const entries = await undoTail(context, journal, opts);
-  const entry = await chooseChange(context, entries, opts);
+  const entry = await chooseChange(context, entries, opts, journal);
   const out = await restoreEntry(context, entries, entry, { ...opts, dry_run: true });
   const report = undoReport(entry, entry.before as UndoState, out, true);
   return { entry, report, now: out.current, after: out.result };

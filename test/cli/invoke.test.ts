@@ -51,6 +51,21 @@ describe('cms-admin invoke', () => {
     expect((await wp().get<{ name: string }>(`/wp/v2/tags/${tag.id}`)).name).toBe(tag.name);
   });
 
+  it('delete-user without reassign_to is an invalid call (exit 2) naming reassign_to; nothing is deleted', async () => {
+    const user = await wp().post<{ id: number }>('/wp/v2/users', {
+      username: unique('heirless').replace(/\s+/g, ''),
+      email: `${unique('h').replace(/\s+/g, '')}@example.com`,
+      password: `${unique('Pw')}-x9!Long`,
+    });
+    const run = await runCli(['invoke', JSON.stringify({ tool: 'delete-user', params: { id: user.id } })]);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_params', message: expect.stringContaining('reassign_to') },
+    });
+    expect((await wp().get<{ id: number }>(`/wp/v2/users/${user.id}`, { context: 'edit' })).id).toBe(user.id);
+  });
+
   it('a bulk call in which every post failed prints ok:false and exits 1', async () => {
     const envelope = { tool: 'assign-categories-to-posts', params: { post_ids: [987_654_321], category_ids: [1] } };
     const run = await runCli(['invoke', JSON.stringify(envelope)]);

@@ -92,7 +92,9 @@ describe('cms-admin changes and undo', () => {
     const reset = await invoke('reset-user-password', { id, delivery: 'email' }, env);
     expect(reset.code, reset.stdout).toBe(0);
     const dry = await runCli(['undo', '--last', '1', '--dry-run'], { env });
-    expect(dry.code, dry.stderr).toBe(0);
+    // It would undo none of the one asked for: not a success (#36).
+    expect(dry.code, dry.stderr).toBe(1);
+    expect(dry.stdout).toContain('would undo 0 of the last 1 changes');
     expect(dry.stdout).toContain('cannot be undone');
     expect(dry.stdout).toContain(': restore nothing');
     expect(dry.stdout).not.toContain('restored');

@@ -85,12 +85,12 @@ describe('undo approval', () => {
     expect(answers.map((a) => a.error?.code ?? a.change_id).sort()).toEqual(['already_undone', category.change_id].sort());
   });
 
-  it('undo of a demotion asks as set-user-role would: "give … the role administrator (manage_options, …)"; the dry run says the same', async () => {
+  it('undo of a demotion says what the role becomes, with set-user-role\'s checks: "role administrator back for … (now subscriber); powers: …"; the dry run says the same', async () => {
     const { context, user, demotion } = await demotionThenCategory();
     const { questions, undo } = lookingOnly(context);
     await undo.invoke({ change_id: demotion.change_id });
-    expect(questions[0]!.summary).toContain(`give ${user.username} the role administrator (manage_options, promote_users`);
-    expect(questions[0]!.summary).toContain('(was: subscriber)');
+    expect(questions[0]!.summary).toContain(`role administrator back for ${user.username} (now subscriber)`);
+    expect(questions[0]!.summary).toContain('powers: administrator (manage_options, promote_users');
     const dry = JSON.parse(String(await undo.invoke({ change_id: demotion.change_id, dry_run: true })));
     expect(dry.would).toBe(questions[0]!.summary);
     expect((await readUser(user.id)).roles).toEqual(['subscriber']);
@@ -110,11 +110,12 @@ describe('undo approval', () => {
 
     const review = await callIn(context, 'undo-change', { change_id: entry.change_id, dry_run: true });
     expect(review.ok && (review.result as { would: string }).would).toContain(
-      `give ${user.username} the role administrator (manage_options`,
+      `role administrator back for ${user.username}`,
     );
     const dry = await runCli(['undo', entry.change_id, '--dry-run'], { env: { CMS_JOURNAL: file } });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`give ${user.username} the role administrator (manage_options`);
+    expect(dry.stdout).toContain(`role administrator back for ${user.username}`);
+    expect(dry.stdout).toContain('powers: administrator (manage_options');
     expect(dry.stdout).not.toContain('(roles)');
     // The entry's words are not the question's: its tool shows only as a name's characters.
     expect(dry.stdout).not.toContain("restore category 4 'Local'");

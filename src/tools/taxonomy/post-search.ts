@@ -28,25 +28,53 @@ export interface FoundPost {
 }
 
 type RestType = { slug: string; rest_base?: string; rest_namespace?: string; taxonomies?: string[] };
+type SearchType = { slug: string; route: string; taxonomies: string[] };
 const typeCache = new WeakMap<WordPressClient, Promise<Record<string, RestType>>>();
 
-/** The post type's REST route and taxonomies (/wp/v2/types, read once per client). */
-async function postType(client: WordPressClient, slug: string): Promise<{ route: string; taxonomies: string[] }> {
+function restTypes(client: WordPressClient): Promise<Record<string, RestType>> {
   let types = typeCache.get(client);
   if (!types) {
     types = client.get<Record<string, RestType>>('/wp/v2/types');
     typeCache.set(client, types);
     types.catch(() => typeCache.delete(client));
   }
-  const type = (await types)[slug];
+  return types;
+}
+
+const asSearchType = (slug: string, type: RestType): SearchType => ({
+  slug,
+  route: `/${type.rest_namespace || 'wp/v2'}/${type.rest_base || slug}`,
+  taxonomies: type.taxonomies ?? [],
+});
+
+/** The post type's REST route and taxonomies (/wp/v2/types, read once per client). */
+async function postType(client: WordPressClient, slug: string): Promise<SearchType> {
+  const types = await restTypes(client);
+  const type = types[slug];
   if (!type) {
-    const known = Object.keys(await types).sort();
+    const known = Object.keys(types).sort();
     throw new ToolError('post_type_not_found', `No post type "${slug}" in the site's REST API. Types: ${known.join(', ')}.`, {
       hint: 'Use one of the listed slugs, e.g. post or page.',
       details: { post_types: known },
     });
   }
-  return { route: `/${type.rest_namespace || 'wp/v2'}/${type.rest_base || slug}`, taxonomies: type.taxonomies ?? [] };
+  return asSearchType(slug, type);
+}
+
+/**
+ * What "posts of any type" means without post_type: every type REST shows that holds content
+ * (posts, pages, custom types), not media (other statuses) nor WordPress's own site-building
+ * types (menu items and the `wp_` ones: blocks, templates, navigation, styles, fonts).
+ */
+export function isContentType(slug: string): boolean {
+  return slug !== 'attachment' && slug !== 'nav_menu_item' && !slug.startsWith('wp_');
+}
+
+async function contentTypes(client: WordPressClient): Promise<SearchType[]> {
+  const types = await restTypes(client);
+  return Object.entries(types)
+    .filter(([slug]) => isContentType(slug))
+    .map(([slug, type]) => asSearchType(slug, type));
 }
 
 /** Statuses asked for: one, `any` (trash included), or by default every status but trash. */
@@ -61,8 +89,7 @@ function statuses(status: string | undefined): string[] {
  * tie and shift offset pages). Term filters take the taxonomy's REST base as the query param.
  */
 export async function postSource(client: WordPressClient, filters: PostFilters): Promise<ListSource<FoundPost>> {
-  const typeSlug = filters.post_type ?? 'post';
-  const type = await postType(client, typeSlug);
+  let types = filters.post_type ? [await postType(client, filters.post_type)] : await contentTypes(client);
   const query: Query = {
     context: 'edit',
     _fields: 'id,title,type,status,date,author',
@@ -76,8 +103,10 @@ export async function postSource(client: WordPressClient, filters: PostFilters):
   };
   if (filters.taxonomy) {
     const kind = await resolveTaxonomy(client, filters.taxonomy);
-    if (!type.taxonomies.includes(kind.taxonomy)) {
-      throw new ToolError('taxonomy_not_on_type', `The taxonomy ${kind.taxonomy} is not registered for ${typeSlug}.`, {
+    types = types.filter((type) => type.taxonomies.includes(kind.taxonomy));
+    if (!types.length) {
+      const on = filters.post_type ? filters.post_type : 'any post type the REST API shows';
+      throw new ToolError('taxonomy_not_on_type', `The taxonomy ${kind.taxonomy} is not registered for ${on}.`, {
         hint: 'Choose a post_type the taxonomy is on (list-taxonomies with full: true shows its types).',
       });
     }
@@ -99,16 +128,44 @@ export async function postSource(client: WordPressClient, filters: PostFilters):
   const toPost = (raw: Record<string, unknown>): FoundPost => ({
     id: Number(raw.id),
     title: decodeEntities((raw.title as { raw?: string } | undefined)?.raw ?? ''),
-    type: String(raw.type ?? typeSlug),
+    type: String(raw.type ?? ''),
     status: String(raw.status ?? ''),
     date: String(raw.date ?? ''),
     author: Number(raw.author ?? 0),
   });
+  return mergedSource(client, types.map((type) => type.route), query, toPost);
+}
+
+/**
+ * One listing over several collections, newest first by id (ids are unique across post types,
+ * so the order is total). A window from `offset` reads the first offset+count of each type and
+ * merges them: one request a type for a first page; deeper pages read more (bounded by the total).
+ */
+function mergedSource(
+  client: WordPressClient,
+  routes: string[],
+  query: Query,
+  toPost: (raw: Record<string, unknown>) => FoundPost,
+): ListSource<FoundPost> {
+  const key = (post: FoundPost) => -post.id;
+  if (routes.length === 1) {
+    const [route] = routes as [string];
+    return {
+      key,
+      fetch: async (window) => {
+        const { items, total } = await client.window<Record<string, unknown>>(route, query, window);
+        return { items: items.map(toPost), total };
+      },
+    };
+  }
   return {
-    key: (post) => -post.id,
-    fetch: async (window) => {
-      const { items, total } = await client.window<Record<string, unknown>>(type.route, query, window);
-      return { items: items.map(toPost), total };
+    key,
+    fetch: async ({ offset, count }) => {
+      const windows = await Promise.all(
+        routes.map((route) => client.window<Record<string, unknown>>(route, query, { offset: 0, count: offset + count })),
+      );
+      const merged = windows.flatMap((w) => w.items.map(toPost)).sort((a, b) => b.id - a.id);
+      return { items: merged.slice(offset, offset + count), total: windows.reduce((sum, w) => sum + w.total, 0) };
     },
   };
 }

@@ -35,6 +35,10 @@ export async function reviewMerge(
     [params.target_id, ...params.source_ids].map((id) => getTerm(client, kind, id)),
   );
   const names = sources.map((s) => `"${s.name}"`).join(', ');
-  const summary = `merge the ${kind.plural} ${names} into "${target?.name}"${params.delete_sources ? ', then delete them' : ''}`;
+  // Whether the sources stay is half of what a person decides (#36): said either way.
+  const fate = params.delete_sources
+    ? `; then ${names} ${sources.length > 1 ? 'are' : 'is'} deleted (only if no post is left in ${sources.length > 1 ? 'them' : 'it'})`
+    : `; ${names} ${sources.length > 1 ? 'are' : 'is'} kept (empty)`;
+  const summary = `merge the ${kind.plural} ${names} into "${target?.name}"${fate}`;
   return params.dry_run ? { approval: 'none', summary: `plan (dry run): ${summary}` } : { approval: 'required', summary };
 }

@@ -6,7 +6,7 @@ import { checkPassword, PASSWORD_RULES } from './passwords.js';
 import { type RawUser, toUser, USER_QUERY } from './records.js';
 import { resolveRole } from './roles.js';
 import { text } from '../schema.js';
-import { explainGuardError, explainWriteError } from './write-errors.js';
+import { explainGuardError, explainWriteError, refuseTaken } from './write-errors.js';
 import { refuseStrongerRole } from './guards.js';
 import { defaultRole, none, required, rolePowers, withPowers } from './risk.js';
 
@@ -27,6 +27,9 @@ export const createUser = defineTool({
   annotations: { readOnly: false, destructive: true, idempotent: false },
   undo: createUserUndo,
   async review({ client }, params) {
+    // What WordPress would refuse after the approval is refused before the question (#36).
+    checkPassword(params.password, params);
+    await refuseTaken(client, params);
     const role = params.role === undefined ? await defaultRole(client) : await resolveRole(client, params.role);
     const who = `create the user ${params.username} <${params.email}>`;
     if (role === undefined) return required(`${who} with the site's default role (unknown without the companion plugin)`);

@@ -22,13 +22,25 @@ export const deleteUser = defineTool({
   name: 'delete-user',
   toolkit: 'users',
   description: 'Delete an account for good, giving its posts to reassign_to.',
-  schema: () => z.strictObject({
-    id: wpId(),
-    // Required in effect: omitted or null is refused unless delete_content is true. Not a
-    // required nullable in the schema: Gemini's schema subset has no null type.
-    reassign_to: wpId().optional().describe('Required: heir user id; null only with delete_content'),
-    delete_content: z.boolean().optional().describe('Delete the posts instead'),
-  }),
+  schema: () =>
+    z
+      .strictObject({
+        id: wpId(),
+        // Required in effect: omitted or null is refused unless delete_content is true. Not a
+        // required nullable in the schema: Gemini's schema subset has no null type.
+        reassign_to: wpId().optional().describe('Heir id; null only with delete_content'),
+        delete_content: z.boolean().optional().describe('Delete the posts instead'),
+      })
+      // Who gets the posts is a decision the call must make: without it the call is invalid
+      // (invalid_params, CLI exit 2) like any call missing a required param, on every surface (#36).
+      .refine((p) => p.reassign_to !== undefined || p.delete_content === true, {
+        path: ['reassign_to'],
+        message: 'is required: the id of the user who gets the posts, or null with delete_content: true',
+      })
+      .refine((p) => p.reassign_to === undefined || p.delete_content !== true, {
+        path: ['reassign_to'],
+        message: 'give either reassign_to or delete_content: true, not both',
+      }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
   // The audit log's one-line summary hides the heir and the counts; with `answer` it keeps the
@@ -69,18 +81,7 @@ export const deleteUser = defineTool({
 async function plan(client: WordPressClient, { id, reassign_to, delete_content }: DeleteParams) {
   // An older plugin's guards let other programs delete their own account through a query `id`: said once.
   await Promise.all([requireCompanion(client, 'Deleting a user', 'users/delete'), warnOldPlugin(client)]);
-  if (reassign_to == null && !delete_content) {
-    throw new ToolError(
-      'reassign_required',
-      'Say who gets the user’s posts (reassign_to), or delete them with delete_content: true and reassign_to: null. Nothing was changed.',
-    );
-  }
-  if (reassign_to != null && delete_content) {
-    throw new ToolError(
-      'conflicting_params',
-      'Give either reassign_to or delete_content: true, not both. Nothing was changed.',
-    );
-  }
+  // The schema refuses a call without a heir and without delete_content, or with both.
   const hint = 'Delete it from another administrator account, if at all.';
   // "Last administrator" first: it says more than "yourself" or "stronger" (the site would be
   // left without one), and is the only way an administrator's own account is ever the last one.

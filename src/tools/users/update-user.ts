@@ -7,7 +7,7 @@ import { checkPassword } from './passwords.js';
 import { forUser, getUser, type RawUser, toUser, USER_FIELDS } from './records.js';
 import { none, required } from './risk.js';
 import { wpId } from '../schema.js';
-import { explainGuardError, explainWriteError, invalidEmail } from './write-errors.js';
+import { explainGuardError, explainWriteError, invalidEmail, refuseTaken } from './write-errors.js';
 import { refuseStrongerAccount } from './guards.js';
 
 const FIELDS = ['email', 'name', 'bio', 'password'] as const;
@@ -39,6 +39,13 @@ export const updateUser = defineTool({
   async review({ client }, params) {
     if (!FIELDS.some((field) => params[field] !== undefined)) throw nothingToUpdate();
     const user = await getUser(client, params.id);
+    // What the call would be refused for is refused before the question (#36).
+    if (params.email !== undefined && params.email.trim() === '') throw invalidEmail(params.email);
+    await refuseStrongerAccount(client, params.id, 'edit');
+    if (params.password !== undefined) {
+      checkPassword(params.password, { username: user.username, email: params.email ?? user.email });
+    }
+    if (params.email !== undefined && params.email !== user.email) await refuseTaken(client, { email: params.email }, user.id);
     const changes: string[] = [];
     if (params.email !== undefined && params.email !== user.email)
       changes.push(`change ${user.username}'s email from ${user.email} to ${params.email}`);

@@ -15,30 +15,47 @@ export async function explainWriteError(
 ): Promise<unknown> {
   if (!(err instanceof WordPressError)) return err;
   if (err.code === 'existing_user_login' && attempted.username) {
-    const id = await findUserId(client, attempted.username, 'username');
-    return new ToolError(
-      'user_exists',
-      `A user with username "${attempted.username}" already exists${id ? ` (id ${id})` : ''}. Nothing was created.`,
-      {
-        hint: 'Choose another username, or use update-user on the existing account.',
-        details: id ? { id } : undefined,
-      },
-    );
+    return userExists(attempted.username, await findUserId(client, attempted.username, 'username'));
   }
   if ((err.code === 'existing_user_email' || err.code === 'rest_user_invalid_email') && attempted.email) {
     const id = await findUserId(client, attempted.email, 'email');
     if (id === undefined && err.code === 'rest_user_invalid_email') return invalidEmail(attempted.email);
-    return new ToolError(
-      'email_in_use',
-      `The email address ${attempted.email} already belongs to ${id ? `user ${id}` : 'another user'}. Nothing was changed.`,
-      {
-        hint: 'Each WordPress account needs its own email address; use a different one.',
-        details: id ? { id } : undefined,
-      },
-    );
+    return emailInUse(attempted.email, id);
   }
   if (err.code === 'rest_invalid_param' && hasParamError(err, 'email')) return invalidEmail(attempted.email ?? '');
   return attempted.role ? roleError(err, attempted.role) : err;
+}
+
+/**
+ * The user_exists / email_in_use refusal WordPress would give, found before anyone is asked
+ * (#36): a username or email another account (not `self`) already has.
+ */
+export async function refuseTaken(
+  client: WordPressClient,
+  wanted: { username?: string; email?: string },
+  self?: number,
+): Promise<void> {
+  const [byName, byEmail] = await Promise.all([
+    wanted.username ? findUserId(client, wanted.username, 'username') : undefined,
+    wanted.email ? findUserId(client, wanted.email, 'email') : undefined,
+  ]);
+  if (wanted.username && byName !== undefined && byName !== self) throw userExists(wanted.username, byName);
+  if (wanted.email && byEmail !== undefined && byEmail !== self) throw emailInUse(wanted.email, byEmail);
+}
+
+function userExists(username: string, id: number | undefined): ToolError {
+  return new ToolError('user_exists', `A user with username "${username}" already exists${id ? ` (id ${id})` : ''}. Nothing was created.`, {
+    hint: 'Choose another username, or use update-user on the existing account.',
+    details: id ? { id } : undefined,
+  });
+}
+
+function emailInUse(email: string, id: number | undefined): ToolError {
+  return new ToolError(
+    'email_in_use',
+    `The email address ${email} already belongs to ${id ? `user ${id}` : 'another user'}. Nothing was changed.`,
+    { hint: 'Each WordPress account needs its own email address; use a different one.', details: id ? { id } : undefined },
+  );
 }
 
 export function invalidEmail(email: string): ToolError {

@@ -83,7 +83,7 @@ describe('find-posts', () => {
       [{ post_type: 'no_such_type' }, 'post_type_not_found'],
       [{ taxonomy: 'no_such_tax', term_ids: [1] }, 'taxonomy_not_found'],
       [{ taxonomy: 'sandbox_private', no_terms: true }, 'taxonomy_not_found'],
-      [{ taxonomy: 'product_cat', term_ids: [1] }, 'taxonomy_not_on_type'],
+      [{ post_type: 'post', taxonomy: 'product_cat', term_ids: [1] }, 'taxonomy_not_on_type'],
       [{ taxonomy: 'genre', term_ids: [tag.id] }, 'term_not_found'],
       [{ term_ids: [tag.id] }, 'taxonomy_required'],
       [{ after: 'last tuesday' }, 'invalid_date'],

@@ -158,7 +158,7 @@ describe('merge-categories', () => {
     const real = await reviewCall(tool, testContext(), { source_ids: [a.id], target_id: b.id, delete_sources: true });
     expect(real).toMatchObject({
       approval: 'required',
-      summary: expect.stringMatching(/^merge the categories "Review A[^"]*" into "Review B[^"]*", then delete them$/),
+      summary: expect.stringMatching(/^merge the categories "Review A[^"]*" into "Review B[^"]*"; then "Review A[^"]*" is deleted \(only if no post is left in it\)$/),
     });
     const dry = await reviewCall(tool, testContext(), { source_ids: [a.id], target_id: b.id, dry_run: true });
     expect(dry.approval).toBe('none');
