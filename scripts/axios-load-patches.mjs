@@ -17,7 +17,7 @@ const AXIOS_PATCHES = [
     replace: "let formDataCtor; const FormDataCtor = () => (formDataCtor ??= typeof G.FormData !== 'undefined' ? G.FormData : null);",
   },
   {
-    find: /  if \(FormDataCtor && thing instanceof FormDataCtor\) return true;\n(  \/\/[^\n]*\n  const proto = getPrototypeOf\(thing\);\n  if \(!proto \|\| proto === Object\.prototype\) return false;\n)/,
+    find: / {2}if \(FormDataCtor && thing instanceof FormDataCtor\) return true;\n( {2}\/\/[^\n]*\n {2}const proto = getPrototypeOf\(thing\);\n {2}if \(!proto \|\| proto === Object\.prototype\) return false;\n)/,
     replace: '$1  if (FormDataCtor() && thing instanceof FormDataCtor()) return true;\n',
   },
 ];

@@ -78,7 +78,7 @@ export const deleteUser = defineTool({
 });
 
 /** The checks the plugin makes too, in its order, and what the account owns. */
-async function plan(client: WordPressClient, { id, reassign_to, delete_content }: DeleteParams) {
+async function plan(client: WordPressClient, { id, reassign_to }: DeleteParams) {
   // An older plugin's guards let other programs delete their own account through a query `id`: said once.
   await Promise.all([requireCompanion(client, 'Deleting a user', 'users/delete'), warnOldPlugin(client)]);
   // The schema refuses a call without a heir and without delete_content, or with both.
