@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
 import { bearerProxy } from '../helpers/bearer-proxy.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { authorize, makeUser } from '../helpers/mcp-oauth.js';
@@ -77,8 +77,8 @@ function startServer(args: string[], env: Record<string, string>): Promise<strin
   });
 }
 
-/** One scenario of the suite against `url`; its checks, from the files it writes. */
-async function scenario(name: string, url: string): Promise<Check[]> {
+/** One scenario of the suite against `url`; its checks, from the files it writes (`expect`: the test's own, as it runs concurrently). */
+async function scenario(expect: ExpectStatic, name: string, url: string): Promise<Check[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cms-conformance-'));
   const run = await promisify(execFile)('npx', [...SUITE, 'server', '--url', url, '--scenario', name, '-o', dir], {
     cwd: tmpdir(),
@@ -97,7 +97,7 @@ async function scenario(name: string, url: string): Promise<Check[]> {
 }
 
 /** Fails on any FAILURE, and on any WARNING not accepted above (with the suite's own messages). */
-function expectConformant(name: string, checks: Check[]): void {
+function expectConformant(expect: ExpectStatic, name: string, checks: Check[]): void {
   const accepted = ACCEPTED_WARNINGS[name] ?? [];
   const bad = checks.filter(
     (check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !accepted.includes(check.id)),
@@ -179,12 +179,15 @@ describe('the MCP conformance suite 0.1.16 against cms-admin mcp --http', () => 
     });
   }
 
+  // Each scenario is its own suite process against the servers, which serve many sessions at
+  // once: they run side by side (vitest's maxConcurrency, 5), since most of a scenario's time is
+  // npx starting and the suite's own waits (server-sse-polling's reconnection).
   for (const name of SCENARIOS) {
-    it(`${name}: static token`, { timeout: 180_000 }, async () => {
-      expectConformant(name, await scenario(name, tokenUrl));
+    it.concurrent(`${name}: static token`, { timeout: 180_000 }, async ({ expect }) => {
+      expectConformant(expect, name, await scenario(expect, name, tokenUrl));
     });
-    it(`${name}: signed in with WordPress`, { timeout: 180_000 }, async () => {
-      expectConformant(name, await scenario(name, signInUrl));
+    it.concurrent(`${name}: signed in with WordPress`, { timeout: 180_000 }, async ({ expect }) => {
+      expectConformant(expect, name, await scenario(expect, name, signInUrl));
     });
   }
 });
