@@ -4,7 +4,7 @@ import { type ChangeJournal, fileJournal } from './undo/journal.js';
 import { WordPressClient } from './client/index.js';
 import { MIN_ANSWER_BUDGET } from './tools/answers/budget.js';
 import { COMPANION_INDEX_FIELD } from './tools/companion.js';
-import type { ToolContext } from './tools/index.js';
+import type { ToolContext } from './call/index.js';
 
 export interface SiteConfig {
   url: string;

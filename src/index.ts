@@ -1,6 +1,6 @@
 export * from './client/index.js';
 export { ConfigError, type ContextOptions, createContext, resolveSiteConfig, type SiteConfig, siteConfigFromEnv } from './config.js';
-export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './envelope.js';
+export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './call/envelope.js';
 export { type Approvals, toLangChainTool } from './adapters/langchain.js';
 export { type ApprovalInterrupt, type ApprovalResume, interruptApprover } from './adapters/interrupt.js';
 export { allLangChainTools, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';
@@ -24,7 +24,7 @@ export {
   type ToolkitName,
   type ToolOutcome,
   tools,
-} from './tools/index.js';
+} from './call/index.js';
 export {
   type ChangeEntry,
   type ChangeJournal,

@@ -3,7 +3,7 @@ import { type Approvals, toLangChainTool } from './adapters/langchain.js';
 import { checkSiteUrl, createContext } from './config.js';
 import type { ChangeJournal } from './undo/journal.js';
 import { siteJournal } from './undo/journal-path.js';
-import { selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './tools/index.js';
+import { selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './call/index.js';
 
 export interface SiteCredentials {
   url: string;

@@ -10,7 +10,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { replaceSection } from './sections.js';
 import { createContext } from '../../src/config.js';
-import { invoke } from '../../src/envelope.js';
+import { invoke } from '../../src/call/envelope.js';
 import { packageRoot, resolveInstance, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
 
 export const BEGIN = '<!-- sandbox-backends:begin -->';

@@ -4,7 +4,7 @@
  * off — against the same floor and per-post pattern as the category tools.
  */
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { withoutCompanion } from '../../test/helpers/site.js';
 import { floorWrite, newTerm, perPostWrite, type Reset, type TermChange } from './bulk.js';
 import { callTool, type Measurement, measure } from './measure.js';

@@ -1,6 +1,6 @@
 import { chunk, mapLimit, type WordPressClient } from '../../src/client/index.js';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { withoutCompanion } from '../../test/helpers/site.js';
 import { callTool, type Measurement, measure } from './measure.js';
 

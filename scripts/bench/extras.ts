@@ -72,7 +72,7 @@ export function benchCliStart(runs: number, node: string = process.execPath) {
     // What an app pays to import the package: the main entry, and each subpath on its own.
     mainEntry: time(['--input-type=module', '-e', "await import('./dist/index.js')"]),
     agentEntry: time(['--input-type=module', '-e', "await import('./dist/agent/index.js')"]),
-    mcpEntry: time(['--input-type=module', '-e', "await import('./dist/mcp.js')"]),
+    mcpEntry: time(['--input-type=module', '-e', "await import('./dist/mcp/index.js')"]),
   };
 }
 

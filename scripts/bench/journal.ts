@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createContext } from '../../src/config.js';
 import { packageRoot, readCredentials, siteUp } from '../../src/sandbox/index.js';
-import { runTool, findTool } from '../../src/tools/index.js';
+import { runTool, findTool } from '../../src/call/index.js';
 import { fileJournal } from '../../src/undo/journal.js';
 import { replaceSection } from './sections.js';
 

@@ -6,7 +6,7 @@
  */
 import { getEncoding } from 'js-tiktoken';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { callTool, freshContext } from './measure.js';
 import { benchChatSession } from './large-session.js';
 

@@ -1,6 +1,6 @@
 import { createContext } from '../../src/config.js';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
-import { findTool, runTool, type ToolContext } from '../../src/tools/index.js';
+import { findTool, runTool, type ToolContext } from '../../src/call/index.js';
 
 export interface Measurement {
   /** Median wall time of the runs, milliseconds. */

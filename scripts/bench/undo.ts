@@ -19,7 +19,7 @@ import type { SandboxCredentials } from '../../src/sandbox/index.js';
 import { packageRoot, readCredentials, restoreSnapshot, saveSnapshot, siteSeed, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { resolveInstance } from '../../src/sandbox/paths.js';
 import { runWpScript } from '../../src/sandbox/wp-scripts.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { withoutCompanion } from '../../test/helpers/site.js';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mailLogPath, packageRoot, readMailLog, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
-import { tools } from '../../src/tools/index.js';
+import { tools } from '../../src/call/index.js';
 
 const opts = {
   name: 'pg-check',

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/index.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../call/index.js';
 
 /**
  * How the app answers an approval interrupt: `new Command({ resume: { type: 'approve' } })` or

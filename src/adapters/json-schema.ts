@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyToolDefinition } from '../tools/index.js';
+import type { AnyToolDefinition } from '../call/index.js';
 import { toStrictSchema } from './strict-schema.js';
 
 export interface ToolDescription {

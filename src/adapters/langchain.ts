@@ -1,8 +1,8 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import { type AnyToolDefinition, type Approver, approveAll, decideCall, runTool, type ToolContext } from '../tools/index.js';
+import { type AnyToolDefinition, type Approver, approveAll, decideCall, runTool, type ToolContext } from '../call/index.js';
 import { isOptional, normalizeParams, parseParams } from '../tools/params.js';
-import { invalidParams } from '../tools/run-tool.js';
+import { invalidParams } from '../call/run-tool.js';
 import { interruptApprover } from './interrupt.js';
 import { modelParameters, type SchemaOptions } from './json-schema.js';
 

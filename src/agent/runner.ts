@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, type BaseMessage, createAgent, HumanMessage, ToolMessage } from 'langchain';
 import { toLangChainTool } from '../adapters/langchain.js';
-import { selectTools, type ToolContext, type ToolFilter, tools as registry } from '../tools/index.js';
+import { selectTools, type ToolContext, type ToolFilter, tools as registry } from '../call/index.js';
 import type { Approver } from './approvals.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
 import { addUsage, answerDanglingToolCalls, messageText, type TokenUsage, ToolResultLedger } from './messages.js';

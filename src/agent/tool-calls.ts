@@ -1,8 +1,8 @@
 import { createMiddleware, ToolMessage } from 'langchain';
-import type { AnyToolDefinition, ToolErrorPayload } from '../tools/index.js';
+import type { AnyToolDefinition, ToolErrorPayload } from '../call/index.js';
 import { maskResetKeys } from '../redact.js';
 import { parseParams } from '../tools/params.js';
-import { invalidParams } from '../tools/run-tool.js';
+import { invalidParams } from '../call/run-tool.js';
 import type { ToolResultLedger } from './messages.js';
 
 function isErrorContent(content: unknown): boolean {

@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline/promises';
-import { approveAll, type Approver } from '../tools/approval.js';
+import { approveAll, type Approver } from '../call/approval.js';
 import { createContext } from '../config.js';
 import { ToolError } from '../tools/tool-error.js';
-import { describeUndo, undoWithApproval } from '../undo/approve.js';
+import { describeUndo, undoWithApproval } from './undo-approve.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal } from './journal-path.js';
 import { resolveCliSiteConfig } from './site-config.js';

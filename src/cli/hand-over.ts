@@ -1,5 +1,5 @@
 import { appendFile, chmod } from 'node:fs/promises';
-import type { HandedSecret, SecretHandOver } from '../tools/index.js';
+import type { HandedSecret, SecretHandOver } from '../call/index.js';
 import { bold, yellow } from './terminal.js';
 
 /**

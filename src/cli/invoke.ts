@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { ConfigError, createContext } from '../config.js';
 import { resolveCliSiteConfig } from './site-config.js';
-import { isUsageError, parseEnvelope, resolveCall } from '../envelope.js';
-import { DRY_RUN, runTool, type ToolOutcome } from '../tools/index.js';
+import { isUsageError, parseEnvelope, resolveCall } from '../call/envelope.js';
+import { DRY_RUN, runTool, type ToolOutcome } from '../call/index.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
-import { findTool } from '../tools/index.js';
+import { findTool } from '../call/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
@@ -87,7 +87,7 @@ Example client config:
       if (context) await context.client.connect();
       const serverOptions = { strict: Boolean(options.strict), approvals };
       if (options.http) {
-        const { serveMcpHttp } = await import('../mcp-http.js');
+        const { serveMcpHttp } = await import('../mcp/http.js');
         const server = await serveMcpHttp(context, filter, serverOptions, {
           host: options.host,
           port,
@@ -105,7 +105,7 @@ Example client config:
         process.stderr.write(`cms-admin mcp: serving MCP (Streamable HTTP) at ${server.url}\n`);
         return;
       }
-      const { serveStdio } = await import('../mcp.js');
+      const { serveStdio } = await import('../mcp/index.js');
       await serveStdio(context as NonNullable<typeof context>, filter, serverOptions);
     });
 }

@@ -1,7 +1,7 @@
 import { ConfigError } from '../config-error.js';
-import { closestNames } from '../envelope.js';
+import { closestNames } from '../call/envelope.js';
 import { MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
-import { type ToolFilter, tools } from '../tools/index.js';
+import { type ToolFilter, tools } from '../call/index.js';
 
 export interface FilterOptions {
   readOnly?: boolean;

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { type Approver, approveAll, refuseAll } from '../agent/approvals.js';
-import { invoke, resolveCall } from '../envelope.js';
-import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../tools/index.js';
+import { invoke, resolveCall } from '../call/envelope.js';
+import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../call/index.js';
 import { handleInterrupts } from './interrupt.js';
 import { bold, dim, terminalApprover } from './terminal.js';
 import { slashUndo } from './undo-command.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describeTool } from '../adapters/json-schema.js';
-import { selectTools, tools } from '../tools/index.js';
+import { selectTools, tools } from '../call/index.js';
 import { filterFromOptions, type FilterOptions } from './shared.js';
 
 export function registerToolsCommand(program: Command): void {

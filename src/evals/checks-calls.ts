@@ -1,4 +1,4 @@
-import { findTool } from '../tools/index.js';
+import { findTool } from '../call/index.js';
 import type { ExpectedCall, TurnExpect } from './case-schema.js';
 import { describeValue, matchesSubset, subsetDifferences } from './match.js';
 

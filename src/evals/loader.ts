@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { packageRoot } from '../sandbox/index.js';
-import { findTool } from '../tools/index.js';
+import { findTool } from '../call/index.js';
 import { type EvalCase, evalCaseSchema } from './case-schema.js';
 import { placeholdersIn } from './placeholders.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AuditSink } from '../audit.js';
 import type { WordPressClient } from '../client/index.js';
-import type { ChangeJournal } from '../undo/journal.js';
-import type { UndoScope, UndoState } from '../undo/types.js';
+import type { ChangeJournal } from './journal-port.js';
+import type { UndoScope, UndoState } from './undo-data.js';
 
 export type ToolkitName = 'taxonomy' | 'users';
 

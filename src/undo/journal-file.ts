@@ -1,4 +1,5 @@
 import { open, stat } from 'node:fs/promises';
+import type { DamagedLine, JournalLine } from '../tools/journal-port.js';
 
 /**
  * Reading the change journal's JSON-lines file (issue #34): from its end, so the latest changes
@@ -6,16 +7,7 @@ import { open, stat } from 'node:fs/promises';
  * skipping it without a word.
  */
 
-/** A line of the file that is not a change entry: cut short by a full disk or a killed writer. */
-export interface DamagedLine {
-  damaged: true;
-  /** Byte offset of the line in the file (its line number is counted only when it is named). */
-  offset: number;
-  /** 'cut short' (no end of line, or another entry joined to it), or 'not a change entry'. */
-  why: string;
-}
-
-export type JournalLine<T> = T | DamagedLine;
+export type { DamagedLine, JournalLine } from '../tools/journal-port.js';
 
 export function isDamaged<T>(item: JournalLine<T>): item is DamagedLine {
   return (item as DamagedLine).damaged === true;

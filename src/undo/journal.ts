@@ -1,58 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { privateLineAppender } from '../audit.js';
-import { isDamaged, itemsBackward, type JournalLine, parseLine } from './journal-file.js';
+import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
+import { isDamaged, itemsBackward, parseLine } from './journal-file.js';
 import { rotateIfLarge } from './journal-prune.js';
 
-/**
- * The change journal (issue #24): one entry per write a tool made, with the state it replaced,
- * enough to reverse it (src/undo/undo.ts). Never a password, reset key or application password:
- * params are masked and redacted like the audit log's (src/undo/record.ts).
- */
-export interface ChangeEntry {
-  /** Short and unique, sortable by time: 'c' + base36 milliseconds + random. */
-  change_id: string;
-  /** ISO time. */
-  at: string;
-  /** The site account the toolkit wrote as (its login). */
-  user?: string;
-  /**
-   * That account's user id: a change belongs to its account, not to its login (a new account
-   * given a deleted person's login sees none of their changes). Absent in entries written
-   * before issue #33.
-   */
-  user_id?: number;
-  tool: string;
-  /** The call's params, secrets masked. */
-  params: unknown;
-  /** One line: what changed. */
-  summary: string;
-  reversible: boolean;
-  /** Why it cannot be undone (a password set, an account deleted). */
-  why_not?: string;
-  /** The state the write replaced (an UndoState, src/undo/state.ts), keyed by ids. */
-  before: unknown;
-  /** The state right after the write; an undo entry's also holds `id_map` (recreated terms). */
-  after: unknown;
-  /** Set when this entry is itself an undo of change X (undoing it is a redo). */
-  undoes?: string;
-  /** An undo some of whose writes failed (a fault): undoing X again finishes it. */
-  incomplete?: boolean;
-}
-
-export interface ChangeJournal {
-  append(entry: ChangeEntry): Promise<void>;
-  /** Every entry, oldest first. */
-  entries(): Promise<ChangeEntry[]>;
-  /**
-   * The entries newest first, read from the end (a file journal reads back only as far as the
-   * caller iterates), with the damaged lines met on the way. Optional for stores of your own:
-   * `latestOf` falls back to `entries()`.
-   */
-  latest?(): AsyncIterable<JournalLine<ChangeEntry>>;
-  /** The file, for a file journal (its messages name it; undos of one file are serialised). */
-  readonly path?: string;
-}
+export type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
 
 const isEntry = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && typeof (value as ChangeEntry).change_id === 'string';

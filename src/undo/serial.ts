@@ -3,7 +3,7 @@ import { ToolError } from '../tools/tool-error.js';
 import type { ChangeJournal } from './journal.js';
 
 /**
- * Undos of one journal run one at a time (issue #33: two parallel `undo-change` calls undid the
+ * Undos of one journal run one at a time (issue #33: two parallel undo calls undid the
  * same change twice, each having checked `already_undone` before the other wrote its entry).
  * In this process: a queue per journal (per file when it has a path). Across processes (two
  * `cms-admin undo` at once): a lock file next to the journal, `<journal>.undo-lock`, created

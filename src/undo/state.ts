@@ -4,11 +4,8 @@ import { readTrashable } from './restore-trash.js';
 import type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
 
 export type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
+export { taxonomyRef } from '../tools/undo-data.js';
 
-export function taxonomyRef(kind: TaxonomyRef): TaxonomyRef {
-  const { taxonomy, route, postsParam, noun, plural, hierarchical } = kind;
-  return { taxonomy, route, postsParam, noun, ...(plural ? { plural } : {}), hierarchical };
-}
 
 /** Reads every object of the scope from the site (a request per 100 terms, posts or users). */
 export async function readState(client: WordPressClient, scope: UndoScope): Promise<UndoState> {

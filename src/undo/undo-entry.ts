@@ -49,9 +49,10 @@ export function undoReport(entry: ChangeEntry, target: UndoState, out: RestoreOu
 export function undoEntryOf(
   entry: ChangeEntry,
   out: RestoreOutcome,
-  force: boolean | undefined,
+  opts: { force?: boolean; recordAs?: string },
   user: { user?: string },
 ): ChangeEntry {
+  const { force } = opts;
   const usersDeleted = Object.entries(out.result.users ?? {}).filter(([id, user]) => !user && out.current.users?.[id]);
   const why = [
     ...(usersDeleted.length ? [`it deleted user ${usersDeleted.map(([id]) => id).join(', ')}, which cannot be recreated`] : []),
@@ -69,7 +70,7 @@ export function undoEntryOf(
     change_id: newChangeId(),
     at: new Date().toISOString(),
     ...user,
-    tool: 'undo-change',
+    tool: opts.recordAs ?? 'undo',
     params: { change_id: entry.change_id, ...(force ? { force: true } : {}) },
     summary: `undid ${entry.change_id} (${entry.summary}): ${out.restored.length} restored${out.conflicts.length ? `, ${out.conflicts.length} left` : ''}${incomplete ? ' (incomplete: undo it again to finish)' : ''}`,
     reversible: why.length === 0,

@@ -21,6 +21,11 @@ export type { UndoReport } from './undo-entry.js';
 export interface UndoOptions {
   force?: boolean;
   dry_run?: boolean;
+  /**
+   * What ran the undo, as its journal entry's `tool` (the undo-change tool passes its name);
+   * the engine names no tool itself. Default: 'undo'.
+   */
+  recordAs?: string;
 }
 
 /**
@@ -205,7 +210,7 @@ async function reverse(
   // (A change that changed nothing — a removal from posts that did not have the term — has
   // nothing to restore: its undo is journalled, so it counts as undone.)
   if (!out.restored.length && !out.skipped.length && out.conflicts.length) return report;
-  const undoEntry = undoEntryOf(entry, out, opts.force, await userName(context));
+  const undoEntry = undoEntryOf(entry, out, opts, await userName(context));
   const failed = await appendEntry(context, undoEntry, []);
   // A fault, not someone's edit: the undo ran but is not recorded; running it again records it.
   if (failed) report.conflicts.push({ item: 'journal', reason: failed, failed: true });

@@ -3,7 +3,7 @@ import { expandIds } from '../helpers/listing.js';
 import { approveAll } from '../../src/agent/approvals.js';
 import { WordPressClient } from '../../src/client/index.js';
 import { createContext } from '../../src/config.js';
-import { invoke } from '../../src/envelope.js';
+import { invoke } from '../../src/call/envelope.js';
 import { lastToolResult, scriptedSession, unansweredToolCalls } from '../helpers/agent.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { recordOutput } from '../helpers/output-log.js';

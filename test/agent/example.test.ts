@@ -6,7 +6,7 @@ import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, wp } from '../helpers/site.js';
 import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
 import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
-import { selectTools, tools as registry } from '../../src/tools/index.js';
+import { selectTools, tools as registry } from '../../src/call/index.js';
 
 let server: ScriptedOpenAI;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { Command, MemorySaver } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent, HumanMessage } from 'langchain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/tools/index.js';
+import type { ApprovalRequest } from '../../src/call/index.js';
 import { type Approvals, invoke, UserToolkit } from '../../src/index.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testContext, wp } from '../helpers/site.js';

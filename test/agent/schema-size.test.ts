@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/runner.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testContext } from '../helpers/site.js';
-import { tools as registry } from '../../src/tools/index.js';
+import { tools as registry } from '../../src/call/index.js';
 
 let server: ScriptedOpenAI;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type ElicitRequest, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/mcp.js';
+import { createMcpServer } from '../../src/mcp/index.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
 import { testContext, testSite, wp } from '../helpers/site.js';

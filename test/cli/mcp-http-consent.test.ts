@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { makeUser } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { testSite } from '../helpers/site.js';
 
 // Issue #33 finding 7, DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { makeUser, signIn } from '../helpers/mcp-oauth.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 import type { MemoryOAuthClient } from '../helpers/wp-browser.js';

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, expect, it } from 'vitest';
-import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { testContext, wp } from '../helpers/site.js';
 
 const token = 'sessions-test-token-0123456789';

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { tools as registry } from '../../src/tools/index.js';
+import { tools as registry } from '../../src/call/index.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testSite, unique, wp } from '../helpers/site.js';

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { type McpHttpServer, serveMcpHttp } from '../../src/mcp-http.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 

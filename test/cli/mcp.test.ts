@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
-import { tools as registry } from '../../src/tools/index.js';
+import { tools as registry } from '../../src/call/index.js';
 
 const serverCommand = () => {
   const site = testSite();

@@ -3,7 +3,7 @@ import { CASE_CATEGORIES } from '../../src/evals/case-schema.js';
 import { loadCases } from '../../src/evals/loader.js';
 import { type ModelSource, scriptedSource } from '../../src/evals/models.js';
 import { formatTable } from '../../src/evals/report.js';
-import { tools } from '../../src/tools/index.js';
+import { tools } from '../../src/call/index.js';
 import { restoreSeeded, runOnTestSandbox } from './helpers.js';
 
 let models: ModelSource;

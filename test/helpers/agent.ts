@@ -2,7 +2,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import type { ApprovalRequest, Approver } from '../../src/agent/approvals.js';
 import type { HistoryBudget } from '../../src/agent/history.js';
 import { ChatSession } from '../../src/agent/runner.js';
-import type { ToolContext, ToolFilter } from '../../src/tools/index.js';
+import type { ToolContext, ToolFilter } from '../../src/call/index.js';
 import type { ChatRequest, ScriptedOpenAI } from './scripted-openai.js';
 import { testContext } from './site.js';
 

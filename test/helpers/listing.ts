@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { call, callOk, callOkIn, testContext } from './site.js';
 
 export interface Page<T = Record<string, any>> {

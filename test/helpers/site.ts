@@ -1,8 +1,8 @@
 import { WordPressClient } from '../../src/client/index.js';
 import { createContext } from '../../src/config.js';
-import { invoke } from '../../src/envelope.js';
+import { invoke } from '../../src/call/envelope.js';
 import { recordOutput, recordSecretsOf } from './output-log.js';
-import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
+import type { ToolContext, ToolOutcome } from '../../src/call/index.js';
 
 /** Credentials of the test sandbox, set by test/global-setup.ts. */
 export function testSite() {

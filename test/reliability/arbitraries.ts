@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { tools } from '../../src/tools/index.js';
+import { tools } from '../../src/call/index.js';
 import { normalizeParams } from '../../src/tools/params.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContext, ToolOutcome } from '../../src/tools/index.js';
+import type { ToolContext, ToolOutcome } from '../../src/call/index.js';
 import { siteLockOptions } from '../../src/tools/taxonomy/site-lock.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { expandIds } from '../helpers/listing.js';

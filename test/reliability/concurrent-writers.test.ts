@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { siteLockOptions } from '../../src/tools/taxonomy/site-lock.js';
 import { makeCategory, makePosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
 import { BULK, run, useFaultProxy } from './fault-setup.js';

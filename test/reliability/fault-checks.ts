@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ToolOutcome } from '../../src/tools/index.js';
+import type { ToolOutcome } from '../../src/call/index.js';
 import type { Fault } from '../helpers/fault-proxy.js';
 import { type BulkAnswer, expandIds, perPost } from '../helpers/listing.js';
 import { makeCategory, makePosts, readPosts, readTerm, STATUSES } from '../wordpress/taxonomy/fixtures.js';

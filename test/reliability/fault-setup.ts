@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { invoke } from '../../src/envelope.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import { invoke } from '../../src/call/envelope.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { testSite, withoutCompanion } from '../helpers/site.js';
 import { pickFault, tally } from './fault-checks.js';

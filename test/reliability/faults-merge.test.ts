@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { readTerm } from '../wordpress/taxonomy/fixtures.js';
 import { checkMerge, type MergeFixture, makeMergeFixture, pickFault, snapshotMerge, WRITE_FAULTS } from './fault-checks.js';
 import { BATCH, POSTS, proxied, proxy, run, useFaultProxy, randomReadFaults } from './fault-setup.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapLimit } from '../../src/client/index.js';
-import { invoke, parseEnvelope, USAGE_ERROR_CODES } from '../../src/envelope.js';
-import { findTool, type ToolFilter, type ToolOutcome } from '../../src/tools/index.js';
+import { invoke, parseEnvelope, USAGE_ERROR_CODES } from '../../src/call/envelope.js';
+import { findTool, type ToolFilter, type ToolOutcome } from '../../src/call/index.js';
 import { testContext } from '../helpers/site.js';
 import {
   defineOwn,

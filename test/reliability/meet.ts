@@ -1,5 +1,5 @@
 import { createContext } from '../../src/config.js';
-import type { ToolOutcome } from '../../src/tools/index.js';
+import type { ToolOutcome } from '../../src/call/index.js';
 import type { FaultRule } from '../helpers/fault-proxy.js';
 import { restOnlyContext, testSite } from '../helpers/site.js';
 import { BATCH, BULK, companion, proxied, proxy } from './fault-setup.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { findTool } from '../../src/tools/index.js';
+import { findTool } from '../../src/call/index.js';
 import { wp } from '../helpers/site.js';
 
 /**

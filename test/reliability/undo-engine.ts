@@ -1,5 +1,5 @@
 import { createContext } from '../../src/config.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import type { ChangeJournal } from '../../src/undo/journal.js';
 import type { UndoReport } from '../../src/undo/undo.js';
 import { testSite } from '../helpers/site.js';

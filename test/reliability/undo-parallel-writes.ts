@@ -1,4 +1,4 @@
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { callIn } from '../helpers/site.js';
 import { readTerms } from './undo-snapshot.js';
 import type { World } from './undo-writes.js';

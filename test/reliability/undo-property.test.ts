@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { restoreSeeded } from '../evals/helpers.js';
 import { callIn, restOnlyContext, unique, wp } from '../helpers/site.js';
 import { ALL_STATUSES, snapshotDiff, undoSnapshot } from './undo-snapshot.js';

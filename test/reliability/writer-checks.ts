@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ToolOutcome } from '../../src/tools/index.js';
+import type { ToolOutcome } from '../../src/call/index.js';
 import { type BulkAnswer, expandIds, perPost } from '../helpers/listing.js';
 import { type PostState, readPosts, readTerm } from '../wordpress/taxonomy/fixtures.js';
 

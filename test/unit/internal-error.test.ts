@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { WordPressError } from '../../src/client/index.js';
-import { defineTool, runTool, type ToolContext, ToolError } from '../../src/tools/index.js';
+import { defineTool, runTool, type ToolContext, ToolError } from '../../src/call/index.js';
 
 const context = { client: { connect: async () => ({}) }, secrets: ['s3cret-app-pw'] } as unknown as ToolContext;
 

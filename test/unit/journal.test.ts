@@ -8,7 +8,7 @@ import { journalTail } from '../../src/undo/journal-read.js';
 import { pruneJournal } from '../../src/undo/journal-prune.js';
 import { appendEntry } from '../../src/undo/record.js';
 import { runCli } from '../helpers/cli.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 
 const entry = (over: Partial<ChangeEntry> = {}): ChangeEntry => ({
   change_id: newChangeId(),

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, expect, it, vi } from 'vitest';
-import { SessionEventStore } from '../../src/mcp-http/event-store.js';
+import { SessionEventStore } from '../../src/mcp/http/event-store.js';
 
 // The per-session store of resumable MCP streams (issue #37): what a reconnecting client gets,
 // and its bounds (count, bytes, age) so a session cannot grow the server's memory without end.

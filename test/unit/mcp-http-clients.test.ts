@@ -2,9 +2,9 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { wordpressAppName } from '../../src/mcp-http/consent-page.js';
-import { GrantStore } from '../../src/mcp-http/grants.js';
-import { redirectUriProblem } from '../../src/mcp-http/registration.js';
+import { wordpressAppName } from '../../src/mcp/http/consent-page.js';
+import { GrantStore } from '../../src/mcp/http/grants.js';
+import { redirectUriProblem } from '../../src/mcp/http/registration.js';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'cms-clients-'));
 const client = (id: string, secret?: string) => ({

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GrantStore, hash, newSecret } from '../../src/mcp-http/grants.js';
+import { GrantStore, hash, newSecret } from '../../src/mcp/http/grants.js';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'cms-grants-'));
 const grant = (store: GrantStore, password: string) => ({

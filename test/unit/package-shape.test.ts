@@ -57,7 +57,7 @@ describe('package shape', () => {
     const agent = loadedModules(path.join(SRC, 'agent/index.ts'));
     expect(under(agent, path.join(SRC, 'agent/runner.ts'))).toHaveLength(1);
     expect(under(agent, path.join(SRC, 'sandbox/'))).toEqual([]);
-    const mcp = loadedModules(path.join(SRC, 'mcp.ts'));
+    const mcp = loadedModules(path.join(SRC, 'mcp/index.ts'));
     expect(mcp.some((url) => url.includes('/node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
     expect(under(mcp, path.join(SRC, 'sandbox/'))).toEqual([]);
   });

@@ -2,8 +2,8 @@ import { ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { toLangChainTool } from '../../src/adapters/langchain.js';
 import { WordPressClient } from '../../src/client/index.js';
-import { resolveCall } from '../../src/envelope.js';
-import { findTool } from '../../src/tools/index.js';
+import { resolveCall } from '../../src/call/envelope.js';
+import { findTool } from '../../src/call/index.js';
 
 /** What the envelope (and so MCP, the tool shell and `cms-admin invoke`) makes of params. */
 const resolve = (tool: string, params: Record<string, unknown>) => resolveCall({ tool, params });

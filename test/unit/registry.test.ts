@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/client/index.js';
 import { describeTool } from '../../src/adapters/json-schema.js';
 import { TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
-import { tools } from '../../src/tools/index.js';
+import { tools } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { SELF_DESCRIBING_PARAMS } from '../../src/tools/schema.js';
 

@@ -2,7 +2,7 @@ import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { describe, expect, it } from 'vitest';
 import { modelParameters } from '../../src/adapters/json-schema.js';
 import { allLangChainTools } from '../../src/toolkits.js';
-import { tools } from '../../src/tools/index.js';
+import { tools } from '../../src/call/index.js';
 import { isOptional } from '../../src/tools/params.js';
 import { anthropicStrictProblems, geminiProblems, openAiStrictProblems, TOOL_NAME } from '../helpers/provider-rules.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invoke } from '../../src/envelope.js';
+import { invoke } from '../../src/call/envelope.js';
 import { TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testContext, testSite, unique, wp } from '../helpers/site.js';

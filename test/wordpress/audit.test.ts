@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { invoke } from '../../src/envelope.js';
+import { invoke } from '../../src/call/envelope.js';
 import { runCli } from '../helpers/cli.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 

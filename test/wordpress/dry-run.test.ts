@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryJournal } from '../../src/undo/journal.js';
-import { findTool, reviewCall, tools } from '../../src/tools/index.js';
+import { findTool, reviewCall, tools } from '../../src/call/index.js';
 import { call, callOk, testContext, unique, wp } from '../helpers/site.js';
 import { makeCategory, makePosts, makeTag, readTerm } from './taxonomy/fixtures.js';
 import {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { UserToolkit } from '../../src/toolkits.js';
-import type { ApprovalRequest, Approver } from '../../src/tools/index.js';
+import type { ApprovalRequest, Approver } from '../../src/call/index.js';
 import { fileJournal, memoryJournal, type ChangeJournal } from '../../src/undo/journal.js';
 import { runCli } from '../helpers/cli.js';
 import { callIn, callOkIn, testSite, unique, wp } from '../helpers/site.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import type { ToolContext } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange, undoLast } from '../../src/undo/undo.js';
 import { callOkIn, testSite, withoutCompanion, wp } from '../helpers/site.js';

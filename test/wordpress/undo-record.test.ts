@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { createContext } from '../../src/config.js';
-import { defineTool, runTool, ToolError } from '../../src/tools/index.js';
+import { defineTool, runTool, ToolError } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { callIn, testSite, unique, wp } from '../helpers/site.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { findTool, reviewCall } from '../../src/tools/index.js';
+import { findTool, reviewCall } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { TaxonomyToolkit } from '../../src/toolkits.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
-import { findTool, reviewCall } from '../../src/tools/index.js';
+import { findTool, reviewCall } from '../../src/call/index.js';
 import { callOkIn, testSite, wp } from '../helpers/site.js';
 import { makeUser, newIdentity, newPassword, readUser } from './users/helpers.js';
 

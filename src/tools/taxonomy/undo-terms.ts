@@ -1,6 +1,6 @@
 import type { WordPressClient } from '../../client/index.js';
 import type { ToolUndo } from '../define-tool.js';
-import { taxonomyRef, type UndoState } from '../../undo/state.js';
+import { taxonomyRef, type UndoState } from '../undo-data.js';
 import { postsWithAnyTerm } from './post-terms.js';
 import { defaultCategoryId } from './term-writes.js';
 import type { TermKind } from './terms.js';

@@ -1,5 +1,5 @@
 import type { ToolUndo } from '../define-tool.js';
-import type { UndoState } from '../../undo/state.js';
+import type { UndoState } from '../undo-data.js';
 
 /**
  * How the user tools' calls are journalled for undo (src/undo/): the user's email, name, bio,

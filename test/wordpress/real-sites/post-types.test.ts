@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perPost } from '../../helpers/listing.js';
 import { createContext } from '../../../src/config.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import type { ToolContext } from '../../../src/call/index.js';
 import { callIn, callOkIn, testSite, unique, withoutCompanion, wp } from '../../helpers/site.js';
 
 /**

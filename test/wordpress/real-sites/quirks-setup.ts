@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import type { ToolContext } from '../../../src/call/index.js';
 import { FaultProxy } from '../../helpers/fault-proxy.js';
 import { testSite, wp } from '../../helpers/site.js';
 

@@ -1,5 +1,5 @@
 import { postTypeRoutes } from '../../../src/tools/taxonomy/post-types.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import type { ToolContext } from '../../../src/call/index.js';
 import { WordPressError } from '../../../src/client/index.js';
 import { testContext, unique, wp } from '../../helpers/site.js';
 

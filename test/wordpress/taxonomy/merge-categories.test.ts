@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findTool, reviewCall } from '../../../src/tools/index.js';
+import { findTool, reviewCall } from '../../../src/call/index.js';
 import { applyMerge } from '../../../src/tools/taxonomy/merge.js';
 import { CATEGORY } from '../../../src/tools/taxonomy/terms.js';
 import { call, callOk, callOkIn, restOnlyContext, testContext, wordPressAtLeast } from '../../helpers/site.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import { findTool, reviewCall } from '../../../src/tools/index.js';
+import { findTool, reviewCall } from '../../../src/call/index.js';
 import { callIn, callOkIn, testSite, unique, wp } from '../../helpers/site.js';
 import { makeTag, readTerm } from './fixtures.js';
 

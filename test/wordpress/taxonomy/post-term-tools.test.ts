@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTool, reviewCall } from '../../../src/tools/index.js';
+import { findTool, reviewCall } from '../../../src/call/index.js';
 import { call, callIn, callOk, callOkIn, restOnlyContext, testContext, unique, wp } from '../../helpers/site.js';
 import { makeCategory, makePosts, makeTag, readPosts } from './fixtures.js';
 

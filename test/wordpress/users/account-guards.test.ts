@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import type { ToolContext } from '../../../src/call/index.js';
 import { testSite, wp } from '../../helpers/site.js';
 import { makeCategory, makePosts } from '../taxonomy/fixtures.js';
 import { expectNoSecretsLeaked, makeAppPassword, makeUser, readUser, runIn, wpPhp } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CallReview, findTool, reviewCall } from '../../../src/tools/index.js';
+import { type CallReview, findTool, reviewCall } from '../../../src/call/index.js';
 import { testContext, testSite, unique, wp } from '../../helpers/site.js';
 import { appPasswordStatus, expectNoSecretsLeaked, makeUser, runError, runOk, secret } from './helpers.js';
 

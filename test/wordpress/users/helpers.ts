@@ -6,9 +6,9 @@ import { expect } from 'vitest';
 import { mapLimit } from '../../../src/client/index.js';
 import { REDACTED } from '../../../src/redact.js';
 import { packageRoot, readMailLog, resolveInstance } from '../../../src/sandbox/index.js';
-import { invoke } from '../../../src/envelope.js';
+import { invoke } from '../../../src/call/envelope.js';
 import { postLoginForm } from '../../../src/evals/account-state.js';
-import type { ToolContext, ToolOutcome } from '../../../src/tools/index.js';
+import type { ToolContext, ToolOutcome } from '../../../src/call/index.js';
 import { recordOutput } from '../../helpers/output-log.js';
 import { call, testSite, unique, wp } from '../../helpers/site.js';
 

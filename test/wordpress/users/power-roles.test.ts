@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApprovalRequest, decideCall } from '../../../src/tools/approval.js';
-import { findTool } from '../../../src/tools/index.js';
+import { type ApprovalRequest, decideCall } from '../../../src/call/approval.js';
+import { findTool } from '../../../src/call/index.js';
 import { testContext, wp } from '../../helpers/site.js';
 import { makeUser, newIdentity, newPassword, readUser, wpPhp } from './helpers.js';
 

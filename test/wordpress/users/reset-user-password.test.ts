@@ -15,7 +15,7 @@ import {
   wpPhp,
 } from './helpers.js';
 import { createContext } from '../../../src/config.js';
-import type { HandedSecret } from '../../../src/tools/index.js';
+import type { HandedSecret } from '../../../src/call/index.js';
 import { testSite, wordPressAtLeast } from '../../helpers/site.js';
 
 /** The stored (hashed) reset key; '' when no reset was started. */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import { invoke } from '../../../src/envelope.js';
-import type { ApprovalRequest, ToolContext } from '../../../src/tools/index.js';
+import { invoke } from '../../../src/call/envelope.js';
+import type { ApprovalRequest, ToolContext } from '../../../src/call/index.js';
 import { testContext, testSite, wp } from '../../helpers/site.js';
 import { makeAppPassword, makeUser, newIdentity, newPassword, readUser, wpPhp } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
 import { postLoginForm } from '../../../src/evals/account-state.js';
-import { type CallReview, findTool, reviewCall } from '../../../src/tools/index.js';
+import { type CallReview, findTool, reviewCall } from '../../../src/call/index.js';
 import { callIn, restOnlyContext, testContext, testSite, wp } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, formLogin, makeUser, runError, runOk, secret, wpPhp } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
-import type { ToolContext } from '../../../src/tools/index.js';
+import type { ToolContext } from '../../../src/call/index.js';
 import { testSite } from '../../helpers/site.js';
 import { Browser, restAs } from './browser.js';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { findTool, reviewCall } from '../../../src/tools/index.js';
+import { findTool, reviewCall } from '../../../src/call/index.js';
 import { testContext } from '../../helpers/site.js';
 import {
   expectNoSecretsLeaked,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../../src/client/index.js';
-import { invoke } from '../../../src/envelope.js';
-import type { ToolContext, ToolOutcome } from '../../../src/tools/index.js';
+import { invoke } from '../../../src/call/envelope.js';
+import type { ToolContext, ToolOutcome } from '../../../src/call/index.js';
 import { testContext, testSite } from '../../helpers/site.js';
 import { expectNoSecretsLeaked, makeUser, newIdentity, newPassword, readUser, runOk } from './helpers.js';
 

@@ -1,6 +1,6 @@
-import type { ToolContext } from '../define-tool.js';
-import { ToolError } from '../tool-error.js';
-import type { ChangeJournal } from '../../undo/journal.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import { ToolError } from '../tools/tool-error.js';
+import type { ChangeJournal } from '../undo/journal.js';
 
 /** The context's change journal, or the error saying there is none (so nothing can be undone). */
 export function journalOf(context: ToolContext): ChangeJournal {

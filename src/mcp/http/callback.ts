@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { WordPressClient } from '../client/index.js';
+import { WordPressClient } from '../../client/index.js';
 import type { ConsentFlow, Pending } from './consent.js';
 import { checkApproval, deleteOwnAppPassword } from './wordpress-site.js';
 

@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { defineTool } from '../define-tool.js';
-import { text } from '../schema.js';
-import { undoOutput } from '../output-schemas.js';
-import { planUndo, undoChange, type UndoReport } from '../../undo/undo.js';
+import { defineTool } from '../tools/define-tool.js';
+import { text } from '../tools/schema.js';
+import { undoOutput } from '../tools/output-schemas.js';
+import { planUndo, undoChange, type UndoReport } from '../undo/undo.js';
 import { describePlan } from './undo-review.js';
 import { journalOf } from './journal-of.js';
+
+/** Its name, also what its undos are journalled under (the engine names no tool). */
+export const UNDO_CHANGE = 'undo-change';
 
 type Params = { change_id?: string; force?: boolean };
 
@@ -18,7 +21,7 @@ const SHOWN = 30;
  * itself (undoes).
  */
 export const undoChangeTool = defineTool({
-  name: 'undo-change',
+  name: UNDO_CHANGE,
   toolkit: 'taxonomy',
   alsoIn: ['users'],
   needsJournal: true,
@@ -43,7 +46,7 @@ export const undoChangeTool = defineTool({
     const plan = await planUndo(context, journalOf(context), params);
     return { would: await describePlan(context, plan), ...shorten(plan.report) };
   },
-  execute: (context, params: Params) => undoChange(context, journalOf(context), params),
+  execute: (context, params: Params) => undoChange(context, journalOf(context), { ...params, recordAs: UNDO_CHANGE }),
   answer: (report: UndoReport) => shorten(report),
 });
 

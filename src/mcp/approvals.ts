@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Approver } from './tools/index.js';
+import type { Approver } from '../call/index.js';
 
 export interface McpApprovalPolicy {
   /** Approve every call that needs approval (`cms-admin mcp --yes`): the client's own confirmation is the only check. */

@@ -1,8 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describeTool, modelParameters } from './adapters/json-schema.js';
-import { closestNames, resolveCall } from './envelope.js';
+import { describeTool, modelParameters } from '../adapters/json-schema.js';
+import { closestNames, resolveCall } from '../call/envelope.js';
 import { z } from 'zod';
 import {
   type AnyToolDefinition,
@@ -14,9 +14,9 @@ import {
   type ToolErrorPayload,
   type ToolFilter,
   tools,
-} from './tools/index.js';
-import { type McpApprovalPolicy, mcpApprover } from './mcp-approvals.js';
-import { previewOutput } from './tools/output-schemas.js';
+} from '../call/index.js';
+import { type McpApprovalPolicy, mcpApprover } from './approvals.js';
+import { previewOutput } from '../tools/output-schemas.js';
 
 export type { McpApprovalPolicy };
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineTool } from '../define-tool.js';
-import { listOutput } from '../output-schemas.js';
-import { type ListSource, listPage, pagingParams } from '../answers/page.js';
-import { type ChangeEntry, madeBy } from '../../undo/journal.js';
-import { isDamaged } from '../../undo/journal-file.js';
-import { latestOf, nameDamage, UndoneIndex } from '../../undo/journal-read.js';
+import { defineTool } from '../tools/define-tool.js';
+import { listOutput } from '../tools/output-schemas.js';
+import { type ListSource, listPage, pagingParams } from '../tools/answers/page.js';
+import { type ChangeEntry, madeBy } from '../undo/journal.js';
+import { isDamaged } from '../undo/journal-file.js';
+import { latestOf, nameDamage, UndoneIndex } from '../undo/journal-read.js';
 import { journalOf } from './journal-of.js';
 
 type Item = ReturnType<typeof listItem>;

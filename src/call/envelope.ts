@@ -1,18 +1,9 @@
-import {
-  type AnyToolDefinition,
-  type Approver,
-  decideCall,
-  findTool,
-  runTool,
-  selectTools,
-  type ToolContext,
-  type ToolErrorPayload,
-  type ToolFilter,
-  type ToolOutcome,
-  tools,
-} from './tools/index.js';
-import { parseParams } from './tools/params.js';
-import { invalidParams } from './tools/run-tool.js';
+import { findTool, selectTools, type ToolFilter, tools } from '../registry/index.js';
+import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
+import type { ToolErrorPayload } from '../tools/tool-error.js';
+import { type Approver, decideCall } from './approval.js';
+import { invalidParams, type ToolOutcome, runTool } from './run-tool.js';
+import { parseParams } from '../tools/params.js';
 
 /** Errors in the call itself (exit code 2 in the CLI); everything else is a tool or site error. */
 export const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([

@@ -1,8 +1,9 @@
-import { type Approver, approvalRequest } from '../tools/approval.js';
-import { describePlan, undoLabel } from '../tools/changes/undo-review.js';
+import { type Approver, approvalRequest } from '../call/approval.js';
+import { UNDO_CHANGE } from '../changes/undo-change.js';
+import { describePlan, undoLabel } from '../changes/undo-review.js';
 import type { ToolContext } from '../tools/define-tool.js';
-import type { ChangeEntry, ChangeJournal } from './journal.js';
-import { lastChanges, planUndo, resolveChange, type UndoReport, undoListed } from './undo.js';
+import type { ChangeEntry, ChangeJournal } from '../undo/journal.js';
+import { lastChanges, planUndo, resolveChange, type UndoReport, undoListed } from '../undo/undo.js';
 
 /**
  * An undo a person approves first (the CLI's `undo`): the changes are chosen once, the engine's
@@ -39,7 +40,7 @@ export async function undoWithApproval(
   const args = { change_ids: chosen.map((e) => e.change_id), ...(opts.force ? { force: true } : {}) };
   const decision = await approver(approvalRequest('undo', args, question.join('\n')));
   if (!decision.approved) return { refused: decision.reason };
-  return { reports: await undoListed(context, journal, chosen, { force: opts.force }), question };
+  return { reports: await undoListed(context, journal, chosen, { force: opts.force, recordAs: UNDO_CHANGE }), question };
 }
 
 /** One line: what an undo restored, and what it left (why, and that a rerun finishes a cut-short one). */

@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError } from './config.js';
-import { createMcpServer, type McpServerOptions } from './mcp.js';
-import { SessionEventStore } from './mcp-http/event-store.js';
-import type { WordPressAuthOptions } from './mcp-http/wordpress-oauth.js';
-import type { ToolContext, ToolFilter } from './tools/index.js';
+import { ConfigError } from '../config.js';
+import { createMcpServer, type McpServerOptions } from './index.js';
+import { SessionEventStore } from './http/event-store.js';
+import type { WordPressAuthOptions } from './http/wordpress-oauth.js';
+import type { ToolContext, ToolFilter } from '../call/index.js';
 
 export interface McpHttpOptions {
   /** Default 127.0.0.1. Another address needs `publicUrl` with https (a TLS proxy in front). */
@@ -171,7 +171,7 @@ export async function serveMcpHttp(
   hosts.add(`${shownHost}:${port}`.toLowerCase());
   const base = new URL(options.publicUrl ?? `http://${shownHost}:${port}`);
   if (options.wordpress) {
-    const { signIn } = await import('./mcp-http/sign-in.js');
+    const { signIn } = await import('./http/sign-in.js');
     oauth = signIn(options.wordpress, base, new URL('/mcp', base), {
       originAllowed,
       handle,

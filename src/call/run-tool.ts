@@ -2,12 +2,12 @@ import type { z } from 'zod';
 import { withAbortSignal } from '../client/index.js';
 import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
-import { type AnyToolDefinition, DRY_RUN, isDryRun, type ToolContext } from './define-tool.js';
-import { parseParams } from './params.js';
-import type { ToolErrorPayload } from './tool-error.js';
-import { answerBudget, enforceBudget } from './answers/budget.js';
+import { type AnyToolDefinition, DRY_RUN, isDryRun, type ToolContext } from '../tools/define-tool.js';
+import { parseParams } from '../tools/params.js';
+import type { ToolErrorPayload } from '../tools/tool-error.js';
+import { answerBudget, enforceBudget } from '../tools/answers/budget.js';
 import { reviewCall } from './approval.js';
-import { toErrorPayload } from './error-payload.js';
+import { toErrorPayload } from '../tools/error-payload.js';
 import { beginChange, type PendingChange } from '../undo/record.js';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };

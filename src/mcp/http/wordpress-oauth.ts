@@ -13,7 +13,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Response } from 'express';
-import { WordPressClient } from '../client/index.js';
+import { WordPressClient } from '../../client/index.js';
 import type { ClientLimits } from './clients.js';
 import { ConsentFlow, type Pending } from './consent.js';
 import { type Grant, GrantStore, hash, newSecret } from './grants.js';

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, ToolkitName } from './define-tool.js';
+import type { AnyToolDefinition, ToolkitName } from '../tools/define-tool.js';
 
 export interface ToolFilter {
   /** Only tools of this toolkit. */

@@ -1,4 +1,4 @@
-import { WordPressClient } from '../client/index.js';
+import { WordPressClient } from '../../client/index.js';
 
 /**
  * What sign-in asks of the WordPress site: its authorize-application.php page, checking what it

@@ -7,7 +7,7 @@ import {
   mcpAuthRouter,
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express from 'express';
-import type { ToolContext } from '../tools/index.js';
+import type { ToolContext } from '../../call/index.js';
 import { wordpressCallback } from './callback.js';
 import { plainOAuthErrors } from './oauth-errors.js';
 import { TOKEN_AUTH_METHODS } from './registration.js';

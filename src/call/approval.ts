@@ -1,8 +1,8 @@
 import { WordPressError } from '../client/index.js';
 import { maskSecretParams } from '../redact.js';
-import { type AnyToolDefinition, type CallReview, isDryRun, type ToolContext } from './define-tool.js';
-import { toErrorPayload } from './error-payload.js';
-import type { ToolErrorPayload } from './tool-error.js';
+import { type AnyToolDefinition, type CallReview, isDryRun, type ToolContext } from '../tools/define-tool.js';
+import { toErrorPayload } from '../tools/error-payload.js';
+import type { ToolErrorPayload } from '../tools/tool-error.js';
 
 /**
  * The one approval path of every surface (chat runner, LangChain tools, MCP, tool shell):

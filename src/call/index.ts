@@ -1,0 +1,28 @@
+/**
+ * The call pipeline, as every surface uses it (chat runner, LangChain tools, MCP, CLI, tool shell):
+ * a call is resolved against the registry (envelope.ts), validated (tools/params.ts), reviewed and
+ * approved (approval.ts), then run (run-tool.ts: dry run or execute, journal, audit, answer budget,
+ * redaction). Tools never import this room; surfaces import only this file of it.
+ */
+export * from '../registry/index.js';
+export { type ToolOutcome, internalError, invalidParams, runTool } from './run-tool.js';
+export {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Approver,
+  approvalRequest,
+  approveAll,
+  type CallDecision,
+  decideCall,
+  type FailedReview,
+  reviewCall,
+} from './approval.js';
+export {
+  closestNames,
+  invoke,
+  isUsageError,
+  parseEnvelope,
+  type ResolvedCall,
+  resolveCall,
+  USAGE_ERROR_CODES,
+} from './envelope.js';

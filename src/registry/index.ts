@@ -1,0 +1,98 @@
+import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { assignCategoriesToPosts } from '../tools/taxonomy/assign-categories-to-posts.js';
+import { assignTagsToPosts } from '../tools/taxonomy/assign-tags-to-posts.js';
+import { createCategory } from '../tools/taxonomy/create-category.js';
+import { createTag } from '../tools/taxonomy/create-tag.js';
+import { deleteCategory } from '../tools/taxonomy/delete-category.js';
+import { deleteTag } from '../tools/taxonomy/delete-tag.js';
+import { getCmsCategories } from '../tools/taxonomy/get-cms-categories.js';
+import { getCmsTags } from '../tools/taxonomy/get-cms-tags.js';
+import { listTaxonomies } from '../tools/taxonomy/list-taxonomies.js';
+import { listTerms } from '../tools/taxonomy/list-terms.js';
+import { createTerm } from '../tools/taxonomy/create-term.js';
+import { updateTerm } from '../tools/taxonomy/update-term.js';
+import { deleteTerm } from '../tools/taxonomy/delete-term.js';
+import { findPosts } from '../tools/taxonomy/find-posts.js';
+import { assignTermsToPosts } from '../tools/taxonomy/assign-terms-to-posts.js';
+import { removeTermsFromPosts } from '../tools/taxonomy/remove-terms-from-posts.js';
+import { mergeTerms } from '../tools/taxonomy/merge-terms.js';
+import { mergeCategories } from '../tools/taxonomy/merge-categories.js';
+import { updateCategory } from '../tools/taxonomy/update-category.js';
+import { updateTag } from '../tools/taxonomy/update-tag.js';
+import { createUser } from '../tools/users/create-user.js';
+import { deleteUser } from '../tools/users/delete-user.js';
+import { disableUser } from '../tools/users/disable-user.js';
+import { enableUser } from '../tools/users/enable-user.js';
+import { listAppPasswords } from '../tools/users/list-app-passwords.js';
+import { listUserRoles } from '../tools/users/list-user-roles.js';
+import { listUserSessions } from '../tools/users/list-user-sessions.js';
+import { listUsers } from '../tools/users/list-users.js';
+import { logOutUser } from '../tools/users/log-out-user.js';
+import { resetUserPassword } from '../tools/users/reset-user-password.js';
+import { revokeAppPasswords } from '../tools/users/revoke-app-passwords.js';
+import { setUserRole } from '../tools/users/set-user-role.js';
+import { updateUser } from '../tools/users/update-user.js';
+import { listChanges } from '../changes/list-changes.js';
+import { undoChangeTool } from '../changes/undo-change.js';
+
+/** The registry: the only list of tools. Adapters, the CLI and MCP loop over it. */
+export const tools: readonly AnyToolDefinition[] = [
+  // taxonomy
+  getCmsCategories,
+  getCmsTags,
+  createCategory,
+  createTag,
+  updateCategory,
+  updateTag,
+  deleteCategory,
+  deleteTag,
+  mergeCategories,
+  assignCategoriesToPosts,
+  assignTagsToPosts,
+  listTaxonomies,
+  listTerms,
+  createTerm,
+  updateTerm,
+  deleteTerm,
+  findPosts,
+  assignTermsToPosts,
+  removeTermsFromPosts,
+  mergeTerms,
+  // users
+  listUsers,
+  createUser,
+  updateUser,
+  disableUser,
+  enableUser,
+  resetUserPassword,
+  setUserRole,
+  listUserRoles,
+  deleteUser,
+  listAppPasswords,
+  revokeAppPasswords,
+  listUserSessions,
+  logOutUser,
+  // changes (both toolkits)
+  listChanges,
+  undoChangeTool,
+];
+
+export function findTool(name: string): AnyToolDefinition | undefined {
+  return tools.find((tool) => tool.name === name);
+}
+
+export {
+  type CallReview,
+  type HandedSecret,
+  type SecretHandOver,
+  defineTool,
+  DRY_RUN,
+  isDryRun,
+  type AnyToolDefinition,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolkitName,
+} from '../tools/define-tool.js';
+export { type ToolFilter, selectTools } from './select.js';
+export { ToolError, type ToolErrorPayload } from '../tools/tool-error.js';

@@ -1,0 +1,101 @@
+/**
+ * What a tool's undo declaration (`ToolUndo` in define-tool.ts) speaks in: plain values the
+ * journal keeps, read and restored by the undo engine (src/undo/), which sits above the tools.
+ * No imports, so any module may use them.
+ */
+
+/**
+ * What an undo needs of the site, as plain data kept in the journal: the objects one call
+ * touches (terms, posts' terms in one taxonomy, users), each as it was. `null` = it did not
+ * exist (a term before it was created, after it was deleted). The same shape is read before a
+ * write (`before`), after it (`after`), and is what an undo restores (src/undo/restore.ts).
+ */
+export interface TermState {
+  name: string;
+  slug: string;
+  description: string;
+  /** Hierarchical taxonomies; 0 = top level. */
+  parent: number;
+  /**
+   * Registered term meta as REST shows it in `meta` (register_term_meta with show_in_rest),
+   * given back when a deleted or merged-away term is recreated. Absent in older entries.
+   */
+  meta?: Record<string, unknown>;
+}
+
+export interface UserState {
+  username: string;
+  email: string;
+  name: string;
+  bio: string;
+  roles: string[];
+  /** null without the companion plugin (unknown, left alone). */
+  disabled: boolean | null;
+}
+
+/** The taxonomy an entry's terms and posts belong to (what the post-terms code needs). */
+export interface TaxonomyRef {
+  taxonomy: string;
+  route: string;
+  postsParam: string;
+  noun: string;
+  plural?: string;
+  hierarchical: boolean;
+}
+
+/** What one call did to one post's terms in the taxonomy: its own change, not other writers'. */
+export interface PostTermChange {
+  added: number[];
+  removed: number[];
+}
+
+/** A post a change moved to the Trash (delete-user with delete_content), as it was before. */
+export interface TrashedPost {
+  /** The post type's REST route, e.g. /wp/v2/pages. */
+  route: string;
+  status: string;
+  slug: string;
+  title: string;
+}
+
+export interface UndoState {
+  taxonomy?: TaxonomyRef;
+  terms?: Record<string, TermState | null>;
+  /**
+   * Post id → its term ids in `taxonomy`, sorted. Entries before #34.4 kept whole lists; new
+   * ones keep `post_changes` in `after` instead (whole lists hold other writers' changes).
+   */
+  posts?: Record<string, number[]>;
+  /** In `after`: per post, the terms this call added and removed (an undo reverses exactly these). */
+  post_changes?: Record<string, PostTermChange>;
+  users?: Record<string, UserState | null>;
+  /** In `before`: posts the call moved to the Trash (id → as they were); an undo takes them out. */
+  trashed?: Record<string, TrashedPost>;
+  /** What an undo of this change cannot give back, in words (a deleted account). */
+  not_restorable?: string[];
+  /** In an undo entry's `after`: term ids recreated by it, old → new. */
+  id_map?: Record<string, number>;
+}
+
+/** Which objects a call touches: read before and after it. */
+export interface UndoScope {
+  taxonomy?: TaxonomyRef;
+  terms?: readonly number[];
+  posts?: readonly number[];
+  /**
+   * The terms this call adds to or removes from `posts` (and the default category, which
+   * WordPress files emptied posts under): the journal keeps each post's change in these only.
+   */
+  postTerms?: readonly number[];
+  users?: readonly number[];
+  /** A user deleted with their content: their posts and pages outside the Trash (restore-trash.ts). */
+  trashOf?: number;
+  /** What an undo of the call cannot give back, in words; kept in the entry's `before`. */
+  notRestorable?: readonly string[];
+}
+
+/** The taxonomy fields an entry keeps (what the post-terms code needs), copied from a term kind. */
+export function taxonomyRef(kind: TaxonomyRef): TaxonomyRef {
+  const { taxonomy, route, postsParam, noun, plural, hierarchical } = kind;
+  return { taxonomy, route, postsParam, noun, ...(plural ? { plural } : {}), hierarchical };
+}
