@@ -129,7 +129,7 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
   });
 
   // The compiles and the types check are independent processes: side by side.
-  it.concurrent.for(Object.keys(flavours))('every TypeScript block of README.md and docs/ compiles under strict as %s (nodenext), and as ESM for bundlers', async (flavour, { expect }) => {
+  it.concurrent.for(Object.keys(flavours))('every TypeScript block of README.md and docs/ compiles under strict as %s (nodenext), and as ESM for bundlers', { timeout: 180_000 }, async (flavour, { expect }) => {
     const dir = path.join(root, flavour);
     await Promise.all([
       runAsync(process.execPath, [TSC, '-p', 'tsconfig.json'], dir),
@@ -137,7 +137,7 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
     ]);
     const emitted = readFileSync(path.join(dir, 'out', 'readme-1.js'), 'utf8');
     expect(emitted).toContain(flavour === 'cjs' ? 'require("cms-admin-toolkit")' : "from 'cms-admin-toolkit'");
-  }, 180_000);
+  });
 
   it.concurrent('the types are right under node16 (CommonJS and ESM) and bundler (@arethetypeswrong/cli)', async ({ expect }) => {
     // node10 has no "exports": subpaths cannot resolve there, and Node ≥ 22 is required anyway.
