@@ -11,6 +11,14 @@ export const SLOW_FILES = [
   'test/reliability/undo-property.test.ts',
   'test/reliability/concurrent-tools.test.ts',
   'test/evals/report.test.ts',
+  'test/cli/invoke.test.ts',
+  'test/evals/scripted-suite.test.ts',
+  'test/wordpress/undo-parallel.test.ts',
+  'test/reliability/undo-faults.test.ts',
+  'test/cli/config.test.ts',
+  'test/cli/journal-safety.test.ts',
+  'test/wordpress/taxonomy/merge-categories.test.ts',
+  'test/reliability/concurrent-writers.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {

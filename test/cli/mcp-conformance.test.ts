@@ -18,7 +18,12 @@ import { tools as registry } from '../../src/call/index.js';
 // wp-login.php and authorize-application.php). The suite needs Node >= 22 (fs.globSync): it runs
 // on the npm registry's `node` package (pinned), whatever Node runs the tests.
 const INSPECTOR = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/inspector@2.12.0', '--', 'mcp-inspector', '--cli'];
-const SUITE = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/conformance@0.1.16', '--', 'conformance'];
+const SUITE_PACKAGES = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/conformance@0.1.16'];
+/**
+ * The suite's bin and the pinned Node, as npx resolved them (beforeAll): each of the twelve runs
+ * starts them directly, not through npm again (npx's own start is most of a short scenario's CPU).
+ */
+let suite: { node: string; bin: string };
 
 /** The server scenarios that apply to a tools-only server; docs/remote-mcp.md says why the others do not. */
 const SCENARIOS = [
@@ -80,7 +85,7 @@ function startServer(args: string[], env: Record<string, string>): Promise<strin
 /** One scenario of the suite against `url`; its checks, from the files it writes (`expect`: the test's own, as it runs concurrently). */
 async function scenario(expect: ExpectStatic, name: string, url: string): Promise<Check[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cms-conformance-'));
-  const run = await promisify(execFile)('npx', [...SUITE, 'server', '--url', url, '--scenario', name, '-o', dir], {
+  const run = await promisify(execFile)(suite.node, [suite.bin, 'server', '--url', url, '--scenario', name, '-o', dir], {
     cwd: tmpdir(),
     timeout: 120_000,
     maxBuffer: 16 * 1024 * 1024,
@@ -114,7 +119,12 @@ function expectConformant(expect: ExpectStatic, name: string, checks: Check[]): 
 
 beforeAll(async () => {
   // The first run downloads the suite (and Node) into npm's cache.
-  await promisify(execFile)('npx', [...SUITE, 'list', '--server'], { cwd: tmpdir(), timeout: 600_000 });
+  const where = 'command -v node && readlink -f "$(command -v conformance)"';
+  const { stdout } = await promisify(execFile)('npx', [...SUITE_PACKAGES, '--', 'sh', '-c', where], { cwd: tmpdir(), timeout: 600_000 });
+  const [node, bin] = stdout.trim().split('\n');
+  if (!node || !bin) throw new Error(`npx did not name the suite's node and bin: ${stdout}`);
+  suite = { node, bin };
+  await promisify(execFile)(suite.node, [suite.bin, 'list', '--server'], { cwd: tmpdir(), timeout: 120_000 });
 }, 600_000);
 
 afterAll(() => {
