@@ -6,6 +6,9 @@ export const REDACTED = '[REDACTED]';
 
 const SECRET_KEY = /pass(word)?|secret|token|authorization/i;
 
+/** A param name whose value is a secret (`password`, `app_password`, `token`). */
+export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
+
 export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
   const usable = secrets.filter((s) => typeof s === 'string' && s.length >= 4);
   if (usable.length === 0) return value;

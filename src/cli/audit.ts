@@ -1,3 +1,4 @@
+import { renderTable } from './render/table.js';
 import type { Command } from 'commander';
 import type { AuditEntry } from '../audit.js';
 import { countLines, describeDamage, isDamaged, itemsBackward } from '../undo/journal-file.js';
@@ -72,11 +73,5 @@ function table(entries: AuditEntry[]): string {
     e.ok ? 'ok' : 'FAILED',
     `${JSON.stringify(e.params)} → ${e.summary}`,
   ]);
-  const head = ['time', 'user', 'tool', 'outcome', 'params → result'];
-  const widths = head.slice(0, 4).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i < 4 ? cell.padEnd(widths[i] ?? 0) : cell.length > 100 ? `${cell.slice(0, 99)}…` : cell))
-      .join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
+  return renderTable(['time', 'user', 'tool', 'outcome', 'params → result'], rows);
 }

@@ -1,3 +1,4 @@
+import { renderTable } from './render/table.js';
 import { type ChangeEntry, fileJournal } from '../undo/journal.js';
 import { countLines, describeDamage, isDamaged } from '../undo/journal-file.js';
 import { latestOf, UndoneIndex } from '../undo/journal-read.js';
@@ -69,13 +70,7 @@ function table(shown: ChangeEntry[], undone: UndoneIndex): string {
     !e.reversible ? 'no' : undone.isUndone(e) ? 'undone' : 'yes',
     e.summary,
   ]);
-  const head = ['change_id', 'when', 'user', 'tool', 'undoable', 'summary'];
-  const widths = head.slice(0, 5).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i < 5 ? cell.padEnd(widths[i] ?? 0) : cell.length > 100 ? `${cell.slice(0, 99)}…` : cell))
-      .join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
+  return renderTable(['change_id', 'when', 'user', 'tool', 'undoable', 'summary'], rows);
 }
 
 const UNITS_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };

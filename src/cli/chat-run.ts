@@ -82,6 +82,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
     }
     return result.stopped ? 1 : 0;
   }
-  const undo = (approver: Approver) => slashUndo(context, filter, approver);
+  const undo = (approver: Approver, arg: string) => slashUndo(context, filter, approver, arg);
   return runRepl({ makeSession, approver: baseApprover, site: redactUrl(site.url), model: modelConfig.model, undo });
 }

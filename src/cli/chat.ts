@@ -28,13 +28,16 @@ export function registerChatCommand(program: Command): void {
       'after',
       `
 Model: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), CMS_AGENT_MODEL.
-Without a model, opens a direct tool shell: type \`tool-name {json}\` or \`tool-name key=value …\`.
+Without a model, opens the tool shell: \`tool-name key=value …\` or \`tool-name {json}\`, answers
+as tables, \`help tool-name\`, Tab completion, \`@ids\` (the ids of the last list), history kept in
+$XDG_STATE_HOME/cms-admin/shell-history (docs/tool-shell.md).
 Calls that grant power, move an account out of its owner's hands or delete (powerful roles,
 email/password changes, enabling, disabling, resets, deletes, merges) ask y/n first, saying what
 will change; without a terminal they are refused unless --yes is given. Reset links go to you
 (terminal or --reset-link-file), never to the model.
-Every write is journalled (--journal): /undo takes back the last change, after asking.
-In the chat: /help, /tools, /undo, /reset, /exit; Ctrl-C cancels the current turn.`,
+Every write is journalled (--journal): /undo takes back the last change, /undo N the last N,
+/undo ID one, after asking. In the chat: /help, /tools, /undo, /reset, /exit; Ctrl-C cancels
+the current turn.`,
     )
     .action(async (options: ChatOptions) => {
       const { runChat } = await import('./chat-run.js');

@@ -15,7 +15,7 @@ export function exitCodeFor(outcome: ToolOutcome): number {
 export function registerInvokeCommand(program: Command): void {
   program
     .command('invoke')
-    .description('Run one tool from a JSON envelope {"tool": NAME, "params": {…}} and print the JSON result')
+    .description('Run one tool from a JSON envelope {"tool": NAME, "params": {…}}: JSON result, or a table in a terminal')
     .argument('[envelope]', 'the envelope as JSON, or - to read it from stdin')
     .option('--read-only', 'allow only read-only tools')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
@@ -24,11 +24,14 @@ export function registerInvokeCommand(program: Command): void {
     .option('--dry-run', 'for a write tool: answer what it would change, read from the site; write nothing')
     .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
     .option(...ANSWER_BUDGET_FLAG)
-    .option('--pretty', 'indent the JSON output')
+    .option('--json', 'print the JSON result also in a terminal (it is what a pipe or file gets)')
+    .option('--pretty', 'indent the JSON output (implies --json)')
     .addHelpText(
       'after',
       `
-Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"?,"details"?}}
+Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"?,"details"?}} on a pipe
+or file, or with --json. In a terminal: lists as tables with a "more:" line, writes as one line,
+errors as message and hint.
 Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON, envelope or params.
 Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without CMS_URL the local sandbox.
 
@@ -37,9 +40,12 @@ Examples:
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -
   cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'`,
     )
-    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean }) => {
+    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean; json?: boolean }) => {
       const outcome = await runInvoke(text, options);
-      process.stdout.write(`${JSON.stringify(outcome, null, options.pretty ? 2 : undefined)}\n`);
+      if (process.stdout.isTTY && !options.json && !options.pretty) {
+        const { renderEnvelopeAnswer } = await import('./render/envelope.js');
+        process.stdout.write(`${renderEnvelopeAnswer(text, outcome)}\n`);
+      } else process.stdout.write(`${JSON.stringify(outcome, null, options.pretty ? 2 : undefined)}\n`);
       process.exitCode = exitCodeFor(outcome);
     });
 }

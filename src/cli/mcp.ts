@@ -8,6 +8,12 @@ import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
+const STDIO_ON_TERMINAL = `cms-admin mcp: serving MCP on stdio, waiting for an MCP client to write to stdin.
+An MCP client starts this command itself (README.md, "MCP clients"). To try it by hand:
+  npx @modelcontextprotocol/inspector npx cms-admin mcp    (a browser UI that calls the tools)
+  npx cms-admin mcp --http                                   (Streamable HTTP: docs/remote-mcp.md)
+Ctrl-C stops it.`;
+
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
@@ -105,6 +111,9 @@ Example client config:
         process.stderr.write(`cms-admin mcp: serving MCP (Streamable HTTP) at ${server.url}\n`);
         return;
       }
+      // Started by hand in a terminal, a stdio server would look hung: say what it waits for, on
+      // stderr (stdout is the protocol's).
+      if (process.stdin.isTTY) process.stderr.write(`${STDIO_ON_TERMINAL}\n`);
       const { serveStdio } = await import('../mcp/index.js');
       await serveStdio(context as NonNullable<typeof context>, filter, serverOptions);
     });

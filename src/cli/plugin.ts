@@ -5,17 +5,18 @@ import { buildPluginZip, installPlugin, PLUGIN_SLUG } from '../plugin/companion-
 
 /**
  * `cms-admin plugin install|zip`: puts the companion WordPress plugin on a site. The user tools
- * that WordPress's REST API cannot serve (disable/enable, password reset, roles) need it.
+ * that WordPress's REST API cannot serve (disable/enable, delete, password reset, sessions, roles) need it.
  */
 export function registerPluginCommands(program: Command): void {
   const plugin = program
     .command('plugin')
-    .description(`Install or package the ${PLUGIN_SLUG} WordPress plugin (disabled accounts, password resets, roles)`)
+    .description(`Install or package the ${PLUGIN_SLUG} WordPress plugin (disable, delete, resets, sessions, roles)`)
     .addHelpText(
       'after',
       `
-The user tools disable-user, enable-user and reset-user-password need this plugin, and
-list-user-roles needs it to show the site's real roles. Either copy it into the site's
+The user tools disable-user, enable-user, delete-user, reset-user-password, list-user-sessions
+and log-out-user need this plugin, and list-user-roles needs it to show roles with their
+capabilities. With it, bulk post-term writes take one request per batch and need no site lock. Either copy it into the site's
 wp-content directory (\`plugin install\`, on the server) or upload the zip from
 \`plugin zip\` under Plugins → Add New → Upload Plugin; then activate it.`,
     );

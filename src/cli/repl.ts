@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Approver } from '../agent/approvals.js';
 import type { ChatSession, TurnEvent } from '../agent/runner.js';
 import { handleInterrupts } from './interrupt.js';
+import { undoArg } from './undo-command.js';
 import { bold, dim, formatToolCall, formatToolResult, terminalApprover, yellow } from './terminal.js';
 
 export interface ReplOptions {
@@ -10,14 +11,14 @@ export interface ReplOptions {
   approver: Approver | undefined;
   site: string;
   model: string;
-  /** `/undo`: takes back the last change after the approver agrees; returns what to print. */
-  undo?: (approver: Approver) => Promise<string>;
+  /** `/undo [N|ID]`: takes back the last change, the last N or one, after the approver agrees; returns what to print. */
+  undo?: (approver: Approver, arg: string) => Promise<string>;
 }
 
 const HELP = `Commands:
   /help   this help
   /tools  the tools the agent can use
-  /undo   take back the last change (asks first, saying what it restores)
+  /undo   take back the last change; /undo N the last N; /undo ID one (asks first, saying what it restores)
   /reset  forget the conversation so far
   /exit   quit (or Ctrl-D)
 Ctrl-C cancels the current turn; twice at the prompt quits.`;
@@ -56,8 +57,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       out.write(`${session.toolNames.join('\n')}\n`);
       continue;
     }
-    if (line === '/undo' && options.undo) {
-      out.write(`${await options.undo(approver)}\n`);
+    const undo = undoArg(line);
+    if (undo !== undefined && options.undo) {
+      out.write(`${await options.undo(approver, undo)}\n`);
       continue;
     }
     if (line === '/reset') {

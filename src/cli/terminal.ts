@@ -31,7 +31,7 @@ export function terminalApprover(
   currentSignal: () => AbortSignal | undefined,
 ): Approver {
   return async ({ summary }): Promise<ApprovalDecision> => {
-    output.write(`\n${yellow('Approval needed:')} ${bold(summary)}\n`);
+    output.write(`\n${yellow('Approval needed:')} ${approvalText(summary)}\n`);
     let answer: string;
     try {
       const signal = currentSignal();
@@ -41,4 +41,10 @@ export function terminalApprover(
     }
     return answer === 'y' || answer === 'yes' ? { approved: true } : { approved: false, reason: 'The person said no.' };
   };
+}
+
+/** One change on the question's line; several (an undo of the last N) as a list, one a line. */
+export function approvalText(summary: string): string {
+  const lines = summary.split('\n').filter(Boolean);
+  return lines.length > 1 ? `${lines.length} changes:\n${lines.map((l) => `  • ${bold(l)}`).join('\n')}` : bold(summary);
 }

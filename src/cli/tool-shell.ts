@@ -3,39 +3,24 @@ import { type Approver, approveAll, refuseAll } from '../agent/approvals.js';
 import { invoke, resolveCall } from '../call/envelope.js';
 import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../call/index.js';
 import { handleInterrupts } from './interrupt.js';
+import { itemIds, listItems, renderAnswer } from './render/answer.js';
+import { shellCompleter } from './shell/complete.js';
+import { toolHelp } from './shell/help.js';
+import { loadHistory, rememberLine } from './shell/history.js';
+import { parseShellLine } from './shell/parse.js';
 import { bold, dim, terminalApprover } from './terminal.js';
-import { slashUndo } from './undo-command.js';
+import { slashUndo, undoArg } from './undo-command.js';
+
+export { parseShellLine } from './shell/parse.js';
 
 const HELP = `Type a tool call:
-  tool-name {"key": "value"}      params as JSON
   tool-name key=value key2=[1,2]  params as key=value (values parsed as JSON when they can be)
-  /tools  list tools    /undo  take back the last change (asks first)    /help  this help    /exit  quit
+  tool-name {"key": "value"}      params as JSON
+  help tool-name                  its parameters and an example; Tab completes tools and params
+  post_ids=@ids                   the ids of the items of the last list answer
+  /tools  list tools   /undo [N|ID]  take back the last change, the last N, or one (asks first)
+  /json   answers as JSON (again: tables)   /help  this help   /exit  quit
 Ctrl-C cancels the running call; twice at the prompt quits.`;
-
-/** `tool-name {json}` or `tool-name key=value …` → an envelope. */
-export function parseShellLine(line: string): { tool: string; params?: Record<string, unknown> } {
-  const match = /^(\S+)\s*(.*)$/s.exec(line.trim());
-  const tool = match?.[1] ?? '';
-  const rest = match?.[2]?.trim() ?? '';
-  if (!rest) return { tool };
-  if (rest.startsWith('{')) return { tool, params: JSON.parse(rest) };
-  const params: Record<string, unknown> = {};
-  for (const pair of rest.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq < 1) throw new Error(`"${pair}" is not key=value.`);
-    const raw = pair.slice(eq + 1).replace(/^'(.*)'$/s, '$1');
-    params[pair.slice(0, eq)] = parseValue(raw);
-  }
-  return { tool, params };
-}
-
-function parseValue(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
 
 /** Administer the site without a model: the same tools, envelope checks and approvals. */
 export async function runToolShell(options: {
@@ -43,19 +28,29 @@ export async function runToolShell(options: {
   filter: ToolFilter;
   yes: boolean;
 }): Promise<number> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+  const shown = selectTools(tools, options.filter);
+  const terminal = Boolean(process.stdin.isTTY);
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal,
+    ...(terminal ? { completer: shellCompleter(shown), history: loadHistory(), historySize: 500 } : {}),
+  });
   let running: AbortController | undefined;
   let closed = false;
+  let json = false;
+  let lastIds: Array<number | string> = [];
   rl.on('close', () => {
     closed = true;
   });
   handleInterrupts(rl, process.stdout, () => running, 'call');
   const approver: Approver = options.yes
     ? approveAll
-    : process.stdin.isTTY
+    : terminal
       ? terminalApprover(rl, process.stdout, () => running?.signal)
       : refuseAll;
-  process.stdout.write(`${bold('cms-admin tool shell')}. ${HELP}\n`);
+  const say = (text: string) => process.stdout.write(`${text}\n`);
+  say(`${bold('cms-admin tool shell')}. ${HELP}`);
   while (!closed) {
     let line: string;
     try {
@@ -65,25 +60,37 @@ export async function runToolShell(options: {
       break;
     }
     if (!line) continue;
+    if (terminal) rememberLine(line);
     if (line === '/exit' || line === '/quit') break;
-    if (line === '/help') {
-      process.stdout.write(`${HELP}\n`);
+    if (line === '/help' || line === 'help') {
+      say(HELP);
       continue;
     }
-    if (line === '/undo') {
-      process.stdout.write(`${await slashUndo(options.context, options.filter, approver)}\n`);
+    if (line === '/json') {
+      json = !json;
+      say(json ? 'Answers as JSON (/json again for tables).' : 'Answers as tables.');
+      continue;
+    }
+    const undo = undoArg(line);
+    if (undo !== undefined) {
+      say(await slashUndo(options.context, options.filter, approver, undo));
       continue;
     }
     if (line === '/tools') {
-      for (const tool of selectTools(tools, options.filter))
-        process.stdout.write(`${tool.name}  ${dim(tool.description)}\n`);
+      for (const tool of shown) say(`${tool.name}  ${dim(tool.description)}`);
+      continue;
+    }
+    const help = /^(?:help|\/help)\s+(\S+)$/.exec(line);
+    if (help) {
+      const tool = shown.find((t) => t.name === help[1]);
+      say(tool ? toolHelp(tool, process.stdout.columns) : `No tool "${help[1]}" here: /tools lists them.`);
       continue;
     }
     let envelope: ReturnType<typeof parseShellLine>;
     try {
-      envelope = parseShellLine(line);
+      envelope = parseShellLine(line, lastIds);
     } catch (err) {
-      process.stdout.write(`Could not read that: ${(err as Error).message}\n${HELP}\n`);
+      say(`Could not read that: ${(err as Error).message}\n${HELP}`);
       continue;
     }
     running = new AbortController();
@@ -92,13 +99,14 @@ export async function runToolShell(options: {
       const call = resolveCall(envelope, options.filter);
       const decision = call.ok ? await decideCall(call.tool, context, call.params, approver) : ({ ok: true } as const);
       if (!decision.ok) {
-        process.stdout.write(`Not run: ${decision.error.message}\n`);
+        say(`Not run: ${decision.error.message}`);
         continue;
       }
       // The params the question named (a resolved change_id), not the call's own.
       const run = call.ok && 'params' in decision && decision.params ? { tool: call.tool.name, params: decision.params } : envelope;
       const outcome = await invoke(run, context, options.filter);
-      process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      if (outcome.ok && listItems(outcome.result)) lastIds = itemIds(outcome.result);
+      say(json ? JSON.stringify(outcome, null, 2) : renderAnswer(envelope.tool, envelope.params, outcome, process.stdout.columns));
     } finally {
       running = undefined;
     }

@@ -93,3 +93,21 @@ it('Ctrl-C cancels the current turn, not the session', async () => {
   const shown = await waitFor('agent> Still here.');
   expect(shown).not.toContain('too late');
 });
+
+it('/undo 2 in the chat asks once, naming both changes, and takes both back', async () => {
+  const names = [unique('TTY undo one'), unique('TTY undo two')];
+  server.script(
+    { toolCalls: names.map((name) => ({ name: 'create-tag', args: { name } })) },
+    { content: 'Both tags are made.' },
+  );
+  term.type('make two tags', 'Enter');
+  await waitFor('Both tags are made.');
+  const made = await Promise.all(names.map((name) => wp().get<Array<{ id: number }>>('/wp/v2/tags', { search: name })));
+  expect(made.map((found) => found.length)).toEqual([1, 1]);
+  term.type('/undo 2', 'Enter');
+  const asked = await waitFor(/Approval needed: 2 changes:[\s\S]*Run it\? \[y\/N\]/);
+  expect(asked.match(/ {2}• undo \S+ \(create-tag\)/g)).toHaveLength(2);
+  term.type('y', 'Enter');
+  await until(() => (screen().match(/^undo \S+: /gm) ?? []).length >= 2, 'both undone');
+  for (const name of names) expect(await wp().get('/wp/v2/tags', { search: name })).toEqual([]);
+});

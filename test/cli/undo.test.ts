@@ -38,7 +38,7 @@ describe('cms-admin changes and undo', () => {
 
     const listed = await runCli(['changes', '--limit', '5'], { env });
     expect(listed.code).toBe(0);
-    const lines = listed.stdout.trim().split('\n');
+    const lines = listed.stdout.trim().split('\n').filter((line) => !/^[─ ]+$/.test(line)); // not the rule under the head
     expect(lines[0]).toMatch(/^change_id\s+when\s+user\s+tool\s+undoable\s+summary$/);
     expect(lines[2]).toContain(`update-category`);
     expect(lines[2]).toContain(`changed category ${made.id}: name '${name}' -> '${name} 2'`);

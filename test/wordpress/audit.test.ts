@@ -100,7 +100,7 @@ describe('audit log', () => {
 
     const run = await runCli(['audit', '--audit-log', file, '--limit', '2']);
     expect(run.code).toBe(0);
-    const [head, ...rows] = run.stdout.trim().split('\n');
+    const [head, ...rows] = run.stdout.trim().split('\n').filter((line) => !/^[─ ]+$/.test(line)); // not the rule under the head
     expect(head).toMatch(/^time\s+user\s+tool\s+outcome\s+params → result$/);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\S+Z\\s+${testSite().username}\\s+create-tag\\s+ok\\s+.*${names[2]}`));
