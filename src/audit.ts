@@ -8,6 +8,10 @@ export interface AuditEntry {
   time: string;
   /** The site account the toolkit wrote as; absent when signing in failed. */
   user?: string;
+  /** The site profile's name (issue #38), when the call ran on one: `audit --site NAME` shows its own. */
+  site?: string;
+  /** The fleet run it was part of (`invoke --sites`). */
+  run_id?: string;
   tool: string;
   params: unknown;
   ok: boolean;
@@ -144,7 +148,7 @@ type Outcome = { ok: true; result: unknown } | { ok: false; error: { code: strin
  */
 export async function recordWrite(
   sink: AuditSink,
-  write: { user?: string; tool: string; params: unknown; outcome: Outcome; detail?: unknown },
+  write: { user?: string; site?: string; run_id?: string; tool: string; params: unknown; outcome: Outcome; detail?: unknown },
   secrets: readonly string[],
 ): Promise<string | undefined> {
   const { outcome } = write;
@@ -152,6 +156,8 @@ export async function recordWrite(
   const entry: AuditEntry = {
     time: new Date().toISOString(),
     user: write.user,
+    ...(write.site ? { site: write.site } : {}),
+    ...(write.run_id ? { run_id: write.run_id } : {}),
     tool: write.tool,
     params: maskSecretParams(write.params),
     ok: outcome.ok,

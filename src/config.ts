@@ -12,6 +12,8 @@ export interface SiteConfig {
   appPassword: string;
   /** True when the credentials come from the local sandbox (no CMS_URL set). */
   sandbox: boolean;
+  /** The site profile's name (`--site`, src/sites/), when it came from one. */
+  name?: string;
 }
 
 export { ConfigError };
@@ -62,6 +64,8 @@ export interface ContextOptions {
    * journal of the app's own, or 'off'; default env CMS_JOURNAL (a file or `off`); none if neither.
    */
   journal?: string | ChangeJournal;
+  /** A fleet run's id (`invoke --sites`): each journal entry of this context records it (`undo --run`). */
+  runId?: string;
 }
 
 export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: ContextOptions = {}): ToolContext {
@@ -83,6 +87,8 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     secretsTo: options.secretsTo,
     answerBudget: options.answerBudget ?? numberFromEnv('CMS_ANSWER_BUDGET', MIN_ANSWER_BUDGET),
     journal: journalFrom(options.journal ?? process.env.CMS_JOURNAL),
+    ...(site.name ? { site: site.name } : {}),
+    ...(options.runId ? { runId: options.runId } : {}),
   };
 }
 

@@ -12,6 +12,10 @@ export interface SiteCredentials {
 }
 
 export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
+  /*
+   * `network: true` (or `context.network`): the site is a multisite network, so the network
+   * tools (add-user-to-site, grant-super-admin …) are offered; `isNetwork(client)` asks the site.
+   */
   /** The site to administer; or pass `context` to share one client between toolkits. */
   site?: SiteCredentials;
   context?: ToolContext;
@@ -45,7 +49,8 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
 function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
   const context = options.context ?? (options.site ? siteContext(options.site, options) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
-  return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow })
+  const network = options.network ?? context.network;
+  return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow, network })
     .filter((tool) => !tool.needsJournal || context.journal)
     .map((tool) => toLangChainTool(tool, context, { strict: options.strict, approvals: options.approvals }));
 }

@@ -1,10 +1,11 @@
 <?php
 /**
  * Plugin Name:       CMS Admin Companion
- * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions, and guards that keep an account from editing, promoting, disabling or deleting a stronger one (namespace cms-admin/v1).
- * Version:           0.4.0
+ * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions, and guards that keep an account from editing, promoting, disabling or deleting a stronger one, and on a multisite network its users, memberships and super admins (namespace cms-admin/v1).
+ * Version:           0.5.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
+ * Network:           true
  * License:           MIT
  * Text Domain:       cms-admin-companion
  *
@@ -22,7 +23,7 @@ if (defined('CMS_ADMIN_COMPANION_VERSION')) {
     return;
 }
 
-define('CMS_ADMIN_COMPANION_VERSION', '0.4.0');
+define('CMS_ADMIN_COMPANION_VERSION', '0.5.0');
 define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
@@ -34,6 +35,7 @@ require_once __DIR__ . '/includes/post-terms.php';
 require_once __DIR__ . '/includes/post-terms-read.php';
 require_once __DIR__ . '/includes/sessions.php';
 require_once __DIR__ . '/includes/offboarding.php';
+require_once __DIR__ . '/includes/network.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit
@@ -42,7 +44,13 @@ require_once __DIR__ . '/includes/offboarding.php';
  */
 add_filter('rest_index', static function (WP_REST_Response $response): WP_REST_Response {
     $data = $response->get_data();
-    $data['cms_admin_companion'] = ['version' => CMS_ADMIN_COMPANION_VERSION];
+    // `network`: a multisite network, where the toolkit offers its network tools (0.5.0).
+    $data['cms_admin_companion'] = ['version' => CMS_ADMIN_COMPANION_VERSION, 'network' => is_multisite()];
+    // WordPress's own version for `cms-admin sites list` (issue #38), only to an administrator:
+    // the index is public, and a version tells strangers which known holes to try.
+    if (current_user_can('manage_options')) {
+        $data['cms_admin_companion']['wordpress'] = get_bloginfo('version');
+    }
     $response->set_data($data);
     return $response;
 });

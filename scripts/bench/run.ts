@@ -3,7 +3,8 @@
  * measures every tool, the bulk tools against the floor and the per-post pattern, listing,
  * output size, CLI start-up and the tool schemas' size, and writes BENCHMARKS.md.
  *
- * Then the large-site benchmark (20,000 tags, 2,000 categories, 5,000 users; large-site.ts).
+ * Then the large-site benchmark (20,000 tags, 2,000 categories, 5,000 users; large-site.ts), and
+ * the fleet section (one call on 50 sites, fleet.ts; alone: `npm run bench:fleet`).
  *
  *   npm run bench [-- --runs 5]
  *   npm run bench -- --large-only     only the large-site section of BENCHMARKS.md
@@ -29,6 +30,7 @@ import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOut
 import { backendSection } from './backends.js';
 import { undoSection } from './undo.js';
 import { journalSection } from './journal.js';
+import { fleetSection } from './fleet.js';
 import { renderReport } from './report.js';
 import { benchTools } from './tool-cases.js';
 import { LARGE_END, LARGE_START, renderLargeSite } from './large-report.js';
@@ -141,7 +143,7 @@ async function main() {
   const large = await largeSiteSection();
   const wordpress = (await siteStatus(BENCH)).wordpress;
   const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await journalSection()}`);
+  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await journalSection()}\n\n${await fleetSection()}\n`);
   console.log(report);
 }
 

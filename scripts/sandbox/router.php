@@ -23,10 +23,38 @@ if ($cms_path !== '/' && strpos($cms_path, '..') === false) {
     }
 }
 
+// A subdirectory network (`site up --multisite`; php-server.ts sets CMS_SANDBOX_NETWORK): every
+// site's /<site>/wp-admin/…, /<site>/wp-includes/…, /<site>/wp-content/… and /<site>/<file>.php
+// are the shared files, as WordPress's own .htaccess rules for such networks say; the rest
+// (/<site>/wp-json/ …) goes to index.php, which finds the site by its path.
+// https://developer.wordpress.org/advanced-administration/multisite/create-network/#htaccess-and-mod-rewrite
+if (getenv('CMS_SANDBOX_NETWORK') === '1'
+    && preg_match('~^/[_0-9a-zA-Z-]+(/(?:wp-(?:admin|includes|content)(?:/.*)?|[^/]+\.php))$~', $cms_path, $cms_m)
+    && strpos($cms_m[1], '..') === false) {
+    $cms_target = $cms_root . $cms_m[1];
+    if (is_dir($cms_target) && is_file($cms_target . '/index.php')) {
+        $cms_target .= '/index.php';
+    }
+    if (is_file($cms_target)) {
+        if (substr($cms_target, -4) === '.php') {
+            $_SERVER['SCRIPT_FILENAME'] = $cms_target;
+            $_SERVER['SCRIPT_NAME'] = $_SERVER['PHP_SELF'] = substr($cms_target, strlen($cms_root));
+            unset($cms_root, $cms_path, $cms_m);
+            chdir(dirname($_SERVER['SCRIPT_FILENAME']));
+            require $_SERVER['SCRIPT_FILENAME'];
+            return true;
+        }
+        $cms_types = ['css' => 'text/css', 'js' => 'application/javascript', 'svg' => 'image/svg+xml', 'png' => 'image/png', 'gif' => 'image/gif', 'jpg' => 'image/jpeg', 'woff2' => 'font/woff2', 'woff' => 'font/woff'];
+        header('Content-Type: ' . ($cms_types[strtolower(pathinfo($cms_target, PATHINFO_EXTENSION))] ?? 'application/octet-stream'));
+        readfile($cms_target);
+        return true;
+    }
+}
+
 // Make WordPress believe it was requested as /index.php (as Apache's rewrite would).
 $_SERVER['SCRIPT_FILENAME'] = $cms_root . '/index.php';
 $_SERVER['SCRIPT_NAME'] = '/index.php';
 $_SERVER['PHP_SELF'] = '/index.php';
-unset($cms_root, $cms_path, $cms_target);
+unset($cms_root, $cms_path, $cms_target, $cms_m);
 chdir($_SERVER['DOCUMENT_ROOT']);
 require $_SERVER['DOCUMENT_ROOT'] . '/index.php';

@@ -90,15 +90,20 @@ export function resolveCall(envelope: unknown, filter: ToolFilter = {}): Resolve
   }
   // Selected from the whole registry: an allowlist names other tools too (and its unknown names
   // are an error of the filter, not of this call).
-  if (!selectTools(tools, filter).includes(tool)) {
+  // The network-only tools check the site when they run (users/network.ts), so a session that has
+  // not asked the site yet may call them; list-users and delete-user keep their single-site forms
+  // unless the session knows it is on a network (`network: true`).
+  const enabled =
+    filter.network === undefined && tool.network ? tool : selectTools(tools, filter).find((t) => t.name === name);
+  if (!enabled) {
     return fail({
       code: 'tool_not_allowed',
       message: `Tool "${name}" is not enabled in this session${filter.readOnly ? ' (read-only mode)' : ''}.`,
     });
   }
-  const parsed = parseParams(tool, params);
-  if (!parsed.success) return fail(invalidParams(tool, parsed.error));
-  return { ok: true, tool, params: parsed.data as Record<string, unknown> };
+  const parsed = parseParams(enabled, params);
+  if (!parsed.success) return fail(invalidParams(enabled, parsed.error));
+  return { ok: true, tool: enabled, params: parsed.data as Record<string, unknown> };
 }
 
 /** Parses envelope JSON text; a syntax error becomes an `invalid_json` outcome. */

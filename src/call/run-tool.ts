@@ -52,7 +52,7 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     if (failed) outcome = withNote(outcome, 'journal_failed', failed);
   }
   if (context.audit && !tool.annotations.readOnly && !dryRun) {
-    const write = { user, tool: tool.name, params, outcome, detail };
+    const write = { user, site: context.site, run_id: context.runId, tool: tool.name, params, outcome, detail };
     const failed = await recordWrite(context.audit, write, secrets);
     if (failed) return withNote(outcome, 'audit_log_failed', failed);
   }

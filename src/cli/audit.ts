@@ -5,6 +5,7 @@ import { countLines, describeDamage, isDamaged, itemsBackward } from '../undo/jo
 
 interface AuditOptions {
   auditLog?: string;
+  site?: string;
   limit: string;
   json?: boolean;
 }
@@ -16,7 +17,10 @@ export function registerAuditCommand(program: Command): void {
     .option('--audit-log <file>', 'the log to read (default: env CMS_AUDIT_LOG)')
     .option('-n, --limit <n>', 'how many of the latest entries', '20')
     .option('--json', 'print the entries as JSON lines')
-    .addHelpText('after', '\nThe log is written by chat, invoke and mcp with --audit-log FILE or CMS_AUDIT_LOG.')
+    .addHelpText(
+      'after',
+      '\nThe log is written by chat, invoke and mcp with --audit-log FILE or CMS_AUDIT_LOG. With --site\n(or CMS_SITE) only the entries of that site profile are shown: a log shared by a fleet names each.',
+    )
     .action(async (options: AuditOptions) => {
       process.exitCode = await showAudit(options);
     });
@@ -33,6 +37,8 @@ async function showAudit(options: AuditOptions): Promise<number> {
     process.stderr.write('--limit takes a whole number ≥ 1.\n');
     return 2;
   }
+  // One log may serve a fleet: each entry names its site profile (`invoke --sites`, `--site`).
+  const site = process.env.CMS_SITE?.trim() || undefined;
   const entries: AuditEntry[] = [];
   const damaged: string[] = [];
   let more = false;
@@ -40,6 +46,7 @@ async function showAudit(options: AuditOptions): Promise<number> {
     // From the file's end: the latest entries cost what they cost, not the whole log.
     for await (const item of itemsBackward<AuditEntry>(file, isAuditEntry)) {
       if (isDamaged(item)) damaged.push(await describeDamage(file, item));
+      else if (site && item.site !== site) continue;
       else if (entries.length === limit) {
         more = true;
         break;
@@ -73,5 +80,7 @@ function table(entries: AuditEntry[]): string {
     e.ok ? 'ok' : 'FAILED',
     `${JSON.stringify(e.params)} → ${e.summary}`,
   ]);
+  // A log shared by a fleet: the user column says on which site (user@site).
+  if (entries.some((e) => e.site)) for (const [i, e] of entries.entries()) rows[i]?.splice(1, 1, `${e.user ?? '?'}@${e.site ?? '-'}`);
   return renderTable(['time', 'user', 'tool', 'outcome', 'params → result'], rows);
 }

@@ -37,16 +37,30 @@ A journal past CMS_JOURNAL_MAX_MB (default 100) moves entries older than CMS_JOU
     .option('-y, --yes', 'do not ask; needed when there is no terminal')
     .option('--json', 'print the reports as JSON')
     .option(...JOURNAL_FLAG)
+    .option('--run <id>', 'undo a fleet run (`invoke --sites` prints its id) on every site it changed')
+    .option('--sites <sites>', 'with --run: only these site profiles (a,b | @group | all; default all)')
     .addHelpText(
       'after',
       `
+With --run ID, each site's journal is read for that run's changes; one question lists what
+every site gets back, then each site is undone (a site's failure is its own).
 An undo is a write: it says what it will restore and asks y/N in a terminal; without one it is
 refused unless --yes. Objects changed since the change are conflicts, left as they are unless
 --force. The undo is journalled too: undo its id to redo. Only the account that made a change
 sees and undoes it (by user id). Without a change id, undo refuses (journal_damaged) while a
 damaged line lies among the latest changes: give the id, or run \`changes --repair\`. See docs/undo.md.`,
     )
-    .action(async (changeId: string | undefined, options: UndoCliOptions) => {
+    .action(async (changeId: string | undefined, options: UndoCliOptions & { run?: string; sites?: string }) => {
+      if (options.run !== undefined) {
+        if (changeId !== undefined || options.last !== undefined) {
+          process.stderr.write('Give a change id, --last N or --run ID, not two of them.\n');
+          process.exitCode = 2;
+          return;
+        }
+        const { runUndoRun } = await import('./undo-run.js');
+        process.exitCode = await runUndoRun(options.run, options);
+        return;
+      }
       const { runUndo } = await import('./changes-run.js');
       process.exitCode = await runUndo(changeId, options);
     });

@@ -10,6 +10,7 @@ import { operatorHandOver } from './hand-over.js';
 import { runRepl } from './repl.js';
 import { slashUndo } from './undo-command.js';
 import { cliJournal } from './journal-path.js';
+import { isNetwork } from '../call/index.js';
 import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from './shared.js';
 import { runToolShell } from './tool-shell.js';
 
@@ -45,6 +46,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     secretsTo: operatorHandOver(options.resetLinkFile),
   });
   await context.client.connect();
+  // A multisite network gets its network tools (docs/multisite.md); a single site, the same list as ever.
+  filter.network = await isNetwork(context.client);
   const interactive = Boolean(process.stdin.isTTY) && options.once === undefined;
 
   if (!modelConfig) {

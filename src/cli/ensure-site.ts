@@ -7,7 +7,7 @@ import { siteStatus, siteUp } from '../sandbox/index.js';
  * (and seeded on its very first start) when it is not running.
  */
 export async function ensureSite(log: (line: string) => void): Promise<SiteConfig> {
-  if (process.env.CMS_URL) return resolveCliSiteConfig();
+  if (process.env.CMS_SITE || process.env.CMS_URL) return resolveCliSiteConfig();
   const status = await siteStatus({});
   if (!status.running) {
     log(

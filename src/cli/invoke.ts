@@ -1,16 +1,13 @@
 import type { Command } from 'commander';
 import { ConfigError, createContext } from '../config.js';
 import { resolveCliSiteConfig } from './site-config.js';
-import { isUsageError, parseEnvelope, resolveCall } from '../call/envelope.js';
-import { DRY_RUN, runTool, type ToolOutcome } from '../call/index.js';
+import { runTool, type ToolOutcome } from '../call/index.js';
+import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
-import { ANSWER_BUDGET_FLAG, contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
+import { ANSWER_BUDGET_FLAG } from './shared.js';
+import { isNetwork } from '../call/index.js';
 
-/** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */
-export function exitCodeFor(outcome: ToolOutcome): number {
-  if (outcome.ok) return 0;
-  return isUsageError(outcome) ? 2 : 1;
-}
+export { exitCodeFor };
 
 export function registerInvokeCommand(program: Command): void {
   program
@@ -24,8 +21,10 @@ export function registerInvokeCommand(program: Command): void {
     .option('--dry-run', 'for a write tool: answer what it would change, read from the site; write nothing')
     .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
     .option(...ANSWER_BUDGET_FLAG)
-    .option('--json', 'print the JSON result also in a terminal (it is what a pipe or file gets)')
+    .option('--json', 'print the JSON result also in a terminal (it is what a pipe or file gets); with --sites: JSON Lines')
     .option('--pretty', 'indent the JSON output (implies --json)')
+    .option('--sites <sites>', 'run on several site profiles: a,b | @group | all (see `cms-admin sites`)')
+    .option('--concurrency <n>', 'with --sites: sites run at once', '8')
     .addHelpText(
       'after',
       `
@@ -33,14 +32,25 @@ Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"
 or file, or with --json. In a terminal: lists as tables with a "more:" line, writes as one line,
 errors as message and hint.
 Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON, envelope or params.
-Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without CMS_URL the local sandbox.
+Site: --site NAME (or CMS_SITE), else CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without them
+the local sandbox.
+With --sites the call runs on each site (--concurrency at once): a table per site, or JSON
+Lines with --json; exit 0 only if every site succeeded. The run's id is printed on stderr:
+\`cms-admin undo --run ID\` undoes it on every site. Ctrl-C starts no more sites and says which
+ran and which did not. See docs/fleets.md.
 
 Examples:
   cms-admin invoke '{"tool":"get-cms-categories"}'
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -
-  cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'`,
+  cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'
+  cms-admin invoke --sites @clients '{"tool":"create-category","params":{"name":"Press"}}'`,
     )
-    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean; json?: boolean }) => {
+    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean; json?: boolean; sites?: string }) => {
+      if (options.sites !== undefined) {
+        const { runFleetInvoke } = await import('./invoke-fleet.js');
+        process.exitCode = await runFleetInvoke(text, { ...options, sites: options.sites });
+        return;
+      }
       const outcome = await runInvoke(text, options);
       if (process.stdout.isTTY && !options.json && !options.pretty) {
         const { renderEnvelopeAnswer } = await import('./render/envelope.js');
@@ -50,35 +60,25 @@ Examples:
     });
 }
 
-type InvokeOptions = FilterOptions & { showResetLink?: boolean; dryRun?: boolean };
 
 async function runInvoke(text: string | undefined, options: InvokeOptions): Promise<ToolOutcome> {
-  const source = text === undefined || text === '-' ? await readStdin() : text;
-  const parsed = parseEnvelope(source);
-  if (!parsed.ok) return parsed.outcome;
-  let filter: ReturnType<typeof filterFromOptions>;
-  let siteOptions: ReturnType<typeof contextOptions>;
-  try {
-    filter = filterFromOptions(options);
-    siteOptions = contextOptions(options);
-  } catch (err) {
-    // A flag's wrong value (--allow with a misspelt name, --answer-budget 5): invalid_config, exit 2.
-    if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
-    throw err;
-  }
-  // Validate before touching configuration, so a bad call fails the same way with or without a site.
-  const call = resolveCall(parsed.value, filter);
+  const call = await readCall(text, options);
   if (!call.ok) return call;
-  // The same as `"dry_run": true` in the params; a read-only tool writes nothing anyway.
-  const params = options.dryRun && !call.tool.annotations.readOnly ? { ...call.params, [DRY_RUN]: true } : call.params;
   try {
     const site = await resolveCliSiteConfig();
-    return await runTool(call.tool, createContext(site, {
-      ...siteOptions,
+    const context = createContext(site, {
+      ...call.siteOptions,
       journal: cliJournal(options.journal, site.url),
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
-    }), params);
+    });
+    // On a multisite network list-users and delete-user take their network forms (docs/multisite.md).
+    if (call.tool.onNetwork && (await isNetwork(context.client))) {
+      const networkCall = await call.onNetwork();
+      if (!networkCall.ok) return networkCall;
+      return await runTool(networkCall.tool, context, networkCall.params);
+    }
+    return await runTool(call.tool, context, call.params);
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
     throw err;

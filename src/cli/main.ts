@@ -12,6 +12,7 @@ import { registerInvokeCommand } from './invoke.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerPluginCommands } from './plugin.js';
 import { registerSiteCommands } from './site.js';
+import { registerSitesCommands } from './sites.js';
 import { registerToolsCommand } from './tools.js';
 
 // `cms-admin tools | head`: a reader that closes the pipe early ends the output, not the process with a stack trace.
@@ -38,9 +39,10 @@ const program = new Command('cms-admin')
   .addHelpText(
     'after',
     `
-Site: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (an application password). Without CMS_URL,
-commands use the local sandbox started by \`cms-admin site up\`. ./.env is read too (the
-environment wins).`,
+Site: --site NAME (or CMS_SITE) names a profile (\`cms-admin sites\`); else CMS_URL, CMS_USERNAME,
+CMS_APP_PASSWORD (an application password). Without either, commands use the local sandbox
+started by \`cms-admin site up\`. \`invoke --sites a,b|@group|all\` runs one call on many
+sites. ./.env is read too (the environment wins).`,
   );
 
 registerChatCommand(program);
@@ -50,8 +52,21 @@ registerMcpCommand(program);
 registerAuditCommand(program);
 registerChangeCommands(program);
 registerSiteCommands(program);
+registerSitesCommands(program);
 registerPluginCommands(program);
 registerEvalCommand(program);
+
+// `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
+// one resolver of the site reads (cli/site-config.ts), so every command gets it the same way.
+const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'undo', 'changes', 'audit', 'plugin status'];
+for (const path of SITE_COMMANDS) {
+  const command = path.split(' ').reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name), program);
+  command?.option('--site <name>', 'the site profile to use (default: env CMS_SITE, else CMS_URL; see `cms-admin sites`)');
+}
+program.hook('preAction', (_program, action) => {
+  const site = (action.opts() as { site?: unknown }).site;
+  if (typeof site === 'string') process.env.CMS_SITE = site;
+});
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`cms-admin: ${err instanceof Error ? err.message : String(err)}\n`);

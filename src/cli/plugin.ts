@@ -42,6 +42,24 @@ An existing copy is replaced.`,
     });
 
   plugin
+    .command('status')
+    .description("Say whether the site (--site, CMS_SITE or CMS_URL) has the plugin, and which version")
+    .action(async () => {
+      const { resolveCliSiteConfig } = await import('./site-config.js');
+      const { checkSite } = await import('../sites/check.js');
+      const site = await resolveCliSiteConfig();
+      const check = await checkSite({ ...site, name: site.name ?? site.url, groups: [] });
+      if (!check.reachable) {
+        process.stderr.write(`${check.error?.code}: ${check.error?.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(
+        check.plugin ? `${PLUGIN_SLUG} ${check.plugin} is active on ${site.url}\n` : `${PLUGIN_SLUG} is not active on ${site.url}\n`,
+      );
+    });
+
+  plugin
     .command('zip')
     .description('Write the plugin as a zip for Plugins → Add New → Upload Plugin')
     .option('--out <file>', 'where to write the zip', `${PLUGIN_SLUG}.zip`)

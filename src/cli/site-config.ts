@@ -1,19 +1,39 @@
-import { ConfigError, type SiteConfig, siteConfigFromEnv } from '../config.js';
+import { ConfigError, checkSiteUrl, type SiteConfig, siteConfigFromEnv } from '../config.js';
 import { readCredentials } from '../sandbox/index.js';
+import { findProfile, profilesPath, readProfiles } from '../sites/store.js';
 
 /**
- * The site for CLI commands: CMS_URL + CMS_USERNAME + CMS_APP_PASSWORD when CMS_URL is set,
+ * The site for CLI commands, from one place: the profile `--site NAME` / CMS_SITE names
+ * (src/sites/store.ts), else CMS_URL + CMS_USERNAME + CMS_APP_PASSWORD (a one-site profile),
  * otherwise the local sandbox's credentials (`cms-admin site up`). Lives on the CLI side so
  * the package's main entry never loads the sandbox.
  */
 export async function resolveCliSiteConfig(env: NodeJS.ProcessEnv = process.env): Promise<SiteConfig> {
+  const fromProfile = profileSite(env);
+  if (fromProfile) return fromProfile;
   const fromEnv = siteConfigFromEnv(env);
   if (fromEnv) return fromEnv;
   const creds = await readCredentials({});
   if (!creds) {
     throw new ConfigError(
-      'No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD, or start the local sandbox with `cms-admin site up --seed`.',
+      'No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD, add a profile (`cms-admin sites add`) and pass --site, or start the local sandbox with `cms-admin site up --seed`.',
     );
   }
   return { url: creds.url, username: creds.username, appPassword: creds.appPassword, sandbox: true };
+}
+
+/** The profile CMS_SITE names (the CLI's --site sets it); undefined when unset. */
+export function profileSite(env: NodeJS.ProcessEnv = process.env): SiteConfig | undefined {
+  const name = env.CMS_SITE?.trim();
+  if (!name) return undefined;
+  const file = profilesPath(env);
+  const profile = findProfile(readProfiles(file), name);
+  if (!profile) {
+    throw new ConfigError(
+      `No site profile "${name}" (--site / CMS_SITE) in ${file}: \`cms-admin sites list\` shows them, \`cms-admin sites add\` adds one.`,
+      'invalid_config',
+    );
+  }
+  checkSiteUrl(profile.url, `The profile ${name}'s url`);
+  return { name, url: profile.url, username: profile.username, appPassword: profile.appPassword, sandbox: false };
 }

@@ -86,10 +86,14 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
         'native (PHP + MariaDB), playground (WordPress Playground, installed on demand) or auto: native where possible (default: $CMS_SANDBOX_BACKEND or auto)',
       ).choices(['auto', 'native', 'playground']),
     )
+    .option(
+      '--multisite',
+      'a new instance becomes a subdirectory multisite network: sites sports, news and arts, users with a role on several, one super admin (docs/multisite.md)',
+    )
     .option('--name <name>', NAME_HELP)
     .action(
-      action(async (o: NameOpts & { port?: number; seed?: boolean; wp?: string; backend?: string }) => {
-        await siteUp({ ...sandbox(o), seed: o.seed });
+      action(async (o: NameOpts & { port?: number; seed?: boolean; wp?: string; backend?: string; multisite?: boolean }) => {
+        await siteUp({ ...sandbox(o), seed: o.seed, multisite: o.multisite });
       }),
     );
 
@@ -111,7 +115,9 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
           process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
           return;
         }
-        const flags = [s.installed ? 'installed' : 'not installed', s.seeded ? 'seeded' : 'not seeded'].join(', ');
+        const flags = [s.installed ? 'installed' : 'not installed', s.seeded ? 'seeded' : 'not seeded']
+          .concat(s.network ? ['multisite network'] : [])
+          .join(', ');
         const wp = s.wordpress ? `WordPress ${s.wordpress} ` : '';
         const on = s.backend === 'playground' ? ' on Playground' : '';
         process.stdout.write(`${wp}${s.running ? `running${on} at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\n`);
@@ -132,7 +138,9 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
 
   site
     .command('env')
-    .description('Print CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD dotenv lines for the sandbox (e.g. >> .env)')
+    .description(
+      'Print CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD dotenv lines for the sandbox (e.g. >> .env); on a network, its sites\' URLs as comments first',
+    )
     .option('--name <name>', NAME_HELP)
     .action(
       action(async (o: NameOpts) => {

@@ -32,6 +32,12 @@ import { resetUserPassword } from '../tools/users/reset-user-password.js';
 import { revokeAppPasswords } from '../tools/users/revoke-app-passwords.js';
 import { setUserRole } from '../tools/users/set-user-role.js';
 import { updateUser } from '../tools/users/update-user.js';
+import { addUserToSite } from '../tools/users/add-user-to-site.js';
+import { removeUserFromSite } from '../tools/users/remove-user-from-site.js';
+import { grantSuperAdmin } from '../tools/users/grant-super-admin.js';
+import { revokeSuperAdmin } from '../tools/users/revoke-super-admin.js';
+import { listUsersOnNetwork } from '../tools/users/list-network-users.js';
+import { deleteUserOnNetwork } from '../tools/users/delete-network-user.js';
 import { listChanges } from '../changes/list-changes.js';
 import { undoChangeTool } from '../changes/undo-change.js';
 
@@ -58,8 +64,8 @@ export const tools: readonly AnyToolDefinition[] = [
   assignTermsToPosts,
   removeTermsFromPosts,
   mergeTerms,
-  // users
-  listUsers,
+  // users (list-users and delete-user have network forms: select.ts picks them on a network)
+  { ...listUsers, onNetwork: listUsersOnNetwork } as AnyToolDefinition,
   createUser,
   updateUser,
   disableUser,
@@ -67,11 +73,16 @@ export const tools: readonly AnyToolDefinition[] = [
   resetUserPassword,
   setUserRole,
   listUserRoles,
-  deleteUser,
+  { ...deleteUser, onNetwork: deleteUserOnNetwork } as AnyToolDefinition,
   listAppPasswords,
   revokeAppPasswords,
   listUserSessions,
   logOutUser,
+  // multisite networks only (docs/multisite.md)
+  addUserToSite,
+  removeUserFromSite,
+  grantSuperAdmin,
+  revokeSuperAdmin,
   // changes (both toolkits)
   listChanges,
   undoChangeTool,
@@ -80,6 +91,8 @@ export const tools: readonly AnyToolDefinition[] = [
 export function findTool(name: string): AnyToolDefinition | undefined {
   return tools.find((tool) => tool.name === name);
 }
+
+export { isNetwork } from '../tools/users/network.js';
 
 export {
   type CallReview,

@@ -7,6 +7,11 @@ export interface ToolFilter {
   readOnly?: boolean;
   /** Only these tool names (an allowlist); unknown names are an error. */
   allow?: readonly string[];
+  /**
+   * The site is a multisite network: add the network tools and the network forms of list-users
+   * and delete-user. Unset or false: a single site's tools and schemas, unchanged.
+   */
+  network?: boolean;
 }
 
 /** Applies a filter to a list of tools; the adapters all filter through here. */
@@ -16,7 +21,10 @@ export function selectTools(all: readonly AnyToolDefinition[], filter: ToolFilte
     const unknown = filter.allow.filter((name) => !known.has(name));
     if (unknown.length) throw new Error(`Unknown tool name(s) in allowlist: ${unknown.join(', ')}`);
   }
-  return all.filter(
+  return all
+    .filter((tool) => !tool.network || filter.network)
+    .map((tool) => (filter.network && tool.onNetwork) || tool)
+    .filter(
     (tool) =>
       (!filter.toolkit || tool.toolkit === filter.toolkit || Boolean(tool.alsoIn?.includes(filter.toolkit))) &&
       (!filter.readOnly || tool.annotations.readOnly) &&

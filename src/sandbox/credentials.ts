@@ -17,9 +17,17 @@ const dotenvValue = (v: string) => (/^[\w@%+=:,./-]*$/.test(v) ? v : JSON.string
 
 /** The dotenv lines the toolkit reads: CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD. */
 export function envLines(creds: SandboxCredentials): string[] {
-  return [
+  const lines = [
     `CMS_URL=${dotenvValue(creds.url)}`,
     `CMS_USERNAME=${dotenvValue(creds.username)}`,
     `CMS_APP_PASSWORD=${dotenvValue(creds.appPassword)}`,
+  ];
+  if (!creds.network) return lines;
+  // Comments, so the lines still load as dotenv: a network's sites, each its own REST root;
+  // CMS_USERNAME is the network's super admin and its password works on every site.
+  return [
+    `# Multisite network (subdirectories): ${creds.network.sites.length} sites; ${creds.username} is a super admin`,
+    ...creds.network.sites.map((s) => `#   ${(s.slug || 'main').padEnd(8)} ${s.url}  (CMS_URL=${s.url} for this site)`),
+    ...lines,
   ];
 }

@@ -57,8 +57,9 @@ export function portInUse(port: number): Promise<boolean> {
  * PHP_CLI_SERVER_WORKERS it forks workers that survive a signal to the master
  * alone, so stopPhpServer() signals the whole group.
  * https://www.php.net/manual/en/features.commandline.webserver.php
+ * `network`: the router maps each site's /<site>/wp-admin/ etc. (router.php).
  */
-export async function startPhpServer(inst: InstancePaths, port: number): Promise<number> {
+export async function startPhpServer(inst: InstancePaths, port: number, network = false): Promise<number> {
   const pid = spawnDetached(
     requireBinary('php'),
     [
@@ -72,7 +73,7 @@ export async function startPhpServer(inst: InstancePaths, port: number): Promise
       inst.wpDir,
       join(scriptsDir(), 'router.php'),
     ],
-    { logFile: phpLog(inst), cwd: inst.wpDir, env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' } },
+    { logFile: phpLog(inst), cwd: inst.wpDir, env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4', CMS_SANDBOX_NETWORK: network ? '1' : '0' } },
   );
   await writeFile(inst.phpPidFile, `${pid}\n`);
   return pid;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeCredentials } from './credentials.js';
+import { installNetwork } from './network.js';
 import { DB_NAME, sql } from './mariadb.js';
 import type { InstancePaths } from './paths.js';
 import { scriptsDir } from './paths.js';
@@ -22,7 +23,7 @@ export const ADMIN_USER = 'admin';
  * create the admin's application password and keep the result as the
  * `installed` snapshot, so the app password survives every reset.
  */
-export async function installInstance(inst: InstancePaths, port: number): Promise<SandboxCredentials> {
+export async function installInstance(inst: InstancePaths, port: number, network = false): Promise<SandboxCredentials> {
   inst.log('installing WordPress ...');
   await sql(
     inst,
@@ -41,6 +42,8 @@ export async function installInstance(inst: InstancePaths, port: number): Promis
     appPassword: out.appPassword,
     adminPassword,
   };
+  // The admin's application password (user meta) is the network's: it works on every site.
+  if (network) creds.network = { sites: await installNetwork(inst, port) };
   await writeCredentials(inst, creds);
   await writeSnapshot(inst, INSTALLED, { seeded: false });
   await updateState(inst, { installed: true, seeded: false });

@@ -17,6 +17,7 @@ import { phpLog, phpPid, portInUse, startPhpServer, stopPhpServer, waitForRest }
 import { chooseBackend, existingBackend } from './backend.js';
 import { playgroundDown, playgroundPid, playgroundSiteUp } from './playground.js';
 import { ensurePrerequisites } from './prerequisites.js';
+import { checkNetworkPort, instanceNetwork } from './network.js';
 import { installInstance, seedInstance } from './seeding.js';
 import { ensureSecrets, readState, updateState } from './state.js';
 import type { SandboxCredentials, SandboxOptions, SandboxStatus } from './types.js';
@@ -72,7 +73,7 @@ async function tail(file: string, lines = 8): Promise<string> {
   }
 }
 
-async function startServers(inst: InstancePaths, port: number, wp: WpVersion): Promise<SandboxCredentials> {
+async function startServers(inst: InstancePaths, port: number, wp: WpVersion, network: boolean): Promise<SandboxCredentials> {
   await mkdir(inst.runDir, { recursive: true, mode: 0o700 });
   await mkdir(inst.logsDir, { recursive: true });
   const secrets = await ensureSecrets(inst);
@@ -82,21 +83,23 @@ async function startServers(inst: InstancePaths, port: number, wp: WpVersion): P
     inst.log('initialising MariaDB data directory ...');
     await initDataDir(inst);
   }
-  await writeWpConfig(inst, secrets, port);
+  const installed = Boolean((await readState(inst)).installed);
+  if (network) await checkNetworkPort(inst, port);
+  await writeWpConfig(inst, secrets, port, network && installed);
   await installMuPlugins(inst);
   await startMariadb(inst);
   if (freshDb) await bootstrapDatabase(inst, secrets);
   else if (!existsSync(inst.clientCnf)) await writeClientCnf(inst, secrets);
 
   let creds = await readCredentials(inst);
-  if (!(await readState(inst)).installed || !creds) {
-    creds = await installInstance(inst, port);
+  if (!installed || !creds) {
+    creds = await installInstance(inst, port, network);
   } else if (creds.url !== siteUrl(port)) {
     creds = { ...creds, url: siteUrl(port) };
     await writeCredentials(inst, creds);
   }
 
-  const pid = await startPhpServer(inst, port);
+  const pid = await startPhpServer(inst, port, network);
   try {
     await waitForRest(creds.url, pid);
   } catch (err) {
@@ -115,7 +118,11 @@ async function startServers(inst: InstancePaths, port: number, wp: WpVersion): P
 export async function siteUp(opts: UpOptions = {}): Promise<SandboxCredentials> {
   const inst = resolveInstance(opts);
   const wp = await instanceWp(inst, opts.wp);
-  if ((await chooseBackend(inst, opts.backend)) === 'playground') return playgroundSiteUp(inst, wp, Boolean(opts.seed));
+  const network = await instanceNetwork(inst, opts.multisite);
+  if ((await chooseBackend(inst, opts.backend)) === 'playground') {
+    if (network) throw new Error('a multisite network needs the native backend (PHP + MariaDB); use --backend native');
+    return playgroundSiteUp(inst, wp, Boolean(opts.seed));
+  }
   const running = await runningPort(inst);
   let creds: SandboxCredentials | null;
   let port: number;
@@ -140,7 +147,7 @@ export async function siteUp(opts: UpOptions = {}): Promise<SandboxCredentials> 
     if (await portInUse(port)) {
       throw new Error(`port ${port} is already in use on 127.0.0.1; pick another with --port or CMS_SANDBOX_PORT`);
     }
-    creds = await startServers(inst, port, wp);
+    creds = await startServers(inst, port, wp, network);
     inst.log(`WordPress ${(await installedVersion(inst)) ?? wp} ready at ${creds.url} (user ${creds.username}; \`site env\` prints the credentials)`);
   }
   if (opts.seed) await seedInstance(inst, port, true);
@@ -176,6 +183,7 @@ export async function siteStatus(opts: SandboxOptions = {}): Promise<SandboxStat
     seeded: Boolean(state.seeded),
     wordpress: (await installedVersion(inst)) ?? state.wordpress,
     backend,
+    ...(state.network ? { network: true } : {}),
   };
 }
 

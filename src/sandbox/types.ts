@@ -14,6 +14,15 @@ export interface SandboxOptions {
   wp?: string;
   /** native (PHP + MariaDB), playground (WordPress Playground's CLI) or auto. Default: env CMS_SANDBOX_BACKEND, else auto. */
   backend?: string;
+  /** A new instance becomes a subdirectory multisite network with three sites (docs/multisite.md). */
+  multisite?: boolean;
+}
+
+/** One site of a sandbox network: `slug` is '' for the main site. */
+export interface NetworkSite {
+  slug: string;
+  id: number;
+  url: string;
 }
 
 export interface SandboxCredentials {
@@ -21,6 +30,8 @@ export interface SandboxCredentials {
   username: string;
   appPassword: string;
   adminPassword: string;
+  /** On a network instance: its sites (the admin's application password works on each). */
+  network?: { sites: NetworkSite[] };
 }
 
 export interface SandboxStatus {
@@ -33,6 +44,8 @@ export interface SandboxStatus {
   /** WordPress version of the instance ("7.1.4"), once its files exist. */
   wordpress?: string;
   backend: 'native' | 'playground';
+  /** True for a multisite network instance. */
+  network?: boolean;
 }
 
 /** Persisted in `<instance>/state.json` (no secrets). */
@@ -43,6 +56,8 @@ export interface SandboxState {
   /** WordPress version the instance runs ("7.1.4"). */
   wordpress?: string;
   backend?: 'native' | 'playground';
+  /** The instance is a subdirectory multisite network (its port is pinned: it is in every site's URL). */
+  network?: boolean;
 }
 
 /** One captured `wp_mail()` call, as written by the sandbox mu-plugin. */

@@ -16,7 +16,12 @@ const define = (name: string, value: string | boolean) =>
   `define(${phpString(name)}, ${typeof value === 'boolean' ? String(value) : phpString(value)});`;
 
 /** wp-config.php, rewritten on every `up` (the port may change); mode 0600 as it holds the DB password. */
-export async function writeWpConfig(inst: InstancePaths, secrets: InstanceSecrets, port: number): Promise<void> {
+export async function writeWpConfig(
+  inst: InstancePaths,
+  secrets: InstanceSecrets,
+  port: number,
+  network = false,
+): Promise<void> {
   const url = siteUrl(port);
   const lines = [
     '<?php',
@@ -30,9 +35,7 @@ export async function writeWpConfig(inst: InstancePaths, secrets: InstanceSecret
     define('DB_COLLATE', ''),
     ...Object.entries(secrets.salts).map(([k, v]) => define(k, v)),
     "$table_prefix = 'wp_';",
-    // Pin the URL to the current port instead of the siteurl/home options.
-    define('WP_HOME', url),
-    define('WP_SITEURL', url),
+    ...(network ? networkDefines(port) : [define('WP_HOME', url), define('WP_SITEURL', url)]),
     // Application passwords require HTTPS unless the environment is 'local'.
     // https://developer.wordpress.org/reference/functions/wp_is_application_passwords_supported/
     define('WP_ENVIRONMENT_TYPE', 'local'),
@@ -52,6 +55,25 @@ export async function writeWpConfig(inst: InstancePaths, secrets: InstanceSecret
     '',
   ];
   await writeFileAtomic(join(inst.wpDir, 'wp-config.php'), lines.join('\n'), 0o600);
+}
+
+/**
+ * A single site pins its URL to the current port (WP_HOME, WP_SITEURL) instead of the
+ * siteurl/home options. A network cannot: those constants would give every site the main
+ * site's address; each site's URL is in its own options and wp_blogs, with the port (network.ts
+ * keeps a network on the port it was installed on). Subdirectory network constants:
+ * https://developer.wordpress.org/advanced-administration/multisite/create-network/#step-4-enabling-the-network
+ */
+function networkDefines(port: number): string[] {
+  return [
+    define('WP_ALLOW_MULTISITE', true),
+    define('MULTISITE', true),
+    define('SUBDOMAIN_INSTALL', false),
+    define('DOMAIN_CURRENT_SITE', `127.0.0.1:${port}`),
+    define('PATH_CURRENT_SITE', '/'),
+    "define('SITE_ID_CURRENT_SITE', 1);",
+    "define('BLOG_ID_CURRENT_SITE', 1);",
+  ];
 }
 
 /**

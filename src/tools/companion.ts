@@ -39,6 +39,8 @@ export const COMPANION_ROUTES = {
   'users/content': '0.3.0',
   /** 0.3.1: a delete without heir of an account owning links no longer dies halfway (offboarding.php). */
   'users/delete': '0.3.1',
+  /** 0.5.0: a multisite network's users, memberships and super admins (network.php). */
+  network: '0.5.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

@@ -35,6 +35,12 @@ export interface ToolContext {
   answerBudget?: number;
   /** Where every write is recorded with the state it replaced, so it can be undone (docs/undo.md). */
   journal?: ChangeJournal;
+  /** The site profile's name (issue #38): audit entries name it, so one log can serve a fleet. */
+  site?: string;
+  /** A fleet run's id (`invoke --sites`): journal entries record it, `undo --run` finds them. */
+  runId?: string;
+  /** The site is a multisite network: the network tools are offered (docs/multisite.md). */
+  network?: boolean;
 }
 
 /**
@@ -104,6 +110,10 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   undo?: ToolUndo<z.output<Schema>>;
   /** Works only with a change journal (list-changes, undo-change): the toolkits leave it out without one. */
   needsJournal?: boolean;
+  /** Offered only when the site is a multisite network (ToolFilter.network); a single site never sees it. */
+  network?: true;
+  /** On a network, this definition (same name, more params) stands in for the tool (list-users, delete-user). */
+  onNetwork?: ToolDefinition<z.ZodObject>;
 }
 
 export type AnyToolDefinition = ToolDefinition<z.ZodObject>;

@@ -47,6 +47,8 @@ export interface ChangeEntry {
   after: unknown;
   /** Set when this entry is itself an undo of change X (undoing it is a redo). */
   undoes?: string;
+  /** The fleet run (`invoke --sites`) this change was part of: `cms-admin undo --run ID` takes it back. */
+  run_id?: string;
   /** An undo some of whose writes failed (a fault): undoing X again finishes it. */
   incomplete?: boolean;
 }

@@ -58,8 +58,17 @@ export interface TrashedPost {
   title: string;
 }
 
+/** A network account's place on a multisite network (docs/multisite.md): super admin, role per site id. */
+export interface NetworkUserState {
+  username: string;
+  super_admin: boolean;
+  sites: Record<string, string[]>;
+}
+
 export interface UndoState {
   taxonomy?: TaxonomyRef;
+  /** Network accounts (add-user-to-site, remove-user-from-site, grant/revoke-super-admin). */
+  network_users?: Record<string, NetworkUserState | null>;
   terms?: Record<string, TermState | null>;
   /**
    * Post id → its term ids in `taxonomy`, sorted. Entries before #34.4 kept whole lists; new
@@ -88,6 +97,8 @@ export interface UndoScope {
    */
   postTerms?: readonly number[];
   users?: readonly number[];
+  /** Network accounts whose memberships and super admin state the call changes (companion plugin 0.5.0). */
+  networkUsers?: readonly number[];
   /** A user deleted with their content: their posts and pages outside the Trash (restore-trash.ts). */
   trashOf?: number;
   /** What an undo of the call cannot give back, in words; kept in the entry's `before`. */

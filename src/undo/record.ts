@@ -60,6 +60,7 @@ export async function beginChange(
           terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
           posts: scope.posts,
           users: [...(scope.users ?? []), ...(created.users ?? [])],
+          networkUsers: scope.networkUsers,
           trashOf: scope.trashOf,
         };
         if (full.taxonomy) before.taxonomy = full.taxonomy;
@@ -105,6 +106,7 @@ export async function beginChange(
         ...(whyNot ? { why_not: whyNot } : {}),
         before: whyNot ? {} : before,
         after: whyNot ? {} : after,
+        ...(context.runId ? { run_id: context.runId } : {}),
       };
       return appendEntry(context, entry, secrets);
     },

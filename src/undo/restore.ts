@@ -4,6 +4,7 @@ import { restorePosts } from './restore-posts.js';
 import { deleteTerm, restoreTerms } from './restore-terms.js';
 import { restoreTrashed } from './restore-trash.js';
 import { restoreUsers } from './restore-users.js';
+import { restoreNetworkUsers } from './restore-network.js';
 import { readState, type UndoState } from './state.js';
 import type { RestoreOptions, RestoreOutcome } from './types.js';
 
@@ -29,6 +30,7 @@ export async function restoreState(
     terms: [...new Set([...ids(target.terms), ...ids(expected.terms)])],
     posts: [...new Set([...ids(target.posts), ...ids(expected.post_changes)])],
     users: ids(target.users),
+    networkUsers: ids(target.network_users),
   });
   const out: RestoreOutcome = {
     restored: [],
@@ -47,5 +49,6 @@ export async function restoreState(
   if (taxonomy) for (const id of toDelete) await deleteTerm(client, taxonomy, id, options, out);
   if (target.users) await restoreUsers(client, expected, target, options, out);
   if (target.trashed) await restoreTrashed(client, target, options, out);
+  if (target.network_users) await restoreNetworkUsers(client, expected, target, options, out);
   return out;
 }

@@ -1,6 +1,7 @@
 import { chunk, decodeEntities, mapLimit, type WordPressClient, WordPressError } from '../client/index.js';
 import { readPostTerms } from '../tools/taxonomy/post-terms.js';
 import { readTrashable } from './restore-trash.js';
+import { readNetworkUsers } from './restore-network.js';
 import type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
 
 export type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
@@ -12,12 +13,14 @@ export async function readState(client: WordPressClient, scope: UndoScope): Prom
   const state: UndoState = {};
   const { taxonomy } = scope;
   if (taxonomy) state.taxonomy = taxonomy;
-  const [terms, posts, users, trashed] = await Promise.all([
+  const [terms, posts, users, trashed, networkUsers] = await Promise.all([
     taxonomy && scope.terms?.length ? readTerms(client, taxonomy, scope.terms) : undefined,
     taxonomy && scope.posts?.length ? readPosts(client, taxonomy, scope.posts) : undefined,
     scope.users?.length ? readUsers(client, scope.users) : undefined,
     scope.trashOf === undefined ? undefined : readTrashable(client, scope.trashOf),
+    scope.networkUsers?.length ? readNetworkUsers(client, scope.networkUsers) : undefined,
   ]);
+  if (networkUsers) state.network_users = networkUsers;
   if (terms) state.terms = terms;
   if (posts) state.posts = posts;
   if (users) state.users = users;

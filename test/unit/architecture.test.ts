@@ -21,6 +21,8 @@ const FLOORS: readonly (readonly string[])[] = [
   // One call's life, for every surface: resolve, validate, review, approve, run, journal, audit.
   ['call'],
   ['config'],
+  // Site profiles and fleets (#38): a context per site (config), the undo question (changes).
+  ['sites'],
   ['adapters'],
   ['toolkits', 'agent', 'mcp'],
   ['evals', 'index'],

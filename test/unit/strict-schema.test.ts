@@ -2,7 +2,7 @@ import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { describe, expect, it } from 'vitest';
 import { modelParameters } from '../../src/adapters/json-schema.js';
 import { allLangChainTools } from '../../src/toolkits.js';
-import { tools } from '../../src/call/index.js';
+import { selectTools, tools } from '../../src/call/index.js';
 import { isOptional } from '../../src/tools/params.js';
 import { anthropicStrictProblems, geminiProblems, openAiStrictProblems, TOOL_NAME } from '../helpers/provider-rules.js';
 
@@ -52,7 +52,7 @@ describe('strict-ready schemas', () => {
       tools: Array<{ functionDeclarations: Array<{ name: string; parameters?: Record<string, unknown> }> }>;
     };
     const declarations = params.tools[0]!.functionDeclarations;
-    expect(declarations).toHaveLength(tools.length);
+    expect(declarations).toHaveLength(selectTools(tools).length);
     for (const declaration of declarations) {
       expect(geminiProblems(declaration.parameters, declaration.name)).toEqual([]);
       const tool = tools.find((t) => t.name === declaration.name)!;

@@ -53,3 +53,22 @@ export const deleteUserUndo: ToolUndo<P> = {
     return `deleted user ${params.id}${result.username ? ` (${result.username})` : ''}; ${ids.length} post(s) moved to the Trash${ids.length ? `: ${shown}` : ''}${unseen}`;
   },
 };
+
+/**
+ * The network tools (docs/multisite.md): the account's super admin state and role per site,
+ * read before and after through the plugin; an undo puts them back (undo/restore-network.ts).
+ * `lost`: what an undo cannot give back, read before the call (posts given to someone else).
+ */
+export function networkUndo(
+  describe: (params: P, name: string) => string,
+  lost?: (context: Parameters<NonNullable<ToolUndo['scope']>>[0], params: P) => Promise<string[]>,
+): ToolUndo<P> {
+  return {
+    scope: async (context, params) => ({
+      networkUsers: [params.user_id],
+      ...(lost ? { notRestorable: await lost(context, params) } : {}),
+    }),
+    summary: (params, _result, before) =>
+      describe(params, before.network_users?.[params.user_id]?.username ?? `user ${params.user_id}`),
+  };
+}

@@ -1,0 +1,93 @@
+import { createInterface } from 'node:readline/promises';
+import { approvalRequest, approveAll, type Approver } from '../call/approval.js';
+import { ConfigError } from '../config.js';
+import { runOnSites, type SiteOutcome } from '../sites/run.js';
+import { selectSites } from '../sites/select.js';
+import { readProfiles } from '../sites/store.js';
+import { planRunUndo } from '../sites/undo-run.js';
+import { describeUndo } from './undo-approve.js';
+import type { ChangeEntry } from '../undo/journal.js';
+import { undoListed, type UndoReport } from '../undo/undo.js';
+import { terminalApprover } from './terminal.js';
+
+export interface UndoRunOptions {
+  sites?: string;
+  concurrency?: string;
+  dryRun?: boolean;
+  force?: boolean;
+  yes?: boolean;
+  json?: boolean;
+  journal?: string;
+}
+
+/**
+ * `undo --run ID`: the run's changes on every site (or --sites), read from each site's own
+ * journal; ONE question lists what each site gets back (read from that site); then each site
+ * is undone, its failure its own. Exit 0 only if every site's share was undone cleanly.
+ */
+export async function runUndoRun(runId: string, options: UndoRunOptions): Promise<number> {
+  let profiles: ReturnType<typeof selectSites>;
+  try {
+    profiles = selectSites(readProfiles(), options.sites ?? 'all');
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`cms-admin: ${err.message}\n`);
+    return 2;
+  }
+  const concurrency = Number(options.concurrency ?? 8) || 8;
+  const plans = new Map<string, { chosen: ChangeEntry[]; lines: string[] }>();
+  const planned = await runOnSites(
+    profiles,
+    async (context, profile) => {
+      if (!context.journal) return { ok: false, error: { code: 'journal_off', message: 'The change journal is off: nothing can be undone.' } };
+      const plan = await planRunUndo(context, context.journal, runId, { force: options.force });
+      plans.set(profile.name, plan);
+      return { ok: true, result: plan.lines };
+    },
+    { concurrency, journal: options.journal },
+  );
+  const failedToPlan = planned.filter((o) => !o.ok);
+  const withChanges = profiles.filter((p) => plans.get(p.name)?.chosen.length);
+  for (const o of failedToPlan) if (!o.ok) process.stderr.write(`${o.site}: ${o.error.code}: ${o.error.message}\n`);
+  if (!withChanges.length) {
+    process.stderr.write(`No change of run ${runId} made as you is left to undo on ${failedToPlan.length ? 'the sites that could be read' : 'any site'}.\n`);
+    return 1;
+  }
+  const question = withChanges.flatMap((p) => [`on ${p.name}:`, ...(plans.get(p.name)?.lines ?? []).map((l) => `  ${l}`)]);
+  if (options.dryRun) {
+    process.stdout.write(`${question.join('\n')}\n`);
+    return failedToPlan.length ? 1 : 0;
+  }
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const rl = interactive && !options.yes ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
+  const approver: Approver = options.yes
+    ? approveAll
+    : rl
+      ? terminalApprover(rl, process.stdout, () => undefined)
+      : async () => ({ approved: false, reason: 'An undo is a write and needs approval: run it in a terminal, or pass --yes.' });
+  const sites = withChanges.map((p) => p.name);
+  const decision = await approver(approvalRequest('undo', { run: runId, sites }, question.join('\n'))).finally(() => rl?.close());
+  if (!decision.approved) {
+    process.stderr.write(`Not undone: ${decision.reason}\n`);
+    return 1;
+  }
+  const reports = new Map<string, UndoReport[]>();
+  const done: SiteOutcome[] = await runOnSites(
+    withChanges,
+    async (context, profile) => {
+      const list = await undoListed(context, context.journal as NonNullable<typeof context.journal>, plans.get(profile.name)?.chosen ?? [], {
+        force: options.force,
+      });
+      reports.set(profile.name, list);
+      return { ok: true, result: list };
+    },
+    { concurrency, journal: options.journal },
+  );
+  for (const o of done) {
+    if (options.json) process.stdout.write(`${JSON.stringify(o)}\n`);
+    else if (!o.ok) process.stdout.write(`${o.site}: FAILED ${o.error.code}: ${o.error.message}\n`);
+    else for (const r of reports.get(o.site) ?? []) process.stdout.write(`${o.site}: ${describeUndo(r)}\n`);
+  }
+  const clean = done.every((o) => o.ok && (reports.get(o.site) ?? []).every((r) => !r.conflicts.length && !r.incomplete));
+  return clean && !failedToPlan.length ? 0 : 1;
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../config-error.js';
+
+/**
+ * Site profiles (issue #38): one file per person, `$XDG_CONFIG_HOME/cms-admin/sites.json`,
+ * mode 0600 (it holds application passwords), rewritten whole through a temp file and a
+ * rename, so a crash leaves the old file or the new one, never half of one.
+ */
+export interface SiteProfile {
+  name: string;
+  url: string;
+  username: string;
+  appPassword: string;
+  /** Groups it belongs to, selected as `@group`. */
+  groups: string[];
+}
+
+export interface ProfilesFile {
+  version: 1;
+  sites: SiteProfile[];
+}
+
+/** The user's config folder, as the XDG base directories define it. */
+export function configHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.XDG_CONFIG_HOME || path.join(homedir(), '.config');
+}
+
+/** `~/.config/cms-admin/sites.json`, or CMS_SITES_FILE. */
+export function profilesPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CMS_SITES_FILE || path.join(configHome(env), 'cms-admin', 'sites.json');
+}
+
+/** Names are typed on command lines and in `--sites a,b`: no commas, no `@`, not `all`. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$/;
+
+export function checkName(name: string, what = 'site name'): void {
+  if (!NAME.test(name) || name === 'all') {
+    throw new ConfigError(
+      `"${name}" is not a usable ${what}: letters, digits, . _ - / (up to 63, starting with a letter or digit), not "all".`,
+      'invalid_config',
+    );
+  }
+}
+
+/** The profiles; none when the file does not exist. A damaged file is said, with its path. */
+export function readProfiles(file = profilesPath()): ProfilesFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, sites: [] };
+    throw err;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`The site profiles file ${file} is not valid JSON; fix or remove it.`, 'invalid_config');
+  }
+  const sites = (data as ProfilesFile | undefined)?.sites;
+  if (!Array.isArray(sites) || !sites.every(isProfile)) {
+    throw new ConfigError(`The site profiles file ${file} has an unexpected shape; fix or remove it.`, 'invalid_config');
+  }
+  return { version: 1, sites: sites.map((s) => ({ ...s, groups: s.groups ?? [] })) };
+}
+
+function isProfile(value: unknown): value is SiteProfile {
+  const s = value as Record<string, unknown> | null;
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    ['name', 'url', 'username', 'appPassword'].every((key) => typeof s[key] === 'string') &&
+    (s.groups === undefined || (Array.isArray(s.groups) && s.groups.every((g) => typeof g === 'string')))
+  );
+}
+
+/**
+ * Writes the whole file: a private temp file beside it (0600 from its creation, so the
+ * passwords are never readable by others, not even for a moment), flushed, then renamed over it.
+ */
+export function writeProfiles(data: ProfilesFile, file = profilesPath()): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(temp, 0o600); // a umask cannot loosen it, but an odd filesystem might
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+export function findProfile(data: ProfilesFile, name: string): SiteProfile | undefined {
+  return data.sites.find((s) => s.name === name);
+}
+
+/** Adds or replaces a profile by name. */
+export function putProfile(profile: SiteProfile, file = profilesPath()): void {
+  const data = readProfiles(file);
+  const sites = data.sites.filter((s) => s.name !== profile.name);
+  writeProfiles({ version: 1, sites: [...sites, profile] }, file);
+}
+
+/** Removes a profile; false when there was none by that name. */
+export function removeProfile(name: string, file = profilesPath()): boolean {
+  const data = readProfiles(file);
+  const sites = data.sites.filter((s) => s.name !== name);
+  if (sites.length === data.sites.length) return false;
+  writeProfiles({ version: 1, sites }, file);
+  return true;
+}

@@ -1,0 +1,32 @@
+import { describePlan } from '../changes/undo-review.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone } from '../undo/journal.js';
+import { planUndo } from '../undo/undo.js';
+
+/**
+ * One site's share of `undo --run ID`: the changes of that run this account made on this site
+ * and not undone yet, newest first, and the lines the question says for them (what the forward
+ * tools would say, read from the site now, as `undo` asks for one change).
+ */
+export async function planRunUndo(
+  context: ToolContext,
+  journal: ChangeJournal,
+  runId: string,
+  opts: { force?: boolean } = {},
+): Promise<{ chosen: ChangeEntry[]; lines: string[] }> {
+  const all = await journal.entries();
+  const account = await context.client.connect();
+  const chosen = entriesOf(all, account)
+    .filter((e) => e.run_id === runId && !e.undoes && !isUndone(all, e))
+    .reverse();
+  const lines: string[] = [];
+  for (const entry of chosen) {
+    if (!entry.reversible) {
+      lines.push(`${entry.change_id}: restore nothing; it cannot be undone (${JSON.stringify(String(entry.why_not ?? 'not reversible').slice(0, 200))})`);
+      continue;
+    }
+    const plan = await planUndo(context, journal, { change_id: entry.change_id, force: opts.force });
+    lines.push(await describePlan(context, plan));
+  }
+  return { chosen, lines };
+}

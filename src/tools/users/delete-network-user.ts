@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { AnyToolDefinition } from '../define-tool.js';
+import { defineTool } from '../define-tool.js';
+import { wpId } from '../schema.js';
+import { ToolError } from '../tool-error.js';
+import { required } from './risk.js';
+import { irreversible } from './undo-users.js';
+import { NETWORK, networkUser, networkUserOutput, requireNetwork, siteName } from './network.js';
+
+/**
+ * delete-user on a network: the account leaves the whole network; on every site where it wrote
+ * posts they go to reassign_to (who must belong to that site) first, since WordPress's
+ * wpmu_delete_user() would delete them. Deleting the posts instead is not offered here.
+ */
+export const deleteUserOnNetwork: AnyToolDefinition = defineTool({
+  name: 'delete-user',
+  toolkit: 'users',
+  description: 'Delete an account from the whole network, its posts on each site to reassign_to.',
+  schema: z.strictObject({ id: wpId(), reassign_to: wpId().optional().describe('Heir on every site with posts') }),
+  outputSchema: networkUserOutput,
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  undo: irreversible('a deleted account cannot be recreated (its posts went to another account)', (p) =>
+    `deleted user ${p.id} from the network${p.reassign_to ? `, posts to ${p.reassign_to}` : ''}`,
+  ),
+  async review({ client }, params) {
+    await requireNetwork(client, 'Deleting a network account');
+    const user = await networkUser(client, params.id);
+    if (user.super_admin) {
+      throw new ToolError('delete_super_admin', `${user.username} is a super admin; WordPress never deletes one. Nothing was changed.`, {
+        hint: 'Revoke super admin first (revoke-super-admin).',
+      });
+    }
+    const withPosts = user.sites.filter((m) => (m.posts ?? 0) > 0);
+    if (withPosts.length && params.reassign_to === undefined) {
+      throw new ToolError('content_needs_heir', `${user.username} has posts on ${withPosts.map((m) => `${siteName(m)} (${m.posts})`).join(', ')}. Nothing was changed.`, {
+        hint: 'Give reassign_to: a user who belongs to each of those sites.',
+      });
+    }
+    const each = user.sites.map((m) =>
+      `${siteName(m)}: leaves (${m.roles.join(', ') || 'no role'})${m.posts ? `, ${m.posts} post(s) to user ${params.reassign_to}` : ''}`,
+    );
+    return required(`delete ${user.username}'s account from the whole network; ${each.join('; ') || 'on no site'}; this cannot be undone`);
+  },
+  async execute({ client }, params) {
+    await requireNetwork(client, 'Deleting a network account');
+    return client.delete(`${NETWORK}/users/${params.id}`, params.reassign_to ? { reassign: params.reassign_to } : undefined);
+  },
+});

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { WordPressClient } from '../../client/index.js';
+import { COMPANION_INDEX_FIELD, COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
+import { text } from '../schema.js';
+import { ToolError } from '../tool-error.js';
+import { rolePowers } from './risk.js';
+
+/**
+ * Multisite networks (docs/multisite.md): the companion plugin's network routes (0.5.0,
+ * plugin/…/includes/network.php) on the network's main site, which only a super admin may use.
+ */
+export const NETWORK = `/${COMPANION_NAMESPACE}/network`;
+
+/** A site of the network: its path's slug ("sports"; "main" for the main site) or its id. */
+export const siteParam = () => text(64).describe('Site slug or id');
+
+export interface Membership {
+  site: string;
+  site_id: number;
+  roles: string[];
+  posts?: number;
+}
+
+export interface NetworkUser {
+  id: number;
+  username: string;
+  name: string;
+  super_admin: boolean;
+  sites: Membership[];
+  /** How many super admins the network has (single-user read). */
+  super_admins?: number;
+}
+
+/** Whether the site is a multisite network, as the companion plugin (0.5.0) reports in the REST index. */
+export async function isNetwork(client: WordPressClient): Promise<boolean> {
+  const index = await client.index();
+  return (index[COMPANION_INDEX_FIELD] as { network?: unknown } | undefined)?.network === true;
+}
+
+/** A network tool's first step: the plugin's network routes, on a network. */
+export async function requireNetwork(client: WordPressClient, what: string): Promise<void> {
+  await requireCompanion(client, what, 'network');
+  if (!(await isNetwork(client))) {
+    throw new ToolError('not_a_network', `${what} works on a multisite network; this site is a single site.`, {
+      hint: 'Use set-user-role and delete-user on a single site.',
+    });
+  }
+}
+
+export async function networkUser(client: WordPressClient, id: number): Promise<NetworkUser> {
+  return client.get<NetworkUser>(`${NETWORK}/users/${id}`);
+}
+
+/** "sports", "main" or an id, as the plugin's routes take it. */
+export const siteRef = (site: string) => encodeURIComponent(site.trim().replace(/^\/+|\/+$/g, '') || 'main');
+
+/** The membership on `site` (slug, "main" or id), if any. */
+export function membershipOn(user: NetworkUser, site: string): Membership | undefined {
+  const ref = site.trim().replace(/^\/+|\/+$/g, '');
+  return user.sites.find((m) => String(m.site_id) === ref || m.site === ref || (m.site === '' && (ref === 'main' || ref === '')));
+}
+
+export const siteName = (m: { site: string }) => m.site || 'main';
+
+/** One line per site, e.g. "sports: editor, news: author". */
+export const describeSites = (user: NetworkUser) =>
+  user.sites.map((m) => `${siteName(m)}: ${m.roles.join(', ') || 'no role'}`).join('; ') || 'no site';
+
+/** The powerful capabilities a role gives (what a person must approve), read from the roles route. */
+export async function powersOfRole(client: WordPressClient, role: string): Promise<string[]> {
+  return (await rolePowers(client))(role);
+}
+
+export const networkUserOutput = z.looseObject({ id: z.number(), username: z.string() });

@@ -1,0 +1,92 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { readCredentials, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
+import { WordPressClient } from '../../src/client/index.js';
+import { recordSecret } from './output-log.js';
+import { testSite } from './site.js';
+
+/**
+ * A fleet for the fleet tests (issue #38): the suite's own sandbox plus two more instances —
+ * one on the suite's WordPress, one on 6.1 — named after the suite's instance, on the next
+ * ports (CMS_TEST_FLEET overrides: `name:port:wp,name:port:wp`). They are started (and seeded
+ * once, at install) when not running, and stopped again by `stop()` if this run started them.
+ */
+export interface FleetSite {
+  name: string;
+  url: string;
+  username: string;
+  appPassword: string;
+  wp: string;
+}
+
+export interface Fleet {
+  sites: FleetSite[];
+  /** A site's own client, for reading its state back (not through the code under test). */
+  client(name: string): WordPressClient;
+  /** A config folder of its own: XDG_CONFIG_HOME for the CLI runs. */
+  configHome: string;
+  /** The environment a CLI run needs: no CMS_URL (profiles only), the temp config folder. */
+  env(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+function extraInstances(): Array<{ name: string; port: number; wp: string }> {
+  const spec = process.env.CMS_TEST_FLEET;
+  if (spec) {
+    return spec.split(',').map((part) => {
+      const [name, port, wp] = part.split(':');
+      return { name: name as string, port: Number(port), wp: wp || '7.1' };
+    });
+  }
+  const base = process.env.CMS_TEST_SANDBOX ?? 'test';
+  const port = Number(process.env.CMS_TEST_PORT || 8899);
+  return [
+    { name: `${base}-f2`, port: port + 1, wp: process.env.CMS_SANDBOX_WP || '7.1' },
+    { name: `${base}-f61`, port: port + 2, wp: '6.1' },
+  ];
+}
+
+export async function startFleet(): Promise<Fleet> {
+  const home = process.env.CMS_SANDBOX_HOME as string;
+  const main = testSite();
+  const sites: FleetSite[] = [{ name: 'one', ...main, wp: process.env.CMS_TEST_WORDPRESS ?? '?' }];
+  const started: Array<{ name: string }> = [];
+  const names = ['two', 'three'];
+  for (const [i, inst] of extraInstances().entries()) {
+    const opts = { home, name: inst.name, port: inst.port, wp: inst.wp, log: () => undefined };
+    const status = await siteStatus(opts);
+    if (!status.running) started.push(inst);
+    await siteUp({ ...opts, seed: !status.seeded });
+    const creds = await readCredentials(opts);
+    if (!creds) throw new Error(`The fleet sandbox ${inst.name} has no credentials.`);
+    recordSecret(creds.appPassword);
+    recordSecret(creds.appPassword.replace(/\s+/g, ''));
+    recordSecret(Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'));
+    sites.push({ name: names[i] ?? inst.name, url: creds.url, username: creds.username, appPassword: creds.appPassword, wp: inst.wp });
+  }
+  const clients = new Map<string, WordPressClient>();
+  const configHome = mkdtempSync(path.join(tmpdir(), 'cms-fleet-config-'));
+  return {
+    sites,
+    configHome,
+    client(name) {
+      const site = sites.find((s) => s.name === name);
+      if (!site) throw new Error(`no fleet site ${name}`);
+      if (!clients.has(name)) clients.set(name, new WordPressClient(site));
+      return clients.get(name) as WordPressClient;
+    },
+    env: (extra = {}) => ({
+      CMS_URL: undefined,
+      CMS_USERNAME: undefined,
+      CMS_APP_PASSWORD: undefined,
+      CMS_SITE: undefined,
+      XDG_CONFIG_HOME: configHome,
+      ...extra,
+    }),
+    async stop() {
+      if (process.env.CMS_KEEP_SANDBOX === '1') return;
+      for (const inst of started) await siteDown({ home, name: inst.name, log: () => undefined });
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WordPressClient } from '../../../src/client/index.js';
+import { createContext } from '../../../src/config.js';
+import { recordSecret } from '../../helpers/output-log.js';
+import { callNetwork, networkState, recordingApprover, type TestNetwork, testNetwork } from '../../helpers/network.js';
+
+/**
+ * dave administers the Sports site only. Through WordPress's own /wp/v2/users on his site and
+ * through the plugin's network routes, he reaches no user of another site and changes nothing
+ * beyond his site: WordPress refuses (is_user_member_of_blog, map_meta_cap's manage_network_users)
+ * and the plugin asks is_super_admin().
+ */
+let net: TestNetwork;
+let dave: WordPressClient;
+let daveSports: ReturnType<typeof createContext>;
+const code = (p: Promise<unknown>) => p.then(() => 'allowed', (err: { code?: string; status?: number }) => `${err.status} ${err.code}`);
+
+beforeAll(async () => {
+  net = await testNetwork();
+  const created = await net
+    .context('sports')
+    .client.post<{ password: string }>(`/wp/v2/users/${net.users.dave}/application-passwords`, { name: 'cross-site test' });
+  recordSecret(created.password);
+  const login = { username: 'dave', appPassword: created.password };
+  dave = new WordPressClient({ url: net.sites.sports as string, ...login });
+  daveSports = { ...createContext({ url: net.sites.sports as string, ...login }), network: true };
+});
+
+describe('a site administrator is refused across sites', () => {
+  it('through core REST on his own site: no user of another site to read, edit, promote or delete', async () => {
+    const before = await networkState(net);
+    const [erin, carla] = [net.users.erin, net.users.carla];
+    expect(await code(dave.get(`/wp/v2/users/${erin}`, { context: 'edit' }))).toBe('404 rest_user_invalid_id');
+    expect(await code(dave.post(`/wp/v2/users/${erin}`, { roles: ['subscriber'] }))).toBe('404 rest_user_invalid_id');
+    // carla belongs to Sports too: her account is the network's, so dave may not edit or delete it.
+    expect(await code(dave.post(`/wp/v2/users/${carla}`, { email: 'taken@example.com' }))).toBe('403 rest_cannot_edit');
+    expect(await code(dave.delete(`/wp/v2/users/${carla}`, { force: true, reassign: net.users.dave as number }))).toMatch(/^(403|501) /);
+    const listed = await dave.get<Array<{ id: number }>>('/wp/v2/users', { per_page: 100 });
+    expect(listed.map((u) => u.id)).not.toContain(erin);
+    expect(await networkState(net)).toEqual(before);
+  });
+
+  it('through the plugin: every network route answers that only a super admin may', async () => {
+    const before = await networkState(net);
+    const refused = '403 cms_admin_not_super_admin';
+    expect(await code(dave.get('/cms-admin/v1/network/users'))).toBe(refused);
+    expect(await code(dave.get(`/cms-admin/v1/network/users/${net.users.erin}`))).toBe(refused);
+    expect(await code(dave.post('/cms-admin/v1/network/sites/news/users', { user: net.users.dave, role: 'administrator' }))).toBe(refused);
+    expect(await code(dave.delete(`/cms-admin/v1/network/sites/news/users/${net.users.erin}`))).toBe(refused);
+    expect(await code(dave.post(`/cms-admin/v1/network/super-admins/${net.users.dave}`))).toBe(refused);
+    expect(await code(dave.delete(`/cms-admin/v1/network/users/${net.users.erin}`))).toBe(refused);
+    expect(await networkState(net)).toEqual(before);
+  });
+
+  it('through the toolkit: the network tools answer with WordPress refusal, and nothing changes', async () => {
+    const before = await networkState(net);
+    const out = await callNetwork(daveSports, 'grant-super-admin', { user_id: net.users.dave as number }, recordingApprover());
+    expect(out).toMatchObject({ ok: false, error: { code: 'cms_admin_not_super_admin' } });
+    const add = await callNetwork(daveSports, 'add-user-to-site', { user_id: net.users.dave as number, site: 'news', role: 'administrator' }, recordingApprover());
+    expect(add.ok).toBe(false);
+    expect(await networkState(net)).toEqual(before);
+  });
+});
