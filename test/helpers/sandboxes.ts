@@ -51,13 +51,21 @@ export function instanceOptions(i: number, env: NodeJS.ProcessEnv = process.env)
   };
 }
 
+/**
+ * This worker's place (1-based) among the instances: pool ids are 1..maxWorkers and two running
+ * files never share one; global setup starts one instance per worker (or one alone when at most
+ * one WordPress-bound file runs). Other per-worker resources (the test network) use it too.
+ */
+export function workerIndex(): number {
+  const all = inject('sandboxes');
+  const id = Number(process.env.VITEST_POOL_ID || 1);
+  return ((id - 1) % Math.max(1, all.length)) + 1;
+}
+
 /** This worker's instance (test files: use this, or `testSite()` / `wp()` in site.ts). */
 export function testSandbox(): TestSandbox {
   const all = inject('sandboxes');
-  // Pool ids are 1..maxWorkers and two running files never share one; global setup starts one
-  // instance per worker (or one alone when at most one WordPress-bound file runs).
-  const id = Number(process.env.VITEST_POOL_ID || 1);
-  const sandbox = all[(id - 1) % all.length];
+  const sandbox = all[workerIndex() - 1];
   if (!sandbox) throw new Error('The test sandboxes are not up: run the tests through vitest (global setup starts them).');
   return sandbox;
 }
