@@ -1,11 +1,17 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/sequencer.js';
+import { testWorkers } from './test/helpers/workers.js';
 
 /**
- * Two projects: `unit` (pure logic, parallel) and `wordpress` (everything that talks to the
- * real sandbox site, one file at a time so counts read from the site are not disturbed).
+ * Two projects: `unit` (pure logic) and `wordpress` (everything that talks to the real sandbox
+ * site). Files run in parallel, CMS_TEST_WORKERS at once; each worker has its own WordPress
+ * instance (test/helpers/sandboxes.ts), so no two files share a site and counts read from it are
+ * not disturbed. docs/testing.md.
  */
 export default defineConfig({
   test: {
+    maxWorkers: testWorkers(),
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {
@@ -26,10 +32,12 @@ export default defineConfig({
             'test/package/**/*.test.ts',
           ],
           globalSetup: ['test/global-setup.ts'],
-          setupFiles: ['test/helpers/record-console.ts'],
-          fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          setupFiles: ['test/helpers/worker-sandbox.ts', 'test/helpers/record-console.ts'],
+          // Limits, not waits: a test ends when its condition holds. Files now share the cores
+          // (CMS_TEST_WORKERS at once), so a CLI start that takes 2 s alone can take 20 s on a
+          // loaded 2-core machine; 60 s failed tests that spawn the CLI twice there.
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
     ],

@@ -2,16 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import {
-  DEFAULT_WP,
+  ensurePrerequisites,
   mailLogPath,
-  packageRoot,
-  parseWpVersion,
-  type SandboxOptions,
+  resolveInstance,
+  type SandboxCredentials,
   siteDown,
   siteStatus,
   siteUp,
 } from '../src/sandbox/index.js';
 import { aptInstall, isRoot } from '../src/sandbox/apt.js';
+import { type InstanceOptions, instanceOptions, type TestSandbox } from './helpers/sandboxes.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** Programs the tests drive besides the sandbox: tmux (terminal tests), openssl (the TLS test's certificate). */
@@ -32,93 +32,96 @@ async function ensureTestPrograms(log: (line: string) => void): Promise<void> {
   await aptInstall(log, missing);
 }
 
-/** What test files can `inject('sandbox')` (the same values are also in process.env). */
-export interface TestSandbox {
-  url: string;
-  username: string;
-  appPassword: string;
-  home: string;
-  name: string;
-  port: number;
-  mailLog: string;
+/**
+ * How many instances: one per worker (the pool's maxWorkers, from CMS_TEST_WORKERS in
+ * vitest.config.ts), or one alone when this run has at most one WordPress-bound file.
+ */
+async function instanceCount(project: TestProject): Promise<number> {
+  const workers = Math.max(1, Number(project.globalConfig.maxWorkers) || 1);
+  if (workers === 1) return 1;
+  try {
+    // The files this run chose (CLI filters, --exclude) of this project.
+    const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+    const { testFiles } = await project.globTestFiles(filters);
+    return testFiles.length <= 1 ? 1 : workers;
+  } catch {
+    return workers;
+  }
 }
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    sandbox: TestSandbox;
+/** Up and seeded (the `seeded` snapshot restored when current); a failure names the instance and its logs. */
+async function startInstance(opts: InstanceOptions): Promise<SandboxCredentials> {
+  try {
+    return await siteUp({ ...opts, seed: true });
+  } catch (err) {
+    const { logsDir } = resolveInstance(opts);
+    throw new Error(`test sandbox "${opts.name}" (port ${opts.port}) did not start: ${(err as Error).message}\n  its logs: ${logsDir}`);
   }
 }
 
 /**
- * The test instance: separate from the developer's `site` instance, on its own port, one per
- * WordPress version (CMS_SANDBOX_WP, default the newest) since an instance keeps its version.
- */
-export function testSandboxOptions(): SandboxOptions & { home: string; name: string; port: number; wp: string } {
-  const wp = parseWpVersion(process.env.CMS_SANDBOX_WP || DEFAULT_WP, 'CMS_SANDBOX_WP');
-  return {
-    home: process.env.CMS_SANDBOX_HOME || join(packageRoot(), '.cms-sandbox'),
-    name: process.env.CMS_TEST_SANDBOX || `test-${wp.replace('.', '')}`,
-    wp,
-    port: Number(process.env.CMS_TEST_PORT || 8899),
-    log: (line) => process.stderr.write(`[sandbox:test] ${line}\n`),
-  };
-}
-
-/**
- * Bring up the test sandbox with a fresh seeded database on every run (the
- * `seeded` snapshot is restored when current, otherwise the dataset is
- * seeded), then hand its credentials to the test workers via process.env,
- * which they inherit, and `provide`.
+ * Bring up the test instances in parallel, each with a fresh seeded database (restored from its
+ * `seeded` snapshot when current, otherwise seeded), and hand their credentials to the workers
+ * (`provide`; test/helpers/worker-sandbox.ts puts the worker's own into process.env).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const opts = testSandboxOptions();
-  await ensureTestPrograms((line) => opts.log?.(line));
-  const creds = await siteUp({ ...opts, seed: true });
-  resetOutputLog(opts.home, opts.name);
+  const count = await instanceCount(project);
+  const all = Array.from({ length: count }, (_, i) => instanceOptions(i + 1));
+  const first = all[0] as InstanceOptions;
+  await ensureTestPrograms((line) => first.log?.(line));
+  // Once, before the parallel starts: apt and the WordPress download must not run twice at once.
+  await ensurePrerequisites(first, first.wp);
+  const started = await Promise.allSettled(all.map(startInstance));
+  const failed = started.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+  const creds = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  if (failed.length) {
+    await Promise.all(all.map((opts) => siteDown(opts).catch(() => {})));
+    throw new Error(failed.join('\n'));
+  }
   // CI legs run per WordPress version: say which one this run tests.
-  const wordpress = (await siteStatus(opts)).wordpress ?? 'unknown';
-  opts.log?.(`tests run against WordPress ${wordpress} at ${creds.url}`);
-  const mailLog = mailLogPath(opts);
-  Object.assign(process.env, {
-    CMS_URL: creds.url,
-    CMS_USERNAME: creds.username,
-    CMS_APP_PASSWORD: creds.appPassword,
-    CMS_SANDBOX_HOME: opts.home,
-    CMS_TEST_SANDBOX: opts.name,
-    CMS_TEST_WORDPRESS: wordpress,
-    // The CLI journals every write in the user's state folder by default (docs/undo.md): tests
-    // keep theirs beside the sandbox, never in the home of whoever runs them.
-    XDG_STATE_HOME: join(opts.home, `${opts.name}-state`),
+  const wordpress = (await siteStatus(first)).wordpress ?? 'unknown';
+  const sandboxes: TestSandbox[] = all.map((opts, i) => {
+    const { url, username, appPassword } = creds[i] as SandboxCredentials;
+    resetOutputLog(opts.home, opts.name);
+    return {
+      url,
+      username,
+      appPassword,
+      home: opts.home,
+      name: opts.name,
+      port: opts.port,
+      mailLog: mailLogPath(opts),
+      // The CLI journals every write in the user's state folder by default (docs/undo.md): tests
+      // keep theirs beside the sandbox, never in the home of whoever runs them.
+      stateHome: join(opts.home, `${opts.name}-state`),
+    };
   });
-  const { url, username, appPassword } = creds;
-  project.provide('sandbox', {
-    url,
-    username,
-    appPassword,
-    home: opts.home,
-    name: opts.name,
-    port: opts.port,
-    mailLog,
-  });
+  first.log?.(`tests run against WordPress ${wordpress} at ${sandboxes.map((s) => s.url).join(', ')} (${count} at once)`);
+  project.provide('sandboxes', sandboxes);
+  project.provide('wordpress', wordpress);
   return async () => {
     // Suite-wide secrets check over everything the tests recorded (test/helpers/output-log.ts).
-    const compact = creds.appPassword.replace(/\s+/g, '');
-    const leaks = findLeaks(opts.home, opts.name, {
-      'the application password': creds.appPassword,
-      'the application password without spaces': compact,
-      'the Basic auth header': Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'),
-      'the admin password': creds.adminPassword,
+    const leaks = all.flatMap((opts, i) => {
+      const c = creds[i] as SandboxCredentials;
+      const found = findLeaks(opts.home, opts.name, {
+        'the application password': c.appPassword,
+        'the application password without spaces': c.appPassword.replace(/\s+/g, ''),
+        'the Basic auth header': Buffer.from(`${c.username}:${c.appPassword}`).toString('base64'),
+        'the admin password': c.adminPassword,
+      });
+      return found.map((leak) => `${opts.name}: ${leak}`);
     });
-    opts.log?.(`secrets check: ${outputLogSize(opts.home, opts.name)} characters of recorded output, ${leaks.length} secret(s) found`);
+    const size = all.reduce((sum, opts) => sum + outputLogSize(opts.home, opts.name), 0);
+    first.log?.(`secrets check: ${size} characters of recorded output, ${leaks.length} secret(s) found`);
     if (leaks.length) {
       // vitest reports an error thrown here but still exits 0: set the exit code too.
       process.exitCode = 1;
       throw new Error(`Secrets appeared in test output: ${leaks.slice(0, 10).join('; ')}`);
     }
     if (process.env.CMS_KEEP_SANDBOX === '1') {
-      opts.log?.(`left running at ${creds.url} (CMS_KEEP_SANDBOX=1)`);
+      first.log?.(`left running at ${sandboxes.map((s) => s.url).join(', ')} (CMS_KEEP_SANDBOX=1)`);
       return;
     }
-    await siteDown(opts);
+    await Promise.all(all.map((opts) => siteDown(opts)));
   };
 }

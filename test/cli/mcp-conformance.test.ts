@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
 import { bearerProxy } from '../helpers/bearer-proxy.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { authorize, makeUser } from '../helpers/mcp-oauth.js';
@@ -18,7 +18,12 @@ import { tools as registry } from '../../src/call/index.js';
 // wp-login.php and authorize-application.php). The suite needs Node >= 22 (fs.globSync): it runs
 // on the npm registry's `node` package (pinned), whatever Node runs the tests.
 const INSPECTOR = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/inspector@2.12.0', '--', 'mcp-inspector', '--cli'];
-const SUITE = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/conformance@0.1.16', '--', 'conformance'];
+const SUITE_PACKAGES = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/conformance@0.1.16'];
+/**
+ * The suite's bin and the pinned Node, as npx resolved them (beforeAll): each of the twelve runs
+ * starts them directly, not through npm again (npx's own start is most of a short scenario's CPU).
+ */
+let suite: { node: string; bin: string };
 
 /** The server scenarios that apply to a tools-only server; docs/remote-mcp.md says why the others do not. */
 const SCENARIOS = [
@@ -77,10 +82,10 @@ function startServer(args: string[], env: Record<string, string>): Promise<strin
   });
 }
 
-/** One scenario of the suite against `url`; its checks, from the files it writes. */
-async function scenario(name: string, url: string): Promise<Check[]> {
+/** One scenario of the suite against `url`; its checks, from the files it writes (`expect`: the test's own, as it runs concurrently). */
+async function scenario(expect: ExpectStatic, name: string, url: string): Promise<Check[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cms-conformance-'));
-  const run = await promisify(execFile)('npx', [...SUITE, 'server', '--url', url, '--scenario', name, '-o', dir], {
+  const run = await promisify(execFile)(suite.node, [suite.bin, 'server', '--url', url, '--scenario', name, '-o', dir], {
     cwd: tmpdir(),
     timeout: 120_000,
     maxBuffer: 16 * 1024 * 1024,
@@ -97,7 +102,7 @@ async function scenario(name: string, url: string): Promise<Check[]> {
 }
 
 /** Fails on any FAILURE, and on any WARNING not accepted above (with the suite's own messages). */
-function expectConformant(name: string, checks: Check[]): void {
+function expectConformant(expect: ExpectStatic, name: string, checks: Check[]): void {
   const accepted = ACCEPTED_WARNINGS[name] ?? [];
   const bad = checks.filter(
     (check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !accepted.includes(check.id)),
@@ -114,7 +119,12 @@ function expectConformant(name: string, checks: Check[]): void {
 
 beforeAll(async () => {
   // The first run downloads the suite (and Node) into npm's cache.
-  await promisify(execFile)('npx', [...SUITE, 'list', '--server'], { cwd: tmpdir(), timeout: 600_000 });
+  const where = 'command -v node && readlink -f "$(command -v conformance)"';
+  const { stdout } = await promisify(execFile)('npx', [...SUITE_PACKAGES, '--', 'sh', '-c', where], { cwd: tmpdir(), timeout: 600_000 });
+  const [node, bin] = stdout.trim().split('\n');
+  if (!node || !bin) throw new Error(`npx did not name the suite's node and bin: ${stdout}`);
+  suite = { node, bin };
+  await promisify(execFile)(suite.node, [suite.bin, 'list', '--server'], { cwd: tmpdir(), timeout: 120_000 });
 }, 600_000);
 
 afterAll(() => {
@@ -179,12 +189,15 @@ describe('the MCP conformance suite 0.1.16 against cms-admin mcp --http', () => 
     });
   }
 
+  // Each scenario is its own suite process against the servers, which serve many sessions at
+  // once: they run side by side (vitest's maxConcurrency, 5), since most of a scenario's time is
+  // npx starting and the suite's own waits (server-sse-polling's reconnection).
   for (const name of SCENARIOS) {
-    it(`${name}: static token`, { timeout: 180_000 }, async () => {
-      expectConformant(name, await scenario(name, tokenUrl));
+    it.concurrent(`${name}: static token`, { timeout: 180_000 }, async ({ expect }) => {
+      expectConformant(expect, name, await scenario(expect, name, tokenUrl));
     });
-    it(`${name}: signed in with WordPress`, { timeout: 180_000 }, async () => {
-      expectConformant(name, await scenario(name, signInUrl));
+    it.concurrent(`${name}: signed in with WordPress`, { timeout: 180_000 }, async ({ expect }) => {
+      expectConformant(expect, name, await scenario(expect, name, signInUrl));
     });
   }
 });

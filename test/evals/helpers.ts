@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { testSandbox } from '../helpers/sandboxes.js';
 import type { EvalCase } from '../../src/evals/case-schema.js';
 import { loadCases } from '../../src/evals/loader.js';
 import type { ModelSource } from '../../src/evals/models.js';
@@ -7,7 +7,7 @@ import { restoreSnapshot, type SandboxOptions } from '../../src/sandbox/index.js
 
 /** The test sandbox (started and seeded by test/global-setup.ts) as the evals' sandbox. */
 export function evalSandbox(): SandboxOptions {
-  const { home, name, port } = inject('sandbox');
+  const { home, name, port } = testSandbox();
   return { home, name, port, log: () => {} };
 }
 

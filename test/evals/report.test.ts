@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testSandbox } from '../helpers/sandboxes.js';
 import { createChatModel } from '../../src/agent/model.js';
 import { DEFAULT_CASES_DIR } from '../../src/evals/loader.js';
 import type { ModelSource } from '../../src/evals/models.js';
@@ -21,7 +22,7 @@ afterAll(() => restoreSeeded());
  */
 async function leakySource(leaks: { seen: unknown[] }): Promise<ModelSource> {
   const server = await new ScriptedOpenAI().start();
-  const { appPassword } = inject('sandbox');
+  const { appPassword } = testSandbox();
   return {
     name: 'leaky',
     model: () => createChatModel({ model: 'leaky', apiKey: 'x', baseURL: server.url, timeoutMs: 30_000 }),
@@ -59,7 +60,7 @@ describe('eval report', () => {
       expect(leaks.seen[1]).toMatchObject({ delivery: 'link', link_given_to: 'the operator' });
       expect(JSON.stringify(leaks.seen)).not.toMatch(/action=rp/);
       const text = JSON.stringify(report);
-      for (const secret of ['Correct-Horse-Battery-42', inject('sandbox').appPassword]) {
+      for (const secret of ['Correct-Horse-Battery-42', testSandbox().appPassword]) {
         expect(text).not.toContain(secret);
       }
       expect(report.cases[0]?.toolCalls[0]?.args.password).toBe('[REDACTED]');
@@ -74,7 +75,7 @@ describe('eval report', () => {
 });
 
 describe('cms-admin eval (CLI)', () => {
-  const { name, port, home } = inject('sandbox');
+  const { name, port, home } = testSandbox();
   const args = ['eval', '--model', 'scripted', '--name', name, '--port', String(port)];
   const env = { CMS_SANDBOX_HOME: home };
 

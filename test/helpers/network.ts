@@ -5,6 +5,7 @@ import { createContext } from '../../src/config.js';
 import { DEFAULT_WP, packageRoot, parseWpVersion, resolveInstance, siteReset, siteUp } from '../../src/sandbox/index.js';
 import { type ApprovalRequest, type Approver, invoke, type ToolContext, type ToolOutcome } from '../../src/call/index.js';
 import { recordOutput, recordSecret } from './output-log.js';
+import { workerIndex } from './sandboxes.js';
 
 /**
  * A real multisite network for tests (`site up --multisite`): instance CMS_TEST_NETWORK on
@@ -32,11 +33,14 @@ export interface TestNetwork {
 }
 
 function options() {
+  const worker = workerIndex();
   const wp = parseWpVersion(process.env.CMS_SANDBOX_WP || DEFAULT_WP, 'CMS_SANDBOX_WP');
   return {
     home: process.env.CMS_SANDBOX_HOME || join(packageRoot(), '.cms-sandbox'),
-    name: process.env.CMS_TEST_NETWORK || `test-net-${wp.replace('.', '')}`,
-    port: Number(process.env.CMS_TEST_NETWORK_PORT || DEFAULT_PORTS[wp]),
+    // One network per vitest worker, like the test sites (docs/testing.md): worker i adds -w<i>
+    // and 3 × (i - 1) to the port, so the three versions' ports never meet (8921–8932 for 4).
+    name: `${process.env.CMS_TEST_NETWORK || `test-net-${wp.replace('.', '')}`}${worker > 1 ? `-w${worker}` : ''}`,
+    port: Number(process.env.CMS_TEST_NETWORK_PORT || DEFAULT_PORTS[wp]) + 3 * (worker - 1),
     wp,
     multisite: true,
     log: (line: string) => process.stderr.write(`[sandbox:network] ${line}\n`),

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,17 @@ export function run(cmd: string, args: string[], cwd: string, env: NodeJS.Proces
   }
 }
 
+/** `run` without blocking: the package test runs its independent installs and compiles side by side. */
+export function runAsync(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const options = { cwd, encoding: 'utf8' as const, env: { ...process.env, npm_config_update_notifier: 'false', ...env }, maxBuffer: 64 * 1024 * 1024 };
+    execFile(cmd, args, options, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stderr || stdout || err.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
 /** `npm pack` of this checkout (its prepack builds dist/): the tarball's path. */
 export function packTarball(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'cms-pack-'));
@@ -34,12 +45,12 @@ export function repoVersion(name: string): string {
   return JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
 }
 
-/** A new app folder with its package.json (`type` as given), and `npm install` of `packages`. */
-export function newApp(name: string, type: 'module' | 'commonjs', packages: string[]): string {
+/** A new app folder with its package.json (`type` as given), and `npm install` of `packages` (npm's cache takes parallel installs). */
+export async function newApp(name: string, type: 'module' | 'commonjs', packages: string[]): Promise<string> {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'cms-app-')), name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, type }));
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages], dir);
+  await runAsync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages], dir);
   return dir;
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
-import { asCommonJs, installed, newApp, packTarball, repoVersion, run, typeScriptBlocks } from '../helpers/package-app.js';
+import { asCommonJs, installed, newApp, packTarball, repoVersion, run, runAsync, typeScriptBlocks } from '../helpers/package-app.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 import { selectTools, tools as registry } from '../../src/call/index.js';
@@ -20,19 +20,30 @@ const TSC = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const core = `@langchain/core@${repoVersion('@langchain/core')}`;
 const execFileAsync = promisify(execFile);
 let tarball: string;
+const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@types/node'];
+/** The apps, installed side by side once the tarball is there (the baseline app needs none). */
+let apps: { library: Promise<string>; coreOnly: Promise<string>; agent: Promise<string> };
 
-beforeAll(() => {
+beforeAll(async () => {
+  const coreOnly = newApp('core-only', 'commonjs', [core]);
+  coreOnly.catch(() => {}); // awaited by its test; a failure here must not be an unhandled rejection
   tarball = packTarball();
+  apps = {
+    coreOnly,
+    library: newApp('library', 'commonjs', [core, tarball]),
+    agent: newApp('agent-app', 'module', [core, ...peers.map((p) => `${p}@${repoVersion(p)}`), tarball]),
+  };
+  for (const app of [apps.library, apps.agent]) app.catch(() => {});
 }, 300_000);
 
 describe('a library-only app: the toolkits next to @langchain/core', () => {
   let app: string;
-  beforeAll(() => {
-    app = newApp('library', 'commonjs', [core, tarball]);
+  beforeAll(async () => {
+    app = await apps.library;
   }, 300_000);
 
-  it('adds two packages and under 15 MB to what @langchain/core installs, and runs no install script', () => {
-    const base = installed(newApp('core-only', 'commonjs', [core]));
+  it('adds two packages and under 15 MB to what @langchain/core installs, and runs no install script', async () => {
+    const base = installed(await apps.coreOnly);
     const withToolkits = installed(app);
     const added = { packages: withToolkits.packages - base.packages, mb: (withToolkits.bytes - base.bytes) / 2 ** 20 };
     expect(added.packages).toBeLessThanOrEqual(20);
@@ -96,9 +107,8 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
     ),
   ];
 
-  beforeAll(() => {
-    const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@types/node'];
-    root = newApp('agent-app', 'module', [core, ...peers.map((p) => `${p}@${repoVersion(p)}`), tarball]);
+  beforeAll(async () => {
+    root = await apps.agent;
     for (const [flavour, type] of Object.entries(flavours)) {
       const dir = path.join(root, flavour);
       mkdirSync(dir);
@@ -118,17 +128,20 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
     expect(blocks.filter((b) => b.name.startsWith('readme-')).length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(Object.keys(flavours))('every TypeScript block of README.md and docs/ compiles under strict as %s (nodenext), and as ESM for bundlers', (flavour) => {
+  // The compiles and the types check are independent processes: side by side.
+  it.concurrent.for(Object.keys(flavours))('every TypeScript block of README.md and docs/ compiles under strict as %s (nodenext), and as ESM for bundlers', { timeout: 180_000 }, async (flavour, { expect }) => {
     const dir = path.join(root, flavour);
-    run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-    if (flavour === 'esm') run(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], dir);
+    await Promise.all([
+      runAsync(process.execPath, [TSC, '-p', 'tsconfig.json'], dir),
+      flavour === 'esm' ? runAsync(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], dir) : undefined,
+    ]);
     const emitted = readFileSync(path.join(dir, 'out', 'readme-1.js'), 'utf8');
     expect(emitted).toContain(flavour === 'cjs' ? 'require("cms-admin-toolkit")' : "from 'cms-admin-toolkit'");
-  }, 180_000);
+  });
 
-  it('the types are right under node16 (CommonJS and ESM) and bundler (@arethetypeswrong/cli)', () => {
+  it.concurrent('the types are right under node16 (CommonJS and ESM) and bundler (@arethetypeswrong/cli)', async ({ expect }) => {
     // node10 has no "exports": subpaths cannot resolve there, and Node ≥ 22 is required anyway.
-    const out = run('npx', ['--yes', '@arethetypeswrong/cli@0.18.5', '--profile', 'node16', '--format', 'json', tarball], root);
+    const out = await runAsync('npx', ['--yes', '@arethetypeswrong/cli@0.18.5', '--profile', 'node16', '--format', 'json', tarball], root);
     const report = JSON.parse(out) as { problems?: Record<string, Array<{ resolutionKind?: string }>> };
     const problems = Object.values(report.problems ?? {})
       .flat()

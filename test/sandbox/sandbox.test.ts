@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testSandbox } from '../helpers/sandboxes.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import {
 } from '../../src/sandbox/index.js';
 
 /** Checks the real test sandbox started by test/global-setup.ts (no mocks). */
-const sandbox = inject('sandbox');
+const sandbox = testSandbox();
 const auth = `Basic ${Buffer.from(`${sandbox.username}:${sandbox.appPassword}`).toString('base64')}`;
 const quiet = () => {};
 

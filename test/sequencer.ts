@@ -1,0 +1,37 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest, slowest first (measured: docs/testing.md). vitest orders files by
+ * the durations it cached from the last run, but a fresh clone has none and would start them by
+ * size, so one of these could start last and run alone at the end while the other workers idle.
+ */
+export const SLOW_FILES = [
+  'test/package/pack.test.ts',
+  'test/cli/mcp-conformance.test.ts',
+  'test/reliability/undo-property.test.ts',
+  'test/reliability/concurrent-tools.test.ts',
+  'test/evals/report.test.ts',
+  'test/cli/invoke.test.ts',
+  'test/evals/scripted-suite.test.ts',
+  'test/wordpress/undo-parallel.test.ts',
+  'test/reliability/undo-faults.test.ts',
+  'test/cli/config.test.ts',
+  'test/cli/journal-safety.test.ts',
+  'test/wordpress/taxonomy/merge-categories.test.ts',
+  'test/reliability/concurrent-writers.test.ts',
+];
+
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const i = SLOW_FILES.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return i === -1 ? SLOW_FILES.length : i;
+    };
+    // Stable: the rest keep vitest's order (cached durations, failed first).
+    return sorted
+      .map((spec, index) => ({ spec, index, rank: rank(spec) }))
+      .sort((a, b) => a.rank - b.rank || a.index - b.index)
+      .map(({ spec }) => spec);
+  }
+}
