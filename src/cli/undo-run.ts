@@ -1,3 +1,4 @@
+import { UNDO_CHANGE } from '../changes/undo-change.js';
 import { createInterface } from 'node:readline/promises';
 import { approvalRequest, approveAll, type Approver } from '../call/approval.js';
 import { ConfigError } from '../config.js';
@@ -77,6 +78,7 @@ export async function runUndoRun(runId: string, options: UndoRunOptions): Promis
     async (context, profile) => {
       const list = await undoListed(context, context.journal as NonNullable<typeof context.journal>, plans.get(profile.name)?.chosen ?? [], {
         force: options.force,
+        recordAs: UNDO_CHANGE,
       });
       reports.set(profile.name, list);
       return { ok: true, result: list };

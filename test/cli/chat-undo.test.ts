@@ -46,7 +46,7 @@ it('tool shell: /undo takes back the last change with --yes', async () => {
     CMS_JOURNAL: path.join(mkdtempSync(path.join(tmpdir(), 'shell-undo-')), 'changes.jsonl'),
   };
   const name = unique('Shell undo');
-  const made = await runCli(['chat', '--yes'], { env, input: `create-tag name="${name}"\n` });
+  const made = await runCli(['chat', '--yes'], { env, input: `/json\ncreate-tag name="${name}"\n` });
   const id = Number(/"id": (\d+)/.exec(made.stdout)?.[1]);
   expect(id).toBeGreaterThan(0);
   const done = await runCli(['chat', '--yes'], { env, input: '/undo\n' });

@@ -66,7 +66,8 @@ describe('cms-admin chat without a model', () => {
     const name = unique('Shell cat');
     const run = await runCli(['chat'], {
       env: noModel,
-      input: `create-category name="${name}"\nget-cms-tags\n/exit\n`,
+      // /json: the shell's answers as JSON (tables by default; tool-shell.test.ts reads those).
+      input: `/json\ncreate-category name="${name}"\nget-cms-tags\n/exit\n`,
     });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('OPENAI_BASE_URL');

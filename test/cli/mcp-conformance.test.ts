@@ -9,7 +9,10 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { authorize, makeUser } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
-import { tools as registry } from '../../src/call/index.js';
+import { selectTools, tools } from '../../src/call/index.js';
+
+// A single site's tools: the network tools are listed only on a multisite network (docs/multisite.md).
+const registry = selectTools(tools, {});
 
 // Issue #37 finding 4: the official MCP conformance suite (pinned) against `cms-admin mcp --http`
 // in both auth modes. The suite has no option for a bearer token, so it talks to a proxy on

@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
-import { tools as registry } from '../../src/call/index.js';
+import { selectTools, tools } from '../../src/call/index.js';
+
+// A single site's tools: the network tools are listed only on a multisite network (docs/multisite.md).
+const registry = selectTools(tools, {});
 
 const serverCommand = () => {
   const site = testSite();

@@ -39,11 +39,13 @@ function extraInstances(): Array<{ name: string; port: number; wp: string }> {
       return { name: name as string, port: Number(port), wp: wp || '7.1' };
     });
   }
-  const base = process.env.CMS_TEST_SANDBOX ?? 'test';
-  const port = Number(process.env.CMS_TEST_PORT || 8899);
+  // Named and placed after this worker's own site (workers sit on consecutive ports from 8899,
+  // test/test-sandboxes.ts): +60 and +64 stay clear of the other workers' sites, their
+  // networks (8921…) and of each other's fleets for up to four workers.
+  const port = Number(new URL(testSite().url).port);
   return [
-    { name: `${base}-f2`, port: port + 1, wp: process.env.CMS_SANDBOX_WP || '7.1' },
-    { name: `${base}-f61`, port: port + 2, wp: '6.1' },
+    { name: `fleet-${port}-f2`, port: port + 60, wp: process.env.CMS_SANDBOX_WP || '7.1' },
+    { name: `fleet-${port}-f61`, port: port + 64, wp: '6.1' },
   ];
 }
 

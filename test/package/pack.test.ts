@@ -8,7 +8,10 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { asCommonJs, installed, newApp, packTarball, repoVersion, run, runAsync, typeScriptBlocks } from '../helpers/package-app.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
-import { selectTools, tools as registry } from '../../src/call/index.js';
+import { selectTools, tools } from '../../src/call/index.js';
+
+// A single site's tools (the network tools are listed only on a network).
+const registry = selectTools(tools, {});
 
 /**
  * The package as users get it (issue #35): `npm pack`, installed into new apps. A library-only app

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { tools } from '../../src/call/index.js';
+import { selectTools, tools } from '../../src/call/index.js';
 import { normalizeParams } from '../../src/tools/params.js';
 
 /**
@@ -8,7 +8,8 @@ import { normalizeParams } from '../../src/tools/params.js';
  * wrong shapes, and real tool names whose params break the schema in at least one way.
  */
 
-export const TOOL_NAMES = tools.map((t) => t.name);
+// A single site's tools: the network tools are offered only on a network (test/wordpress/network/).
+export const TOOL_NAMES = selectTools(tools, {}).map((t) => t.name);
 
 /** Keys that pollute prototypes when code assigns them naively. */
 export const POLLUTION_KEYS = [

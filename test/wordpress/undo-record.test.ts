@@ -45,7 +45,8 @@ it('a call that failed after writing part is journalled, and can be undone; one 
     reversible: true,
     summary: 'rename-then-fail failed (stopped_midway) after changing part: 1 object(s)',
   });
-  await undoChange(context, journal);
+  // The engine journals its undo under what ran it (the undo-change tool passes its own name).
+  await undoChange(context, journal, { recordAs: 'undo-change' });
   expect((await wp().get<{ name: string }>(`/wp/v2/categories/${cat.id}`)).name).toBe(cat.name);
 
   const used = await makeCategory('Undo in use');
