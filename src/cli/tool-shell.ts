@@ -36,6 +36,9 @@ export async function runToolShell(options: {
     terminal,
     ...(terminal ? { completer: shellCompleter(shown), history: loadHistory(), historySize: 500 } : {}),
   });
+  // Piped input (a script, a test) arrives all at once: readline emits lines while no question is
+  // pending, and `question()` would lose them. Its async iterator buffers every line, in order.
+  const piped = terminal ? undefined : rl[Symbol.asyncIterator]();
   let running: AbortController | undefined;
   let closed = false;
   let json = false;
@@ -51,11 +54,16 @@ export async function runToolShell(options: {
       : refuseAll;
   const say = (text: string) => process.stdout.write(`${text}\n`);
   say(`${bold('cms-admin tool shell')}. ${HELP}`);
-  while (!closed) {
+  while (piped || !closed) {
     let line: string;
     try {
       process.stdout.write('\n'); // not in the prompt: see repl.ts
-      line = (await rl.question(`${bold('tool>')} `)).trim();
+      if (piped) {
+        process.stdout.write(`${bold('tool>')} `);
+        const next = await piped.next();
+        if (next.done) break;
+        line = next.value.trim();
+      } else line = (await rl.question(`${bold('tool>')} `)).trim();
     } catch {
       break;
     }
