@@ -27,12 +27,12 @@ const SKIP: Array<[RegExp, string]> = [
 const clone = mkdtempSync(path.join(tmpdir(), 'cms-readme-'));
 const instance = process.env.CMS_TEST_SANDBOX ?? 'test';
 const port = Number(process.env.CMS_TEST_PORT ?? 8899);
-/** The versions example's instances and ports, moved beside the test instance's own. */
+/** The versions example's instances and ports, moved beside the test instance's own: +70/+75 clear the other workers' sites (consecutive ports) and the fleet tests' (+60/+64). */
 const moved: Array<[RegExp, string]> = [
   [/--name a\b/, `--name ${instance}-readme-a`],
   [/--name b\b/, `--name ${instance}-readme-b`],
-  [/--port 8891\b/, `--port ${port + 2}`],
-  [/--port 8892\b/, `--port ${port + 3}`],
+  [/--port 8891\b/, `--port ${port + 70}`],
+  [/--port 8892\b/, `--port ${port + 75}`],
 ];
 
 beforeAll(() => {
