@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -40,9 +40,11 @@ export function dataDirReady(inst: InstancePaths): boolean {
 export async function initDataDir(inst: InstancePaths): Promise<void> {
   const tmp = `${inst.dataDir}.tmp`;
   await rm(tmp, { recursive: true, force: true });
+  await mkdir(inst.tmpDir, { recursive: true, mode: 0o700 });
   await runChecked(requireBinary('mariadb-install-db'), [
     '--no-defaults',
     `--datadir=${tmp}`,
+    `--tmpdir=${inst.tmpDir}`,
     ...userArgs(),
     // root (and the invoking OS user) authenticate via unix_socket: no password to keep.
     // https://mariadb.com/kb/en/mariadb-install-db/#user-accounts
@@ -86,6 +88,7 @@ async function logTail(file: string): Promise<string> {
 export async function startMariadb(inst: InstancePaths): Promise<void> {
   if (await mariadbPid(inst)) return;
   await rm(inst.socket, { force: true });
+  await mkdir(inst.tmpDir, { recursive: true, mode: 0o700 });
   const logFile = mariadbLog(inst);
   const pid = spawnDetached(
     requireBinary('mariadbd'),
@@ -93,6 +96,7 @@ export async function startMariadb(inst: InstancePaths): Promise<void> {
       '--no-defaults', // must come first: ignore /etc/mysql/* of any system server
       datadirArg(inst),
       `--socket=${inst.socket}`,
+      `--tmpdir=${inst.tmpDir}`,
       `--pid-file=${inst.dbPidFile}`,
       `--log-error=${logFile}`,
       '--skip-networking',

@@ -34,6 +34,9 @@ export interface InstancePaths {
   wpDir: string;
   dataDir: string;
   runDir: string;
+  /** MariaDB's own temp folder: a server starting removes every `#sql*` file in its tmpdir, so
+   *  instances sharing /tmp deleted each other's temp tables (mariadb-install-db "Error on delete"). */
+  tmpDir: string;
   socket: string;
   dbPidFile: string;
   phpPidFile: string;
@@ -87,6 +90,7 @@ export function resolveInstance(opts: SandboxOptions = {}): InstancePaths {
     wpDir: join(dir, 'wordpress'),
     dataDir: join(dir, 'mysql'),
     runDir,
+    tmpDir: join(dir, 'tmp'),
     socket,
     dbPidFile: join(runDir, 'mariadbd.pid'),
     phpPidFile: join(runDir, 'php.pid'),
