@@ -32,7 +32,8 @@ export interface TestNetwork {
   php(code: string): Promise<string>;
 }
 
-function options() {
+/** The test network's sandbox options (the network evals run on it too: test/evals/network-suite.test.ts). */
+export function networkSandboxOptions() {
   const worker = workerIndex();
   const wp = parseWpVersion(process.env.CMS_SANDBOX_WP || DEFAULT_WP, 'CMS_SANDBOX_WP');
   return {
@@ -50,7 +51,7 @@ function options() {
 const execFileAsync = promisify(execFile);
 
 export async function testNetwork(): Promise<TestNetwork> {
-  const opts = options();
+  const opts = networkSandboxOptions();
   const creds = await siteUp(opts);
   await siteReset(opts);
   recordSecret(creds.appPassword);
