@@ -20,6 +20,8 @@ export interface TestNetwork {
   url: string;
   username: string;
   appPassword: string;
+  /** The super admin's login password (wp-login.php: sign-in tests). */
+  adminPassword: string;
   /** slug ('' = main) → site URL. */
   sites: Record<string, string>;
   /** login → user id. */
@@ -74,6 +76,7 @@ export async function testNetwork(): Promise<TestNetwork> {
     url: creds.url,
     username: creds.username,
     appPassword: creds.appPassword,
+    adminPassword: creds.adminPassword,
     sites,
     users,
     php,
