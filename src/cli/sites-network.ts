@@ -14,10 +14,11 @@ export async function addNetwork(name: string, base: SiteProfile, replace: boole
   try {
     sites = await networkSites(base);
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code === 'cms_admin_not_super_admin') {
+    const { code, status } = err as { code?: unknown; status?: unknown };
+    // The plugin refuses the network listing to anyone but a super admin (401/403, its own code).
+    if (status === 401 || status === 403) {
       process.stderr.write(
-        `${name} is a multisite network, but ${base.username} is not a super admin there, so its sites cannot be listed: saving ${base.url} as one site. A super admin's application password adds every site (NAME/slug, @NAME).\n`,
+        `${name} is a multisite network, but ${base.username} is not a super admin there (${String(code)}), so its sites cannot be listed: saving ${base.url} as one site. A super admin's application password adds every site (NAME/slug, @NAME).\n`,
       );
       return undefined;
     }

@@ -1,6 +1,8 @@
 import { WordPressClient } from '../client/index.js';
 import { NETWORK } from '../tools/users/network.js';
-import type { SiteRecord } from './site-state.js';
+
+/** As site-state.ts's SiteRecord (not imported: site-state imports this file). */
+type SiteRecord = Record<string, unknown> & { id: number };
 
 /**
  * A network case's state (target: network), read with the eval's own super admin account, never

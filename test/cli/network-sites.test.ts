@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { recordSecret } from '../helpers/output-log.js';
 import { type TestNetwork, networkState, testNetwork } from '../helpers/network.js';
 import { testSite, unique } from '../helpers/site.js';
 
@@ -102,6 +103,20 @@ describe('sites add on a multisite network', { timeout: 400_000 }, () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toMatch(/Removed network "uni": its 4 site profile\(s\) uni\/main, uni\/sports, uni\/news, uni\/arts/);
     expect((await cli(['sites', 'list', '--offline', '--json'])).stdout).toMatch(/^No site profiles/);
+  });
+
+  it("a site administrator (not a super admin) cannot list the network's sites: the one site is saved, and why is said", async () => {
+    const password = (
+      await net.php(`echo WP_Application_Passwords::create_new_application_password(${net.users.dave}, ['name' => 'profiles test'])[0];`)
+    ).trim();
+    recordSecret(password);
+    const out = await cli(['sites', 'add', 'daves', '--url', net.sites.sports as string, '--username', 'dave'], password);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/is a multisite network, but dave is not a super admin there \(cms_admin_not_super_admin\)/);
+    expect(jsonLines((await cli(['sites', 'list', '--offline', '--json'])).stdout).map((r) => [r.name, r.url])).toEqual([
+      ['daves', net.sites.sports],
+    ]);
+    expect((await cli(['sites', 'remove', 'daves'])).code).toBe(0);
   });
 
   it('a single site is still one profile', async () => {
