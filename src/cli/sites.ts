@@ -35,7 +35,8 @@ saved unless --no-check.
 On a multisite network (companion plugin 0.5.0, a super admin's password) every site of the
 network becomes a profile: NAME/main for the main site, NAME/<slug> for the others, each on
 its own site URL, all in the group @NAME (\`invoke --sites @NAME\`). Sites at another origin
-than --url (subdomains, mapped domains) are named, not saved: the password goes only there.`,
+than --url (subdomains, mapped domains) are named, not saved: the password goes to
+--url's origin only.`,
     )
     .action(async (name: string, options: AddOptions) => {
       const { addSite } = await import('./sites-run.js');
