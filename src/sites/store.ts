@@ -135,3 +135,10 @@ export function removeNetwork(name: string, file = profilesPath()): string[] {
   if (gone.length) writeProfiles({ version: 1, sites: data.sites.filter((s) => s.network !== name) }, file);
   return gone;
 }
+
+/** What a login error on a profile's site tells the person to fix (WordPressClientOptions.credentialsFrom). */
+export function profileCredentialsFrom(name: string, network?: string): string {
+  // A network's site profiles were saved together: adding the network again replaces them all.
+  const again = network ?? name;
+  return `the username and application password of site profile "${name}" (\`cms-admin sites add ${again} --replace …\` replaces them${network ? ` for every site of network ${network}` : ''})`;
+}
