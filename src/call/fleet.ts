@@ -4,6 +4,7 @@ import { redactSecrets } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { answerBudget, enforceBudget, MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
 import { parseParams } from '../tools/params.js';
+import { typeOnly } from '../tools/schema.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, decideCall } from './approval.js';
 import { type FleetAnswer, fleetWrite, mapBounded, siteResult } from './fleet-write.js';
@@ -32,8 +33,9 @@ export interface Fleet {
 export const isFleet = (target: ToolContext | Fleet): target is Fleet => Array.isArray((target as Fleet).sites);
 
 export const SITE = 'site';
-// Short: sent with every tool on every request. list-sites' description says the rest once.
-const siteParam = z.string().trim().min(1).describe('Site name, "a,b", "@group" or "all"');
+// No description and no minLength in its JSON: `site` is sent with every tool on every request
+// (11 tokens a tool this way, 30 with a description); list-sites' description says it once.
+const siteParam = z.string().trim().min(1).meta(typeOnly);
 
 const bases = new WeakMap<AnyToolDefinition, AnyToolDefinition>();
 
