@@ -1,7 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type ElicitRequest, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import path from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeProfiles } from '../../src/sites/store.js';
+import { REPO_ROOT } from '../helpers/cli.js';
 import { LoopbackServer } from '../../src/evals/loopback.js';
 import { createMcpServer } from '../../src/mcp/index.js';
 import { fleetOf } from '../../src/sites/fleet.js';
@@ -33,6 +37,7 @@ beforeAll(async () => {
     { name: 'dead', url: 'http://127.0.0.1:9', username: 'admin', appPassword: 'wxyz wxyz wxyz wxyz wxyz wxyz', groups: [] },
     { name: 'redirecting', url: redirecting.url, username: one.username, appPassword: one.appPassword, groups: [] },
   ];
+  writeProfiles({ version: 1, sites: profiles }, path.join(fleet.configHome, 'cms-admin', 'sites.json'));
 }, 300_000);
 afterAll(async () => {
   await redirecting?.stop();
@@ -127,6 +132,27 @@ describe('mcp with several sites', { timeout: 300_000 }, () => {
     expect(trapped.filter(Boolean)).toEqual([]);
     for (const site of ['one', 'three']) expect(await categoriesNamed(site, name)).toHaveLength(1);
     expect(await categoriesNamed('two', name)).toHaveLength(0);
+    await removeEverywhere(name);
+    await client.close();
+  });
+
+  it('cms-admin mcp --sites @real --yes: list-sites names the group, a write runs on each (approved by --yes)', async () => {
+    const env = fleet.env({ PATH: process.env.PATH ?? '', XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? '' });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', '--sites', '@real', '--yes'],
+        cwd: REPO_ROOT,
+        env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>,
+      }),
+    );
+    const listed = await callTool(client, 'list-sites', {});
+    expect(listed.body.items.map((s: { name: string }) => s.name)).toEqual(['one', 'two', 'three']);
+    const name = unique('Mcp Stdio');
+    const { body } = await callTool(client, 'create-category', { name, site: 'all' });
+    expect(body.summary).toBe('3 ok');
+    for (const site of ['one', 'two', 'three']) expect(await categoriesNamed(site, name)).toHaveLength(1);
     await removeEverywhere(name);
     await client.close();
   });
