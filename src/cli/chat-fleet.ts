@@ -3,7 +3,6 @@ import { createChatModel, MODEL_HELP, type ModelConfig } from '../agent/model.js
 import { ChatSession } from '../agent/runner.js';
 import type { Fleet, ToolFilter } from '../call/index.js';
 import { maskResetKeys, maskSecretParams } from '../redact.js';
-import type { ChatOptions } from './chat-run.js';
 import { fleetLabel } from './fleet-session.js';
 import { runRepl } from './repl.js';
 
@@ -18,7 +17,7 @@ const FLEET_UNDO =
  */
 export async function runFleetChat(
   fleet: Fleet,
-  options: ChatOptions,
+  options: { once?: string; json?: boolean; yes?: boolean; strict?: boolean },
   setup: { modelConfig: ModelConfig | undefined; maxSteps: number; historyTokens: number; filter: ToolFilter },
 ): Promise<number> {
   const { modelConfig } = setup;

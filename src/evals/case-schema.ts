@@ -106,6 +106,8 @@ const stateCheck = z
     products: selector.optional(),
     app_passwords: selector.optional(),
     sessions: selector.optional(),
+    /** A fleet case (target: fleet): the site to read; unset, the check holds on every site. */
+    site: z.string().min(1).optional(),
     /** Default: exactly one record matches (or none with `exists: false`). */
     exists: z.boolean().optional(),
     count: z.number().int().nonnegative().optional(),
@@ -137,6 +139,11 @@ export const evalCaseSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and -'),
   title: z.string().min(1),
   category: z.enum(CASE_CATEGORIES),
+  /**
+   * `fleet` (issue #38): the agent runs on the harness's several sites (run-fleet-case.ts); the
+   * fixture is applied on each, `{{fixture.<site>_<key>.id}}` names one site's record.
+   */
+  target: z.enum(['site', 'fleet']).default('site'),
   fixture: fixtureSchema.optional(),
   approvals: approvalsSchema.default('approve'),
   /** Model calls allowed per turn. */
