@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { redactSecrets } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
@@ -151,5 +150,6 @@ export function pickSites(fleet: Fleet, spec: string): FleetSite[] | { error: To
 
 /** Like `invoke --sites`' run id (sites/run.ts): journal entries record it, `undo --run` finds them. */
 function newRunId(): string {
-  return `r${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  // The global Web Crypto: node:crypto is not loaded at start (#35, the start-up of `invoke`).
+  return `r${Date.now().toString(36)}${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString('hex')}`;
 }
