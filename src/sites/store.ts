@@ -118,3 +118,8 @@ export function removeProfile(name: string, file = profilesPath()): boolean {
   writeProfiles({ version: 1, sites }, file);
   return true;
 }
+
+/** What a login error on a profile's site tells the person to fix (WordPressClientOptions.credentialsFrom). */
+export function profileCredentialsFrom(name: string): string {
+  return `the username and application password of site profile "${name}" (\`cms-admin sites add ${name} --replace …\` replaces them)`;
+}
