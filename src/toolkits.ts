@@ -3,7 +3,8 @@ import { type Approvals, toLangChainTool } from './adapters/langchain.js';
 import { checkSiteUrl, createContext } from './config.js';
 import type { ChangeJournal } from './undo/journal.js';
 import { siteJournal } from './undo/journal-path.js';
-import { selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './call/index.js';
+import { fleetTools, selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './call/index.js';
+import { fleetOf } from './sites/fleet.js';
 
 export interface SiteCredentials {
   url: string;
@@ -11,7 +12,13 @@ export interface SiteCredentials {
   appPassword: string;
 }
 
-export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
+/** A site of a several-site toolkit: a profile name the model uses in `site`, and groups (`@group`). */
+export interface NamedSite extends SiteCredentials {
+  name: string;
+  groups?: readonly string[];
+}
+
+export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit' | 'fleet'> {
   /*
    * `network: true` (or `context.network`): the site is a multisite network, so the network
    * tools (add-user-to-site, grant-super-admin …) are offered; `isNetwork(client)` asks the site.
@@ -19,6 +26,13 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
   /** The site to administer; or pass `context` to share one client between toolkits. */
   site?: SiteCredentials;
   context?: ToolContext;
+  /**
+   * Several sites (issue #38, docs/fleets.md): every tool takes `site` (a name, "a,b", "@group"
+   * or "all"), answers per site, and a write on more than one site asks one question for all;
+   * `list-sites` is added. Each site gets its own client, journal (its own file, or `journal`
+   * as a path or 'off') and secrets. One site here is the same as `site`.
+   */
+  sites?: readonly NamedSite[];
   /** With `site`: characters of JSON one tool answer may take (default 80,000; a list tool's page without `limit` takes 15%). */
   answerBudget?: number;
   /**
@@ -47,12 +61,27 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit'> {
 }
 
 function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
+  if (options.sites && options.sites.length > 1) return fleetToolkit(toolkit, options, options.sites);
+  if (options.sites?.length === 1) return buildTools(toolkit, { ...options, sites: undefined, site: options.sites[0] });
   const context = options.context ?? (options.site ? siteContext(options.site, options) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
   const network = options.network ?? context.network;
   return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow, network })
     .filter((tool) => !tool.needsJournal || context.journal)
     .map((tool) => toLangChainTool(tool, context, { strict: options.strict, approvals: options.approvals }));
+}
+
+function fleetToolkit(toolkit: ToolkitName | undefined, options: ToolkitOptions, sites: readonly NamedSite[]): DynamicStructuredTool[] {
+  if (options.journal !== undefined && typeof options.journal !== 'string') {
+    throw new Error('With `sites`, `journal` is a file path or \'off\': each site keeps its own journal otherwise.');
+  }
+  for (const site of sites) checkSiteUrl(site.url, `sites[${site.name}].url`);
+  const fleet = fleetOf(sites, { journal: options.journal, context: { answerBudget: options.answerBudget } });
+  const withJournal = fleet.sites.every((site) => site.context.journal);
+  const selected = selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow, fleet: true });
+  return fleetTools(selected.filter((tool) => !tool.needsJournal || withJournal)).map((tool) =>
+    toLangChainTool(tool, fleet, { strict: options.strict, approvals: options.approvals }),
+  );
 }
 
 function siteContext(site: SiteCredentials, options: ToolkitOptions): ToolContext {

@@ -20,6 +20,10 @@ export const SLOW_FILES = [
   'test/wordpress/taxonomy/merge-categories.test.ts',
   'test/reliability/concurrent-writers.test.ts',
   'test/cli/network-sites.test.ts',
+  // They bring up two more sandboxes (one WordPress 6.1) when not running: 60-80 s alone.
+  'test/agent/fleet-agent.test.ts',
+  'test/cli/mcp-fleet.test.ts',
+  'test/evals/fleet-evals.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {

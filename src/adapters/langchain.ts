@@ -1,6 +1,16 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import { type AnyToolDefinition, type Approver, approveAll, decideCall, runTool, type ToolContext } from '../call/index.js';
+import {
+  type AnyToolDefinition,
+  type Approver,
+  approveAll,
+  decideCall,
+  type Fleet,
+  isFleet,
+  runOnFleet,
+  runTool,
+  type ToolContext,
+} from '../call/index.js';
 import { isOptional, normalizeParams, parseParams } from '../tools/params.js';
 import { invalidParams } from '../call/run-tool.js';
 import { interruptApprover } from './interrupt.js';
@@ -32,10 +42,12 @@ function approverFor(approvals: Approvals | undefined): Approver {
 /**
  * One registry tool as a LangChain tool. The result is compact JSON text; user-fixable
  * problems come back as `{"error":{code,message,hint}}` so the model can correct its call.
+ * On a Fleet (several sites, #38) pass the tools of `fleetTools()`: each call's `site` picks
+ * the sites and the pipeline answers per site (call/fleet.ts).
  */
 export function toLangChainTool(
   tool: AnyToolDefinition,
-  context: ToolContext,
+  context: ToolContext | Fleet,
   options: LangChainToolOptions = {},
 ): DynamicStructuredTool {
   return new RegistryTool(tool, context, options);
@@ -49,7 +61,7 @@ class RegistryTool extends DynamicStructuredTool {
   readonly #tool: AnyToolDefinition;
   readonly #strict: boolean;
 
-  constructor(tool: AnyToolDefinition, context: ToolContext, options: LangChainToolOptions) {
+  constructor(tool: AnyToolDefinition, context: ToolContext | Fleet, options: LangChainToolOptions) {
     const approver = approverFor(options.approvals);
     super({
       name: tool.name,
@@ -61,6 +73,10 @@ class RegistryTool extends DynamicStructuredTool {
       // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
       func: async (input: unknown, _runManager, config) => {
         const signal = config?.signal;
+        if (isFleet(context)) {
+          const outcome = await runOnFleet(tool, context, input, approver, signal);
+          return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
+        }
         const callContext = signal ? { ...context, signal } : context;
         // The one approval path (tools/approval.ts); an interrupt propagates to LangGraph from here.
         const parsed = parseParams(tool, input);

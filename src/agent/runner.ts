@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, type BaseMessage, createAgent, HumanMessage, ToolMessage } from 'langchain';
 import { toLangChainTool } from '../adapters/langchain.js';
-import { selectTools, type ToolContext, type ToolFilter, tools as registry } from '../call/index.js';
+import { type Fleet, fleetTools, isFleet, selectTools, type ToolContext, type ToolFilter, tools as registry } from '../call/index.js';
 import type { Approver } from './approvals.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
 import { addUsage, answerDanglingToolCalls, messageText, type TokenUsage, ToolResultLedger } from './messages.js';
@@ -11,7 +11,8 @@ import { toolCallMiddleware } from './tool-calls.js';
 
 export interface AdminAgentOptions {
   model: BaseChatModel;
-  context: ToolContext;
+  /** The site; or several (a Fleet, sites/fleet.ts' fleetOf): every tool then takes `site` (#38). */
+  context: ToolContext | Fleet;
   approver: Approver;
   /** Only one toolkit, read-only mode, an allowlist. */
   filter?: ToolFilter;
@@ -59,7 +60,10 @@ export class ChatSession {
   readonly #ledger = new ToolResultLedger();
 
   constructor(options: AdminAgentOptions) {
-    const selected = selectTools(registry, options.filter);
+    const { context } = options;
+    const selected = isFleet(context)
+      ? fleetTools(selectTools(registry, { ...options.filter, fleet: true }))
+      : selectTools(registry, options.filter);
     this.toolNames = selected.map((tool) => tool.name);
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.#agent = createAgent({

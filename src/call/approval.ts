@@ -15,6 +15,8 @@ export interface ApprovalRequest {
   args: Record<string, unknown>;
   /** What the call will change, read from the site: "give alice the role administrator (was: editor)". */
   summary: string;
+  /** A write on several sites (#38): each site's effect, read from that site; `summary` lists them all. */
+  sites?: Array<{ site: string; summary: string }>;
 }
 
 /** `unavailable`: no one could be asked (no terminal, no `approvals` option, no elicitation). */
@@ -81,18 +83,17 @@ export async function decideCall(
   // The question shows the params that will run (resolved ones included), not the model's.
   const decision = await approver(approvalRequest(tool.name, review.params ?? params, review.summary));
   if (decision.approved) return { ok: true, ...resolved };
+  return { ok: false, error: notApproved(decision) };
+}
+
+/** What a call that was not approved answers: refused by the person, or no one could be asked. */
+export function notApproved(decision: ApprovalDecision & { approved: false }): ToolErrorPayload {
   if (decision.unavailable) {
-    return {
-      ok: false,
-      error: { code: 'approval_unavailable', message: `Not run: ${decision.reason} Nothing was changed.` },
-    };
+    return { code: 'approval_unavailable', message: `Not run: ${decision.reason} Nothing was changed.` };
   }
   return {
-    ok: false,
-    error: {
-      code: 'rejected_by_user',
-      message: `The call was not approved: ${decision.reason} Nothing was changed.`,
-      hint: 'Do not retry this call; ask the person what they want instead.',
-    },
+    code: 'rejected_by_user',
+    message: `The call was not approved: ${decision.reason} Nothing was changed.`,
+    hint: 'Do not retry this call; ask the person what they want instead.',
   };
 }

@@ -15,6 +15,7 @@ export {
   type CallDecision,
   decideCall,
   type FailedReview,
+  notApproved,
   reviewCall,
 } from './approval.js';
 export {
@@ -26,3 +27,5 @@ export {
   resolveCall,
   USAGE_ERROR_CODES,
 } from './envelope.js';
+export { type Fleet, type FleetSite, fleetTools, isFleet, pickSites, runOnFleet, SITE } from './fleet.js';
+export type { FleetAnswer, SiteResult } from './fleet-write.js';

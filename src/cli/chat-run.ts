@@ -13,6 +13,8 @@ import { cliJournal } from './journal-path.js';
 import { isNetwork } from '../call/index.js';
 import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from './shared.js';
 import { runToolShell } from './tool-shell.js';
+import { runFleetChat } from './chat-fleet.js';
+import { sessionSites } from './fleet-session.js';
 
 /** The floor of --history-tokens and CMS_HISTORY_TOKENS (README's configuration table). */
 const MIN_HISTORY_TOKENS = 1000;
@@ -25,6 +27,7 @@ export interface ChatOptions extends FilterOptions {
   resetLinkFile?: string;
   historyTokens?: string;
   strict?: boolean;
+  sites?: string;
 }
 
 /** Loaded only by `cms-admin chat`: it pulls in langchain. */
@@ -39,11 +42,14 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const siteOptions = contextOptions(options);
   // Checked before the site is reached (or the sandbox started): a wrong setting stops here.
   const modelConfig = modelConfigFromEnv();
+  const secretsTo = operatorHandOver(options.resetLinkFile);
+  const fleet = options.sites ? sessionSites(options.sites, { journal: options.journal, context: { ...siteOptions, secretsTo } }) : undefined;
+  if (fleet) return runFleetChat(fleet, options, { modelConfig, maxSteps, historyTokens, filter });
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
   const context = createContext(site, {
     ...siteOptions,
     journal: cliJournal(options.journal, site.url),
-    secretsTo: operatorHandOver(options.resetLinkFile),
+    secretsTo,
   });
   await context.client.connect();
   // A multisite network gets its network tools (docs/multisite.md); a single site, the same list as ever.

@@ -14,6 +14,7 @@ export function registerChatCommand(program: Command): void {
     .option('--read-only', 'load only read-only tools')
     .option('--toolkit <name>', 'load one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--sites <sites>', 'several site profiles (a,b | @group | all): every tool takes site, a write on several asks once')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option(...JOURNAL_FLAG)
     .option('--reset-link-file <file>', 'write reset links here (mode 0600) instead of on the terminal')
@@ -37,7 +38,11 @@ will change; without a terminal they are refused unless --yes is given. Reset li
 (terminal or --reset-link-file), never to the model.
 Every write is journalled (--journal): /undo takes back the last change, /undo N the last N,
 /undo ID one, after asking. In the chat: /help, /tools, /undo, /reset, /exit; Ctrl-C cancels
-the current turn.`,
+the current turn.
+With --sites (profiles: \`cms-admin sites\`) every tool takes site (a name, "a,b", "@group" or
+"all") and answers per site; list-sites names them. A write on more than one site asks one
+question listing each site's change, read from that site; each site journals its own change, and
+\`cms-admin undo --run ID\` (the id the answer gives) takes it back on each. docs/fleets.md.`,
     )
     .action(async (options: ChatOptions) => {
       const { runChat } = await import('./chat-run.js');

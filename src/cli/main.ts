@@ -32,7 +32,8 @@ const program = new Command('cms-admin')
 Site: --site NAME (or CMS_SITE) names a profile (\`cms-admin sites\`); else CMS_URL, CMS_USERNAME,
 CMS_APP_PASSWORD (an application password). Without either, commands use the local sandbox
 started by \`cms-admin site up\`. \`invoke --sites a,b|@group|all\` runs one call on many
-sites. ./.env is read too (the environment wins).`,
+sites; \`chat --sites\` and \`mcp --sites\` give the agent several sites (every tool takes site,
+a write on several asks once). ./.env is read too (the environment wins).`,
   );
 
 // `cms-admin invoke …` (scripts, agents calling one tool at a time) registers only its own command:

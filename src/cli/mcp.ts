@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
 import { findTool, isNetwork } from '../call/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
+import { sessionSites } from './fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
@@ -37,6 +38,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option('--sites <sites>', 'stdio: several site profiles (a,b | @group | all); every tool takes site')
     .option(
       '--yes',
       'approve every call that needs approval (for clients without elicitation; the client must confirm)',
@@ -60,6 +62,9 @@ Host (its address, or --public-url's host), else 421. See docs/remote-mcp.md.
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
 asked of the person through MCP elicitation. A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.
+With --sites (stdio) every tool takes site (a name, "a,b", "@group" or "all"), answers per site,
+and list-sites is listed; a write on more than one site is one elicitation listing each site's
+change, read from that site. docs/fleets.md.
 Site from CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (or the local sandbox when CMS_URL is unset);
 --http signing people in needs only CMS_URL.
 Example client config:
@@ -71,6 +76,18 @@ Example client config:
       const siteOptions = contextOptions(options);
       checkContextSettings();
       const approvals = { yes: Boolean(options.yes), approve: approveList(options.approve) };
+      if (options.sites !== undefined) {
+        if (options.http) throw badFlag('--sites serves stdio only: over --http each person signs in to one site.');
+        const fleet = sessionSites(options.sites, {
+          journal: options.journal,
+          context: { ...siteOptions, secretsTo: options.revealResetLinks ? 'result' : undefined },
+        });
+        if (fleet) {
+          if (process.stdin.isTTY) process.stderr.write(`${STDIO_ON_TERMINAL}\n`);
+          const { serveStdio } = await import('../mcp/index.js');
+          return serveStdio(fleet, filter, { strict: Boolean(options.strict), approvals });
+        }
+      }
       const auth = options.http ? authMode(options) : undefined;
       const port = options.port === undefined ? undefined : portFlag(options.port);
       // Sign-in mode needs only the site's address: each person brings their own account.
@@ -123,6 +140,7 @@ Example client config:
 }
 
 type McpOptions = FilterOptions & {
+  sites?: string;
   revealResetLinks?: boolean;
   strict?: boolean;
   yes?: boolean;

@@ -111,6 +111,8 @@ const stateCheck = z
     sessions: selector.optional(),
     network_users: selector.optional(),
     network_posts: selector.optional(),
+    /** A fleet case (target: fleet): the site to read; unset, the check holds on every site. */
+    site: z.string().min(1).optional(),
     /** Default: exactly one record matches (or none with `exists: false`). */
     exists: z.boolean().optional(),
     count: z.number().int().nonnegative().optional(),
@@ -142,8 +144,12 @@ export const evalCaseSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and -'),
   title: z.string().min(1),
   category: z.enum(CASE_CATEGORIES),
-  /** `network`: runs on the multisite eval sandbox as seeded (docs/evals.md), with the network tools. */
-  target: z.enum(['site', 'network']).default('site'),
+  /**
+   * `network`: runs on the multisite eval sandbox as seeded (docs/evals.md), with the network tools.
+   * `fleet` (issue #38): the agent runs on the harness's several sites (run-fleet-case.ts); the
+   * fixture is applied on each, `{{fixture.<site>_<key>.id}}` names one site's record.
+   */
+  target: z.enum(['site', 'network', 'fleet']).default('site'),
   fixture: fixtureSchema.optional(),
   approvals: approvalsSchema.default('approve'),
   /** Model calls allowed per turn. */

@@ -8,6 +8,8 @@ import { type EvalCase, evalCaseSchema } from './case-schema.js';
 import { placeholdersIn } from './placeholders.js';
 
 export const DEFAULT_CASES_DIR = join(packageRoot(), 'evals', 'cases');
+/** Cases with `target: fleet`: they need several sites (run-fleet-case.ts), so they live apart. */
+export const FLEET_CASES_DIR = join(packageRoot(), 'evals', 'fleet-cases');
 
 const YAML_HINT = "quote values that start with {{ or hold ': ', e.g. id: '{{fixture.a.id}}'";
 
@@ -111,7 +113,10 @@ function semanticProblems(evalCase: EvalCase, file: string): string[] {
   }
   try {
     for (const placeholder of placeholdersIn(evalCase)) {
-      if (placeholder.type === 'fixture' && !keys.has(placeholder.key)) {
+      // A fleet case names one site's record as <site>_<key>.
+      const onSite =
+        placeholder.type === 'fixture' && evalCase.target === 'fleet' && [...keys].some((k) => placeholder.key.endsWith(`_${k}`));
+      if (placeholder.type === 'fixture' && !keys.has(placeholder.key) && !onSite) {
         problems.push(
           `{{fixture.${placeholder.key}.${placeholder.field}}}: the fixture has no key "${placeholder.key}"`,
         );

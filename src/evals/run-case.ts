@@ -102,33 +102,7 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
       maxSteps: evalCase.max_steps,
       ...(env.network ? { filter: { network: true } } : {}),
     });
-    for (const [index, turn] of turns.entries()) {
-      const where = turns.length > 1 ? `turn ${index + 1}: ` : '';
-      env.models.beforeTurn(evalCase.turns[index]?.reference ?? [], resolver);
-      const outcome = await session.turn(turn.user);
-      const calls: CallRecord[] = outcome.toolCalls.map((call) => {
-        collectSecrets(call.args, secrets);
-        resultSecrets(call.result, secrets);
-        const error = errorCode(call.result, call.ok);
-        return { name: call.name, args: maskArgs(call.args), ok: error === undefined, ...(error && { error }) };
-      });
-      result.toolCalls.push(...calls.map((call) => ({ ...call, turn: index + 1 })));
-      result.steps += outcome.steps;
-      result.tokens.input += outcome.usage.input;
-      result.tokens.output += outcome.usage.output;
-      result.tokens.total += outcome.usage.total;
-      result.answers.push(outcome.answer);
-      if (outcome.stopped?.reason === 'step_limit') {
-        result.failures.push(`${where}step budget exceeded (max_steps ${evalCase.max_steps})`);
-      } else if (outcome.stopped) {
-        result.failures.push(`${where}${outcome.stopped.reason}: ${outcome.stopped.message}`);
-      }
-      const unreplayed = env.models.afterTurn();
-      if (unreplayed && !outcome.stopped) result.failures.push(`${where}${unreplayed}`);
-      if (turn.expect) {
-        result.failures.push(...checkCalls(await resolver.resolve(turn.expect), calls, outcome.answer, where));
-      }
-    }
+    await runTurns(session, evalCase, turns, resolver, env.models, result, secrets);
     result.timings.agentMs = since(t);
 
     phase = 'checks';
@@ -146,6 +120,47 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
   result.passed = result.failures.length === 0;
   result.timings.totalMs = since(started);
   return redactForReport(result, secrets);
+}
+
+
+/** Runs a case's turns in `session`, noting calls, tokens, answers and per-turn check failures in `result`. */
+export async function runTurns(
+  session: ChatSession,
+  evalCase: EvalCase,
+  turns: Array<{ user: string; expect?: EvalCase['turns'][number]['expect'] }>,
+  resolver: PlaceholderResolver,
+  models: ModelSource,
+  result: CaseResult,
+  secrets: Set<string>,
+): Promise<void> {
+  const env = { models };
+  for (const [index, turn] of turns.entries()) {
+    const where = turns.length > 1 ? `turn ${index + 1}: ` : '';
+    env.models.beforeTurn(evalCase.turns[index]?.reference ?? [], resolver);
+    const outcome = await session.turn(turn.user);
+    const calls: CallRecord[] = outcome.toolCalls.map((call) => {
+      collectSecrets(call.args, secrets);
+      resultSecrets(call.result, secrets);
+      const error = errorCode(call.result, call.ok);
+      return { name: call.name, args: maskArgs(call.args), ok: error === undefined, ...(error && { error }) };
+    });
+    result.toolCalls.push(...calls.map((call) => ({ ...call, turn: index + 1 })));
+    result.steps += outcome.steps;
+    result.tokens.input += outcome.usage.input;
+    result.tokens.output += outcome.usage.output;
+    result.tokens.total += outcome.usage.total;
+    result.answers.push(outcome.answer);
+    if (outcome.stopped?.reason === 'step_limit') {
+      result.failures.push(`${where}step budget exceeded (max_steps ${evalCase.max_steps})`);
+    } else if (outcome.stopped) {
+      result.failures.push(`${where}${outcome.stopped.reason}: ${outcome.stopped.message}`);
+    }
+    const unreplayed = env.models.afterTurn();
+    if (unreplayed && !outcome.stopped) result.failures.push(`${where}${unreplayed}`);
+    if (turn.expect) {
+      result.failures.push(...checkCalls(await resolver.resolve(turn.expect), calls, outcome.answer, where));
+    }
+  }
 }
 
 /**

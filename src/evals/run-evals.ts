@@ -45,6 +45,8 @@ export async function runEvals(options: EvalRunOptions): Promise<EvalReport> {
   const environment = (target: EvalCase['target']) => {
     let env = targets.get(target);
     if (!env) {
+      // Fleet cases need several sites, which the harness's test brings up (docs/evals.md).
+      if (target === 'fleet') throw new Error('Fleet cases (target: fleet) run from test/evals/fleet-evals.test.ts, on several sandboxes; `cms-admin eval` runs site and network cases.');
       env = target === 'network' ? networkEnvironment(options.networkSandbox) : siteEnvironment(options.sandbox);
       targets.set(target, env);
     }

@@ -7,7 +7,12 @@ import { z } from 'zod';
 import {
   type AnyToolDefinition,
   decideCall,
+  findTool,
+  type Fleet,
+  fleetTools,
   isDryRun,
+  isFleet,
+  runOnFleet,
   runTool,
   selectTools,
   type ToolContext,
@@ -38,8 +43,14 @@ export interface McpServerOptions {
  * call gets the same message here as from `cms-admin invoke`, as an `isError` result; a tool
  * this server does not list is a JSON-RPC error (-32602).
  */
-export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, options: McpServerOptions = {}): Server {
-  const selected = selectTools(tools, filter);
+export function createMcpServer(
+  context: ToolContext | Fleet,
+  filter: ToolFilter = {},
+  options: McpServerOptions = {},
+): Server {
+  // Several sites (#38): every tool takes `site`, list-sites is listed, answers are per site.
+  const fleet = isFleet(context) ? context : undefined;
+  const selected = fleet ? fleetTools(selectTools(tools, { ...filter, fleet: true })) : selectTools(tools, filter);
   const server = new Server({ name: 'cms-admin-toolkit', version: VERSION }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -52,7 +63,7 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
           type: 'object';
           [key: string]: unknown;
         },
-        ...(tool.outputSchema && { outputSchema: outputSchemaOf(tool) }),
+        ...(tool.outputSchema && !fleet && { outputSchema: outputSchemaOf(tool) }),
         annotations: {
           readOnlyHint: tool.annotations.readOnly,
           destructiveHint: tool.annotations.destructive,
@@ -65,6 +76,14 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: params } = request.params;
+    if (fleet) {
+      const tool = selected.find((t) => t.name === name);
+      if (!tool) throw unlistedTool(name, selected, findTool(name) ? 'tool_not_allowed' : 'unknown_tool');
+      const approver = mcpApprover(server, options.approvals ?? {}, extra.requestId);
+      const outcome = await runOnFleet(tool, fleet, params ?? {}, approver, extra.signal);
+      if (!outcome.ok) return errorResult(outcome.error);
+      return { content: [{ type: 'text' as const, text: JSON.stringify(outcome.result) }], isError: false };
+    }
     // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`.
     const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, filter);
     if (!call.ok) {
@@ -77,10 +96,11 @@ export function createMcpServer(context: ToolContext, filter: ToolFilter = {}, o
     }
     const { tool } = call;
     const approver = mcpApprover(server, options.approvals ?? {}, extra.requestId);
-    const decision = await decideCall(tool, context, call.params, approver);
+    const site = context as ToolContext;
+    const decision = await decideCall(tool, site, call.params, approver);
     if (!decision.ok) return errorResult(decision.error);
     // The params the question named (a resolved change_id), not the call's own.
-    const outcome = await runTool(tool, context, decision.params ?? call.params);
+    const outcome = await runTool(tool, site, decision.params ?? call.params);
     if (!outcome.ok) return errorResult(outcome.error);
     // structuredContent for clients of MCP 2025-06-18+, the same JSON as text for older ones.
     const result = outcome.result as Record<string, unknown>;
@@ -132,7 +152,7 @@ function outputSchemaOf(tool: AnyToolDefinition): { type: 'object'; [key: string
 }
 
 export async function serveStdio(
-  context: ToolContext,
+  context: ToolContext | Fleet,
   filter: ToolFilter = {},
   options: McpServerOptions = {},
 ): Promise<void> {

@@ -38,6 +38,7 @@ import { grantSuperAdmin } from '../tools/users/grant-super-admin.js';
 import { revokeSuperAdmin } from '../tools/users/revoke-super-admin.js';
 import { listUsersOnNetwork } from '../tools/users/list-network-users.js';
 import { deleteUserOnNetwork } from '../tools/users/delete-network-user.js';
+import { listSites } from '../tools/sites/list-sites.js';
 import { listChanges } from '../changes/list-changes.js';
 import { undoChangeTool } from '../changes/undo-change.js';
 
@@ -83,6 +84,8 @@ export const tools: readonly AnyToolDefinition[] = [
   removeUserFromSite,
   grantSuperAdmin,
   revokeSuperAdmin,
+  // sessions on several sites only (docs/fleets.md)
+  listSites,
   // changes (both toolkits)
   listChanges,
   undoChangeTool,
@@ -102,6 +105,7 @@ export {
   DRY_RUN,
   isDryRun,
   type AnyToolDefinition,
+  type FleetSiteInfo,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,

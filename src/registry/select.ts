@@ -12,6 +12,8 @@ export interface ToolFilter {
    * and delete-user. Unset or false: a single site's tools and schemas, unchanged.
    */
   network?: boolean;
+  /** A session on several sites (#38): list-sites is offered (call/fleet.ts adds `site` to the others). */
+  fleet?: boolean;
 }
 
 /** Applies a filter to a list of tools; the adapters all filter through here. */
@@ -22,7 +24,7 @@ export function selectTools(all: readonly AnyToolDefinition[], filter: ToolFilte
     if (unknown.length) throw new Error(`Unknown tool name(s) in allowlist: ${unknown.join(', ')}`);
   }
   return all
-    .filter((tool) => !tool.network || filter.network)
+    .filter((tool) => (!tool.network || filter.network) && (!tool.fleet || filter.fleet))
     .map((tool) => (filter.network && tool.onNetwork) || tool)
     .filter(
     (tool) =>

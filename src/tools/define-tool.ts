@@ -41,6 +41,17 @@ export interface ToolContext {
   runId?: string;
   /** The site is a multisite network: the network tools are offered (docs/multisite.md). */
   network?: boolean;
+  /** A session on several sites (#38): the sites, for list-sites (never a password). */
+  fleet?: readonly FleetSiteInfo[];
+}
+
+/** One site of a several-site session, as list-sites says it. */
+export interface FleetSiteInfo {
+  name: string;
+  url: string;
+  groups: readonly string[];
+  username: string;
+  client: WordPressClient;
 }
 
 /**
@@ -112,6 +123,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   needsJournal?: boolean;
   /** Offered only when the site is a multisite network (ToolFilter.network); a single site never sees it. */
   network?: true;
+  /** Offered only in a session on several sites (ToolFilter.fleet): list-sites. */
+  fleet?: true;
   /** On a network, this definition (same name, more params) stands in for the tool (list-users, delete-user). */
   onNetwork?: ToolDefinition<z.ZodObject>;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readCredentials, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { WordPressClient } from '../../src/client/index.js';
 import { recordSecret } from './output-log.js';
+import { testSandbox } from './sandboxes.js';
 import { testSite } from './site.js';
 
 /**
@@ -18,6 +19,8 @@ export interface FleetSite {
   username: string;
   appPassword: string;
   wp: string;
+  /** Its sandbox instance (the eval harness restores its seeded snapshot). */
+  sandbox: { home: string; name: string; port: number };
 }
 
 export interface Fleet {
@@ -52,7 +55,10 @@ function extraInstances(): Array<{ name: string; port: number; wp: string }> {
 export async function startFleet(): Promise<Fleet> {
   const home = process.env.CMS_SANDBOX_HOME as string;
   const main = testSite();
-  const sites: FleetSite[] = [{ name: 'one', ...main, wp: process.env.CMS_TEST_WORDPRESS ?? '?' }];
+  const own = testSandbox();
+  const sites: FleetSite[] = [
+    { name: 'one', ...main, wp: process.env.CMS_TEST_WORDPRESS ?? '?', sandbox: { home: own.home, name: own.name, port: own.port } },
+  ];
   const started: Array<{ name: string }> = [];
   const names = ['two', 'three'];
   for (const [i, inst] of extraInstances().entries()) {
@@ -65,7 +71,7 @@ export async function startFleet(): Promise<Fleet> {
     recordSecret(creds.appPassword);
     recordSecret(creds.appPassword.replace(/\s+/g, ''));
     recordSecret(Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'));
-    sites.push({ name: names[i] ?? inst.name, url: creds.url, username: creds.username, appPassword: creds.appPassword, wp: inst.wp });
+    sites.push({ name: names[i] ?? inst.name, url: creds.url, username: creds.username, appPassword: creds.appPassword, wp: inst.wp, sandbox: { home, name: inst.name, port: inst.port } });
   }
   const clients = new Map<string, WordPressClient>();
   const configHome = mkdtempSync(path.join(tmpdir(), 'cms-fleet-config-'));

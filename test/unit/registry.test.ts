@@ -51,9 +51,10 @@ const client = new WordPressClient({ url: 'http://127.0.0.1:9', username: 'x', a
 const context = { client, journal: memoryJournal() };
 
 describe('registry', () => {
-  it('holds exactly the spec’s tools plus enable-user, the change tools and the network tools, each once', () => {
+  it('holds exactly the spec’s tools plus enable-user, the change tools, the network tools and list-sites, each once', () => {
     const network = ['add-user-to-site', 'remove-user-from-site', 'grant-super-admin', 'revoke-super-admin'];
-    expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS, ...CHANGE_TOOLS, ...network].sort());
+    const fleet = ['list-sites'];
+    expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS, ...CHANGE_TOOLS, ...network, ...fleet].sort());
   });
 
   it('TaxonomyToolkit and UserToolkit give exactly their tools', () => {

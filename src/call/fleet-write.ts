@@ -1,0 +1,90 @@
+import type { AnyToolDefinition, CallReview, ToolContext } from '../tools/define-tool.js';
+import type { ToolErrorPayload } from '../tools/tool-error.js';
+import { type Approver, approvalRequest, notApproved, reviewCall } from './approval.js';
+import { runTool, type ToolOutcome } from './run-tool.js';
+
+/** One site's share of a several-site answer. */
+export type SiteResult = { site: string; ok: true; result: unknown } | { site: string; ok: false; error: ToolErrorPayload };
+
+export interface FleetAnswer {
+  sites: SiteResult[];
+  /** A write's run id: each site's journal entries record it (`cms-admin undo --run ID`). */
+  run?: string;
+}
+
+export function siteResult(site: string, outcome: ToolOutcome): SiteResult {
+  return outcome.ok ? { site, ok: true, result: outcome.result } : { site, ok: false, error: outcome.error };
+}
+
+/**
+ * A write on several sites (issue #38): each site's review, read from that site, then ONE
+ * question listing every site's effect — asked even where the same call on one site would not
+ * be — then exactly the approved call (the same sites, each with the params its review named)
+ * on each, journalled on that site's own journal. A site whose review finds the call would fail
+ * there answers that error and is neither asked about nor written. Declined: nothing anywhere.
+ */
+export async function fleetWrite(
+  tool: AnyToolDefinition,
+  sites: ReadonlyArray<{ name: string; context: ToolContext }>,
+  params: Record<string, unknown>,
+  approver: Approver,
+  concurrency: number,
+): Promise<FleetAnswer | { error: ToolErrorPayload }> {
+  const reviewed = await mapBounded(sites, concurrency, async (site) => ({
+    ...site,
+    review: await reviewCall(readingTool(tool), site.context, params),
+  }));
+  const go: Array<{ name: string; context: ToolContext; review: CallReview }> = [];
+  const refused = new Map<string, SiteResult>();
+  for (const site of reviewed) {
+    if (site.review.approval === 'fails') refused.set(site.name, { site: site.name, ok: false, error: site.review.error });
+    else go.push({ ...site, review: site.review });
+  }
+  if (!go.length) return { sites: [...refused.values()] };
+  const lines = go.map((site) => ({ site: site.name, summary: site.review.summary }));
+  const failing = refused.size ? `\n(not on ${[...refused.keys()].join(', ')}: the call would fail there)` : '';
+  const summary = `on ${go.length} sites:\n${lines.map((l) => `- ${l.site}: ${l.summary}`).join('\n')}${failing}`;
+  const args = { ...params, site: go.map((s) => s.name).join(',') };
+  const decision = await approver({ ...approvalRequest(tool.name, args, summary), sites: lines });
+  if (!decision.approved) {
+    const error = notApproved(decision);
+    return { error: { ...error, message: error.message.replace('Nothing was changed.', 'Nothing was changed on any site.') } };
+  }
+  const ran = await mapBounded(go, concurrency, async (site) =>
+    siteResult(site.name, await runTool(tool, site.context, site.review.params ?? params)),
+  );
+  const byName = new Map([...refused, ...ran.map((r) => [r.site, r] as const)]);
+  return { sites: sites.map((s) => byName.get(s.name)).filter((r): r is SiteResult => r !== undefined) };
+}
+
+/**
+ * A tool without review() but with a preview (create-category: is the name free there, under
+ * which parent) is described from its preview, read from each site; a preview that finds the
+ * call would fail there is that site's error, as a failed review is.
+ */
+function readingTool(tool: AnyToolDefinition): AnyToolDefinition {
+  const { preview } = tool;
+  if (tool.review || !preview) return tool;
+  return {
+    ...tool,
+    review: async (context, params) => {
+      const seen = await preview(context, params);
+      const summary = typeof seen.would === 'string' ? seen.would : JSON.stringify(seen).slice(0, 300);
+      return { approval: 'required', summary };
+    },
+  };
+}
+
+/** At most `limit` at once; each item's work returns data (a site's failure is its own). */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  return out;
+}
