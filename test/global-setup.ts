@@ -11,7 +11,7 @@ import {
   siteUp,
 } from '../src/sandbox/index.js';
 import { aptInstall, isRoot } from '../src/sandbox/apt.js';
-import { type InstanceOptions, instanceOptions, type TestSandbox } from './helpers/sandboxes.js';
+import { type InstanceOptions, instanceOptions, networkOptions, type TestSandbox } from './helpers/sandboxes.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** Programs the tests drive besides the sandbox: tmux (terminal tests), openssl (the TLS test's certificate). */
@@ -46,6 +46,15 @@ async function instanceCount(project: TestProject): Promise<number> {
     return testFiles.length <= 1 ? 1 : workers;
   } catch {
     return workers;
+  }
+}
+
+/** Stops an instance a test file started (a worker's network) if it runs; one never started is left alone. */
+async function stopIfRunning(opts: InstanceOptions): Promise<void> {
+  try {
+    if ((await siteStatus(opts)).running) await siteDown(opts);
+  } catch (err) {
+    opts.log?.(`could not stop "${opts.name}": ${(err as Error).message}`);
   }
 }
 
@@ -123,5 +132,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return;
     }
     await Promise.all(all.map((opts) => siteDown(opts)));
+    // The workers' multisite networks (test/wordpress/network) stay up between their files:
+    // stopped here, or they would hold their ports into the next run.
+    await Promise.all(all.map((_, i) => stopIfRunning(networkOptions(i + 1))));
   };
 }

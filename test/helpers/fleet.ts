@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readCredentials, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { WordPressClient } from '../../src/client/index.js';
 import { recordSecret } from './output-log.js';
+import { fleetPorts } from './ports.js';
 import { testSite } from './site.js';
 
 /**
@@ -43,9 +44,10 @@ function extraInstances(): Array<{ name: string; port: number; wp: string }> {
   // test/test-sandboxes.ts): +60 and +64 stay clear of the other workers' sites, their
   // networks (8921…) and of each other's fleets for up to four workers.
   const port = Number(new URL(testSite().url).port);
+  const { f2, f61 } = fleetPorts(port);
   return [
-    { name: `fleet-${port}-f2`, port: port + 60, wp: process.env.CMS_SANDBOX_WP || '7.1' },
-    { name: `fleet-${port}-f61`, port: port + 64, wp: '6.1' },
+    { name: `fleet-${port}-f2`, port: f2, wp: process.env.CMS_SANDBOX_WP || '7.1' },
+    { name: `fleet-${port}-f61`, port: f61, wp: '6.1' },
   ];
 }
 
