@@ -12,6 +12,7 @@ import {
 } from '../src/sandbox/index.js';
 import { aptInstall, isRoot } from '../src/sandbox/apt.js';
 import { type InstanceOptions, instanceOptions, networkOptions, type TestSandbox } from './helpers/sandboxes.js';
+import { buildTestBin } from './helpers/cli-bin.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** Programs the tests drive besides the sandbox: tmux (terminal tests), openssl (the TLS test's certificate). */
@@ -80,10 +81,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await ensureTestPrograms((line) => first.log?.(line));
   // Once, before the parallel starts: apt and the WordPress download must not run twice at once.
   await ensurePrerequisites(first, first.wp);
+  // The CLI the tests start, built once beside the instances' start (test/helpers/cli-bin.ts).
+  const building = buildTestBin();
   const started = await Promise.allSettled(all.map(startInstance));
+  const cli = await building.catch(async (err: Error) => {
+    await Promise.all(all.map((opts) => siteDown(opts).catch(() => {})));
+    throw new Error(`building the test CLI failed: ${err.message}`);
+  });
   const failed = started.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
   const creds = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   if (failed.length) {
+    cli.remove();
     await Promise.all(all.map((opts) => siteDown(opts).catch(() => {})));
     throw new Error(failed.join('\n'));
   }
@@ -108,7 +116,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   first.log?.(`tests run against WordPress ${wordpress} at ${sandboxes.map((s) => s.url).join(', ')} (${count} at once)`);
   project.provide('sandboxes', sandboxes);
   project.provide('wordpress', wordpress);
+  project.provide('cliBin', cli.bin);
   return async () => {
+    cli.remove();
     // Suite-wide secrets check over everything the tests recorded (test/helpers/output-log.ts).
     const leaks = all.flatMap((opts, i) => {
       const c = creds[i] as SandboxCredentials;
