@@ -57,18 +57,22 @@ export async function startFleet(): Promise<Fleet> {
   const sites: FleetSite[] = [{ name: 'one', ...main, wp: process.env.CMS_TEST_WORDPRESS ?? '?' }];
   const started: Array<{ name: string }> = [];
   const names = ['two', 'three'];
-  for (const [i, inst] of extraInstances().entries()) {
-    const opts = { home, name: inst.name, port: inst.port, wp: inst.wp, log: () => undefined };
-    const status = await siteStatus(opts);
-    if (!status.running) started.push(inst);
-    await siteUp({ ...opts, seed: !status.seeded });
-    const creds = await readCredentials(opts);
-    if (!creds) throw new Error(`The fleet sandbox ${inst.name} has no credentials.`);
-    recordSecret(creds.appPassword);
-    recordSecret(creds.appPassword.replace(/\s+/g, ''));
-    recordSecret(Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'));
-    sites.push({ name: names[i] ?? inst.name, url: creds.url, username: creds.username, appPassword: creds.appPassword, wp: inst.wp });
-  }
+  // Both at once: each start is mostly waiting on MariaDB and PHP (docs/testing.md).
+  const extra = await Promise.all(
+    extraInstances().map(async (inst, i) => {
+      const opts = { home, name: inst.name, port: inst.port, wp: inst.wp, log: () => undefined };
+      const status = await siteStatus(opts);
+      if (!status.running) started.push(inst);
+      await siteUp({ ...opts, seed: !status.seeded });
+      const creds = await readCredentials(opts);
+      if (!creds) throw new Error(`The fleet sandbox ${inst.name} has no credentials.`);
+      recordSecret(creds.appPassword);
+      recordSecret(creds.appPassword.replace(/\s+/g, ''));
+      recordSecret(Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'));
+      return { name: names[i] ?? inst.name, url: creds.url, username: creds.username, appPassword: creds.appPassword, wp: inst.wp };
+    }),
+  );
+  sites.push(...extra);
   const clients = new Map<string, WordPressClient>();
   const configHome = mkdtempSync(path.join(tmpdir(), 'cms-fleet-config-'));
   return {
