@@ -79,7 +79,9 @@ export function networkOptions(worker: number, env: NodeJS.ProcessEnv = process.
     home: env.CMS_SANDBOX_HOME || join(packageRoot(), '.cms-sandbox'),
     // One network per vitest worker, like the test sites (docs/testing.md): worker i adds -w<i>
     // and 3 × (i - 1) to the port, so the three versions' ports never meet (8921–8932 for 4).
-    name: `${env.CMS_TEST_NETWORK || `test-net-${wp.replace('.', '')}`}${worker > 1 ? `-w${worker}` : ''}`,
+    // Named after your own instance when you name one (CMS_TEST_SANDBOX): two checkouts sharing
+    // CMS_SANDBOX_HOME on their own ports must not share a network instance either.
+    name: `${env.CMS_TEST_NETWORK || (env.CMS_TEST_SANDBOX ? `${env.CMS_TEST_SANDBOX}-net` : `test-net-${wp.replace('.', '')}`)}${worker > 1 ? `-w${worker}` : ''}`,
     port: networkPort(worker, wp, env),
     wp,
     multisite: true,

@@ -29,6 +29,7 @@ describe('test sandbox instances', () => {
       expect(ports.filter((p) => p < 9100 || p > 9199)).toEqual([]);
       expect(new Set(ports).size).toBe(ports.length);
       expect(networkOptions(2, env)).toMatchObject({ name: `test-net-${wp.replace('.', '')}-w2`, port: ports[5] });
+      expect(networkOptions(2, { ...env, CMS_TEST_SANDBOX: 'mine' })).toMatchObject({ name: 'mine-net-w2' });
     }
     // Unset, the suite's own defaults: sites from 8899, networks 8921 …
     expect(allPorts(1, '7.1', {}).slice(0, 2)).toEqual([8899, 8921]);
