@@ -7,7 +7,27 @@
 // `node scripts/build-bin.mjs <folder>` builds the same bundle elsewhere: the test suite's global
 // setup builds it once per run into a folder of its own (test/helpers/cli-bin.ts), so the tests'
 // hundreds of CLI starts run what ships instead of the sources through tsx each time.
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+
+/**
+ * commander requires node:child_process (with net, dgram and their streams: ~7 ms of CPU, a
+ * twentieth of `cms-admin invoke`'s start) at load, for `spawn` of executable subcommands, which
+ * cms-admin has none of. The require moves into the call. A commander without this line fails the
+ * build here: check whether it still loads child_process at start, then update or drop the patch.
+ */
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const find = "const childProcess = require('node:child_process');";
+      if (!source.includes(find)) throw new Error(`${args.path}: no ${find} to patch (scripts/build-bin.mjs)`);
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(find, lazy), loader: 'js' };
+    });
+  },
+};
 
 await build({
   entryPoints: { 'cms-admin': 'src/cli/bin.ts' },
@@ -25,6 +45,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   external: ['axios'],
+  plugins: [commanderLazyChildProcess],
   // Bundled CommonJS (commander, express) requires Node's own modules.
   banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type ContextOptions, createContext } from '../config.js';
 import { redactSecrets } from '../redact.js';
 import type { ToolContext } from '../tools/define-tool.js';
@@ -15,7 +14,7 @@ export type SiteOutcome =
 
 /** A fleet run's id: 'r' + base36 milliseconds + random, like a change id (sortable, short). */
 export function newRunId(): string {
-  return `r${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  return `r${Date.now().toString(36)}${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString('hex')}`;
 }
 
 export interface FleetOptions {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -83,7 +82,7 @@ function isProfile(value: unknown): value is SiteProfile {
  */
 export function writeProfiles(data: ProfilesFile, file = profilesPath()): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${file}.${process.pid}.${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`;
   try {
     const fd = openSync(temp, 'wx', 0o600);
     try {

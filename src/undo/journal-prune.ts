@@ -1,7 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { appendFile, open, rename, rm, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import { isDamaged, parseLine } from './journal-file.js';
 
 /**
@@ -54,7 +52,11 @@ export async function rotateIfLarge(path: string): Promise<PruneResult | undefin
   return pruneJournal(path, { olderThanMs: keepMs });
 }
 
+/** readline and stream load when a journal is read this way, not at every start (BENCHMARKS.md, #35). */
+const readlineModule = () => import('node:readline');
+
 async function firstEntryTime(path: string): Promise<number | undefined> {
+  const { createInterface } = await readlineModule();
   const lines = createInterface({ input: createReadStream(path, { end: 1 << 20 }), crlfDelay: Infinity });
   for await (const line of lines) {
     const [item] = parseLine<{ at?: string }>(Buffer.from(line), 0, false, isEntry);
@@ -88,6 +90,8 @@ export async function pruneJournal(path: string, rule: PruneRule): Promise<Prune
     const kept: string[] = [];
     try {
       // Up to the size read now: what is appended meanwhile is carried over as it is.
+      const { createInterface } = await readlineModule();
+      const { Readable } = await import('node:stream');
       const input = size ? createReadStream(path, { end: size - 1 }) : Readable.from([]);
       const lines = createInterface({ input, crlfDelay: Infinity });
       let line = 0;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { privateLineAppender } from '../audit.js';
 import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
@@ -15,7 +14,7 @@ let last = 0;
 /** A new change id: later ids sort after earlier ones (also within one millisecond). */
 export function newChangeId(): string {
   last = Math.max(Date.now(), last + 1);
-  return `c${last.toString(36)}${randomBytes(2).toString('hex')}`;
+  return `c${last.toString(36)}${Buffer.from(crypto.getRandomValues(new Uint8Array(2))).toString('hex')}`;
 }
 
 /** The journal error when the file cannot be made private (0600). */

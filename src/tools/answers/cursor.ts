@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+// node:crypto (~20 internal modules) loads when a cursor is first made or read, not at every start (#35).
+const require = createRequire(import.meta.url);
 import { ToolError } from '../tool-error.js';
 
 /** Where the next page starts, and what the listing looked like when the cursor was made. */
@@ -26,6 +29,7 @@ function fingerprint(filters: Record<string, unknown>): string {
     .filter((key) => filters[key] !== undefined)
     .sort()
     .map((key) => [key, filters[key]]);
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(JSON.stringify(sorted)).digest('base64url').slice(0, 10);
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type WordPressClient, WordPressError, withoutAbortSignal } from '../../client/index.js';
 import { sleep } from '../../client/retry.js';
 import { ToolError } from '../tool-error.js';
@@ -78,7 +77,7 @@ export async function withSiteLock<T>(client: WordPressClient, task: () => Promi
   // Held already by this client: calls sharing a client take turns (post-lock.ts), so the
   // holder is an outer step of the same call (a merge around its post writes).
   if (held.has(client)) return task();
-  const token = randomUUID();
+  const token = crypto.randomUUID();
   const id = await create(client, token);
   if (id === undefined) return task();
   held.add(client);
