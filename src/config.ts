@@ -14,6 +14,8 @@ export interface SiteConfig {
   sandbox: boolean;
   /** The site profile's name (`--site`, src/sites/), when it came from one. */
   name?: string;
+  /** Where the username and password came from, as a login error names them (WordPressClientOptions.credentialsFrom). */
+  credentialsFrom?: string;
 }
 
 export { ConfigError };
@@ -48,6 +50,7 @@ export function siteConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SiteCon
     username: env.CMS_USERNAME as string,
     appPassword: env.CMS_APP_PASSWORD as string,
     sandbox: false,
+    credentialsFrom: 'CMS_USERNAME and CMS_APP_PASSWORD',
   };
 }
 
@@ -78,6 +81,7 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     appPassword: site.appPassword,
     timeoutMs: options.timeoutMs ?? numberFromEnv('CMS_TIMEOUT_MS', 1),
     indexFields: [COMPANION_INDEX_FIELD],
+    ...(site.credentialsFrom ? { credentialsFrom: site.credentialsFrom } : {}),
   });
   const auditLog = options.auditLog ?? process.env.CMS_AUDIT_LOG;
   return {

@@ -20,6 +20,7 @@ export const SLOW_FILES = [
   'test/cli/journal-safety.test.ts',
   'test/wordpress/taxonomy/merge-categories.test.ts',
   'test/reliability/concurrent-writers.test.ts',
+  'test/cli/network-sites.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {

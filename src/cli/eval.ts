@@ -22,12 +22,16 @@ export function registerEvalCommand(program: Command): void {
     .option('--json', 'print the report as JSON on stdout (for CI)')
     .option('--port <port>', 'port of the eval sandbox', parsePort, 8940)
     .option('--name <name>', 'sandbox instance the evals run on', 'eval')
+    .option('--network-port <port>', 'port of the multisite eval sandbox (network cases)', parsePort, 8944)
+    .option('--network-name <name>', 'multisite sandbox instance the network cases run on', 'eval-net')
     .option('--cases <dir>', 'directory of case files (default evals/cases)')
     .addHelpText(
       'after',
       `
 Each case starts from the sandbox's \`seeded\` snapshot plus its fixture. The sandbox instance is
 started (and seeded) when needed and left running; stop it with \`cms-admin site down --name eval\`.
+Cases with \`target: network\` run on a multisite sandbox (eval-net, sites sports, news, arts) as
+installed, with the network tools; \`--filter network\` runs only them.
 Model: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), CMS_AGENT_MODEL, as for chat.
 Exit code: 0 every case passed, 1 a case failed, 2 nothing to run or no model.`,
     )

@@ -5,7 +5,7 @@ import { readProfiles } from '../sites/store.js';
 import { summarizeValue } from '../summary.js';
 import { runTool } from '../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
-import { wholeNumberFlag } from './shared.js';
+import { readStdin, wholeNumberFlag } from './shared.js';
 
 type FleetInvokeOptions = InvokeOptions & { sites: string; concurrency?: string; json?: boolean };
 
@@ -15,23 +15,33 @@ type FleetInvokeOptions = InvokeOptions & { sites: string; concurrency?: string;
  * or the selection is wrong (before any site is reached).
  */
 export async function runFleetInvoke(text: string | undefined, options: FleetInvokeOptions): Promise<number> {
-  const call = await readCall(text, options);
-  if (!call.ok) {
-    process.stdout.write(`${JSON.stringify(call)}\n`);
-    return exitCodeFor(call);
-  }
+  // Read once: stdin cannot be read twice, and a network's sites resolve the call again below.
+  const source = text === undefined || text === '-' ? await readStdin() : text;
+  const single = await readCall(source, options);
   let profiles: ReturnType<typeof selectSites>;
   let concurrency: number;
   try {
     profiles = selectSites(readProfiles(), options.sites);
     concurrency = wholeNumberFlag('--concurrency', options.concurrency ?? '8', 1);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`cms-admin: ${err.message}\n`);
-      return 2;
+    if (!(err instanceof ConfigError)) throw err;
+    if (!single.ok) {
+      process.stdout.write(`${JSON.stringify(single)}\n`);
+      return exitCodeFor(single);
     }
-    throw err;
+    process.stderr.write(`cms-admin: ${err.message}\n`);
+    return 2;
   }
+  // A network's sites (profiles saved by `sites add` on a network) take the network forms of
+  // list-users and delete-user (docs/multisite.md); the call must be valid for every form used.
+  const network = profiles.some((p) => p.network) ? await readCall(source, options, true) : undefined;
+  const forms = [...(profiles.some((p) => !p.network) ? [single] : []), ...(network ? [network] : [])];
+  const invalid = forms.find((f) => !f.ok);
+  if (invalid && !invalid.ok) {
+    process.stdout.write(`${JSON.stringify(invalid)}\n`);
+    return exitCodeFor(invalid);
+  }
+  const call = (forms[0] ?? single) as Extract<typeof single, { ok: true }>;
   const runId = newRunId();
   const width = Math.max(4, ...profiles.map((p) => p.name.length));
   process.stderr.write(`run ${runId}: ${call.tool.name} on ${profiles.length} site(s), ${concurrency} at once\n`);
@@ -53,7 +63,10 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   process.on('SIGINT', onInterrupt);
   let outcomes: SiteOutcome[];
   try {
-    outcomes = await runOnSites(profiles, (context) => runTool(call.tool, context, call.params), {
+    outcomes = await runOnSites(profiles, (context, profile) => {
+      const form = (profile.network ? network : single) as typeof call;
+      return runTool(form.tool, context, form.params);
+    }, {
       concurrency,
       signal: stop.signal,
       runId,

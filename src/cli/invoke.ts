@@ -4,7 +4,7 @@ import { resolveCliSiteConfig } from './site-config.js';
 import { runTool, type ToolOutcome } from '../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
-import { ANSWER_BUDGET_FLAG } from './shared.js';
+import { ANSWER_BUDGET_FLAG, readStdin } from './shared.js';
 import { isNetwork } from '../call/index.js';
 
 export { exitCodeFor };
@@ -62,16 +62,21 @@ Examples:
 
 
 async function runInvoke(text: string | undefined, options: InvokeOptions): Promise<ToolOutcome> {
-  const call = await readCall(text, options);
-  if (!call.ok) return call;
+  const source = text === undefined || text === '-' ? await readStdin() : text;
+  const call = await readCall(source, options);
+  // Valid only in its network form (list-users `network: true`): run so on a network, else the error stands.
+  const networkOnly = !call.ok && call.error.code === 'invalid_params' ? await readCall(source, options, true) : undefined;
+  const ready = call.ok ? call : networkOnly?.ok ? networkOnly : undefined;
+  if (!ready) return call as ToolOutcome;
   try {
     const site = await resolveCliSiteConfig();
     const context = createContext(site, {
-      ...call.siteOptions,
+      ...ready.siteOptions,
       journal: cliJournal(options.journal, site.url),
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
     });
+    if (!call.ok) return (await isNetwork(context.client)) ? await runTool(ready.tool, context, ready.params) : call;
     // On a multisite network list-users and delete-user take their network forms (docs/multisite.md).
     if (call.tool.onNetwork && (await isNetwork(context.client))) {
       const networkCall = await call.onNetwork();

@@ -1,5 +1,5 @@
 import { ConfigError, checkSiteUrl, type SiteConfig, siteConfigFromEnv } from '../config.js';
-import { findProfile, profilesPath, readProfiles } from '../sites/store.js';
+import { findProfile, profileCredentialsFrom, profilesPath, readProfiles } from '../sites/store.js';
 
 /**
  * The site for CLI commands, from one place: the profile `--site NAME` / CMS_SITE names
@@ -20,7 +20,13 @@ export async function resolveCliSiteConfig(env: NodeJS.ProcessEnv = process.env)
       'No site configured: set CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD, add a profile (`cms-admin sites add`) and pass --site, or start the local sandbox with `cms-admin site up --seed`.',
     );
   }
-  return { url: creds.url, username: creds.username, appPassword: creds.appPassword, sandbox: true };
+  return {
+    url: creds.url,
+    username: creds.username,
+    appPassword: creds.appPassword,
+    sandbox: true,
+    credentialsFrom: "the local sandbox's credentials (`cms-admin site env`; `cms-admin site up` makes new ones)",
+  };
 }
 
 /** The profile CMS_SITE names (the CLI's --site sets it); undefined when unset. */
@@ -36,5 +42,12 @@ export function profileSite(env: NodeJS.ProcessEnv = process.env): SiteConfig | 
     );
   }
   checkSiteUrl(profile.url, `The profile ${name}'s url`);
-  return { name, url: profile.url, username: profile.username, appPassword: profile.appPassword, sandbox: false };
+  return {
+    name,
+    url: profile.url,
+    username: profile.username,
+    appPassword: profile.appPassword,
+    sandbox: false,
+    credentialsFrom: profileCredentialsFrom(name, profile.network),
+  };
 }

@@ -2,7 +2,7 @@ import { checkSiteUrl } from '../config.js';
 import { checkSite, type SiteCheck } from '../sites/check.js';
 import { fanOut } from '../sites/fan-out.js';
 import { selectSites } from '../sites/select.js';
-import { checkName, findProfile, profilesPath, putProfile, readProfiles, removeProfile } from '../sites/store.js';
+import { checkName, findProfile, profilesPath, putProfile, readProfiles, removeNetwork, removeProfile } from '../sites/store.js';
 import { readStdin, wholeNumberFlag } from './shared.js';
 import { renderTable } from './sites-table.js';
 
@@ -13,7 +13,8 @@ export async function addSite(name: string, options: AddOptions): Promise<number
   const groups = (options.group ?? '').split(',').map((g) => g.trim()).filter(Boolean);
   for (const group of groups) checkName(group, 'group name');
   const file = profilesPath();
-  if (findProfile(readProfiles(file), name) && !options.replace) {
+  const data = readProfiles(file);
+  if ((findProfile(data, name) || data.sites.some((s) => s.network === name)) && !options.replace) {
     process.stderr.write(`A site profile "${name}" exists already: pass --replace to replace it, or choose another name.\n`);
     return 2;
   }
@@ -33,7 +34,12 @@ export async function addSite(name: string, options: AddOptions): Promise<number
       );
       return 1;
     }
-    process.stdout.write(`${describe(check)}\n`);
+    process.stdout.write(`${describe(check)}${check.network ? ', a multisite network' : ''}\n`);
+    if (check.network) {
+      const { addNetwork } = await import('./sites-network.js');
+      const code = await addNetwork(name, profile, options.replace);
+      if (code !== undefined) return code;
+    }
   }
   putProfile(profile, file);
   process.stdout.write(`Saved site "${name}"${groups.length ? ` in ${groups.map((g) => `@${g}`).join(', ')}` : ''} to ${file}\n`);
@@ -112,7 +118,13 @@ export async function listSites(spec: string[] | undefined, options: ListOptions
   return rows.some((r) => r.reachable === false) ? 1 : 0;
 }
 
-export function removeSite(name: string): number {
+export async function removeSite(name: string): Promise<number> {
+  const gone = removeNetwork(name);
+  if (gone.length) {
+    const { removedNetworkLine } = await import('./sites-network.js');
+    process.stdout.write(removedNetworkLine(name, gone));
+    return 0;
+  }
   if (removeProfile(name)) {
     process.stdout.write(`Removed site "${name}" (its change journal stays in ~/.local/state/cms-admin/changes).\n`);
     return 0;

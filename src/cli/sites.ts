@@ -30,7 +30,13 @@ See docs/fleets.md.`,
 The password is never a flag (ps and shell history would show it): pipe it in
 (\`printf %s "$PW" | cms-admin sites add shop --url … --username …\`), type it when asked, or
 set CMS_APP_PASSWORD. The site is reached and logged in to first; one that cannot be is not
-saved unless --no-check.`,
+saved unless --no-check.
+
+On a multisite network (companion plugin 0.5.0, a super admin's password) every site of the
+network becomes a profile: NAME/main for the main site, NAME/<slug> for the others, each on
+its own site URL, all in the group @NAME (\`invoke --sites @NAME\`). Sites at another origin
+than --url (subdomains, mapped domains) are named, not saved: the password goes to
+--url's origin only.`,
     )
     .action(async (name: string, options: AddOptions) => {
       const { addSite } = await import('./sites-run.js');
@@ -61,10 +67,10 @@ saved unless --no-check.`,
 
   sites
     .command('remove')
-    .description('Remove a site profile (the site itself is not touched)')
-    .argument('<name>', 'the profile name')
+    .description('Remove a site profile, or every profile of a network added as NAME (the sites are not touched)')
+    .argument('<name>', 'the profile name, or the network name')
     .action(async (name: string) => {
       const { removeSite } = await import('./sites-run.js');
-      process.exitCode = removeSite(name);
+      process.exitCode = await removeSite(name);
     });
 }

@@ -16,6 +16,8 @@ export interface CurrentUser {
 interface UserSource {
   readonly siteUrl: string;
   readonly username: string;
+  /** What a login error tells the person to fix, e.g. "CMS_USERNAME and CMS_APP_PASSWORD". */
+  readonly credentialsFrom: string;
   get<T>(path: string, query?: Query): Promise<T>;
 }
 
@@ -49,12 +51,12 @@ export async function fetchCurrentUser(client: UserSource): Promise<CurrentUser>
         status: err.status,
         code: 'authentication_failed',
         message: loggedOut
-          ? `WordPress at ${redactUrl(client.siteUrl)} treated the toolkit as logged out (${err.code}: ${err.message}) although it sent the application password of user "${client.username}": either CMS_USERNAME / CMS_APP_PASSWORD are wrong, or the web server drops the Authorization header.`
-          : `WordPress at ${redactUrl(client.siteUrl)} did not accept the application password for user "${client.username}" (${err.code}). Check CMS_USERNAME and CMS_APP_PASSWORD; create an application password under Users → Profile → Application Passwords.`,
+          ? `WordPress at ${redactUrl(client.siteUrl)} treated the toolkit as logged out (${err.code}: ${err.message}) although it sent the application password of user "${client.username}": either ${client.credentialsFrom} are wrong, or the web server drops the Authorization header.`
+          : `WordPress at ${redactUrl(client.siteUrl)} did not accept the application password for user "${client.username}" (${err.code}). Check ${client.credentialsFrom}; create an application password under Users → Profile → Application Passwords.`,
         request: err.request,
         hint: loggedOut
           ? err.hint ?? DROPPED_AUTH_HINT
-          : 'Fix CMS_USERNAME / CMS_APP_PASSWORD, then try again.',
+          : `Fix ${client.credentialsFrom}, then try again.`,
       });
     }
     throw err;

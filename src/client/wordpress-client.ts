@@ -33,6 +33,11 @@ export interface WordPressClientOptions {
   indexFields?: readonly string[];
   /** Where notes about the site's setup go, once each (redirects, PHP notices, stripped headers). Default: stderr. */
   onWarning?: (message: string) => void;
+  /**
+   * Where the username and application password were given, as a login error names them, e.g.
+   * "CMS_USERNAME and CMS_APP_PASSWORD". Default: "the username and application password given".
+   */
+  credentialsFrom?: string;
 }
 
 export interface WpRequest {
@@ -72,6 +77,8 @@ export interface ClientStats {
 export class WordPressClient {
   readonly siteUrl: string;
   readonly username: string;
+  /** What a login error tells the person to fix (WordPressClientOptions.credentialsFrom). */
+  readonly credentialsFrom: string;
   readonly concurrency: number;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
   /** Every warning given so far (each once). */
@@ -88,6 +95,7 @@ export class WordPressClient {
     // Credentials in the URL are never sent (the application password is) nor shown.
     this.siteUrl = redactUrl(options.url).replace(/\/+$/, '');
     this.username = options.username;
+    this.credentialsFrom = options.credentialsFrom ?? 'the username and application password given';
     this.concurrency = options.concurrency ?? 4;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#indexFields = ['namespaces', ...(options.indexFields ?? [])].join(',');

@@ -18,6 +18,9 @@ export const STATE_KINDS = [
   'products',
   'app_passwords',
   'sessions',
+  // A network case's (target: network): its accounts with role per site, and every site's posts.
+  'network_users',
+  'network_posts',
 ] as const;
 export type StateKind = (typeof STATE_KINDS)[number];
 
@@ -106,6 +109,8 @@ const stateCheck = z
     products: selector.optional(),
     app_passwords: selector.optional(),
     sessions: selector.optional(),
+    network_users: selector.optional(),
+    network_posts: selector.optional(),
     /** Default: exactly one record matches (or none with `exists: false`). */
     exists: z.boolean().optional(),
     count: z.number().int().nonnegative().optional(),
@@ -137,6 +142,8 @@ export const evalCaseSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and -'),
   title: z.string().min(1),
   category: z.enum(CASE_CATEGORIES),
+  /** `network`: runs on the multisite eval sandbox as seeded (docs/evals.md), with the network tools. */
+  target: z.enum(['site', 'network']).default('site'),
   fixture: fixtureSchema.optional(),
   approvals: approvalsSchema.default('approve'),
   /** Model calls allowed per turn. */

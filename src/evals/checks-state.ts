@@ -13,6 +13,8 @@ const NOUN: Record<StateKind, string> = {
   products: 'product',
   app_passwords: 'application password',
   sessions: 'login session',
+  network_users: 'network account',
+  network_posts: 'network post',
 };
 
 /** Failures of the `state` checks against the site as it is now. Placeholders already resolved. */

@@ -10,6 +10,8 @@ export interface EvalOptions {
   json?: boolean;
   port: number;
   name: string;
+  networkPort: number;
+  networkName: string;
   cases?: string;
 }
 
@@ -33,6 +35,7 @@ export async function runEvalCommand(options: EvalOptions): Promise<number> {
       cases,
       models,
       sandbox: { name: options.name, port: options.port },
+      networkSandbox: { name: options.networkName, port: options.networkPort },
       onResult: (result) => process.stderr.write(`${progressLine(result)}\n`),
     });
     process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `\n${formatTable(report)}\n`);

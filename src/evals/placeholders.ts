@@ -13,9 +13,9 @@ import type { WordPressClient } from '../client/index.js';
  */
 const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
 const FIXTURE = /^fixture\.([a-z][a-z0-9_]*)\.([a-z_]+)$/;
-const LOOKUP = /^lookup(-end)?:\s*(category|tag|user|post|genre|product_cat|product)\s+"([^"]+)"(?:\.([a-z_]+))?$/;
+const LOOKUP = /^lookup(-end)?:\s*(category|tag|user|network_user|post|genre|product_cat|product)\s+"([^"]+)"(?:\.([a-z_]+))?$/;
 
-export type LookupKind = 'category' | 'tag' | 'user' | 'post' | 'genre' | 'product_cat' | 'product';
+export type LookupKind = 'category' | 'tag' | 'user' | 'network_user' | 'post' | 'genre' | 'product_cat' | 'product';
 export type ParsedPlaceholder =
   | { type: 'fixture'; key: string; field: string }
   | { type: 'lookup'; kind: LookupKind; name: string; field: string; end: boolean };
@@ -29,7 +29,7 @@ export function parsePlaceholder(body: string): ParsedPlaceholder {
     return { type: 'lookup', kind: kind as LookupKind, name: name as string, field: field ?? 'id', end: Boolean(end) };
   }
   throw new Error(
-    `bad placeholder {{${body}}}: use {{fixture.<key>.<field>}} or {{lookup: category|tag|user|post|genre|product_cat|product "<name>"}}`,
+    `bad placeholder {{${body}}}: use {{fixture.<key>.<field>}} or {{lookup: category|tag|user|network_user|post|genre|product_cat|product "<name>"}}`,
   );
 }
 
@@ -112,6 +112,8 @@ async function lookup(site: SiteSnapshot, { kind, name }: { kind: LookupKind; na
   if (kind === 'category') found = categoriesAtPath(await site.read('categories'), name);
   else if (kind === 'tag') found = (await site.read('tags')).filter((t) => t.name === name);
   else if (kind === 'user') found = (await site.read('users')).filter((u) => u.username === name);
+  // Any account of a network, member of the main site or not (a network case).
+  else if (kind === 'network_user') found = (await site.read('network_users')).filter((u) => u.username === name);
   else if (kind === 'genre') found = (await site.read('genres')).filter((t) => t.name === name);
   else if (kind === 'product_cat') found = categoriesAtPath(await site.read('product_cats'), name);
   else if (kind === 'product') found = (await site.read('products')).filter((p) => p.title === name);

@@ -1,7 +1,7 @@
 import { ChatSession } from '../agent/runner.js';
 import type { WordPressClient } from '../client/index.js';
 import { createContext } from '../config.js';
-import { clearMailLog, readMailLog, restoreSnapshot, type SandboxOptions } from '../sandbox/index.js';
+import { clearMailLog, readMailLog, restoreSnapshot, type SandboxOptions, siteReset } from '../sandbox/index.js';
 import { type ApprovalLog, caseApprover } from './approvals.js';
 import type { EvalCase } from './case-schema.js';
 import { type CallRecord, checkCalls } from './checks-calls.js';
@@ -34,6 +34,8 @@ export interface CaseEnvironment {
   /** The eval's own client: fixtures and end-state reads, never the agent's. */
   checkClient: WordPressClient;
   models: ModelSource;
+  /** The multisite eval sandbox (network cases): restored to its seeded network, the network tools offered. */
+  network?: boolean;
 }
 
 /** Restores the seeded site, applies the fixture, runs the turns, then checks; never throws. */
@@ -43,7 +45,7 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
   const secrets = collectSecrets(evalCase);
   // The operator's copy of a reset link: kept out of the model's view and of the report.
   // A journal of the case's own, as the CLI's chat has one: "undo that" works (issue #24).
-  const context = createContext(env.site, {
+  const base = createContext(env.site, {
     journal: memoryJournal(),
     secretsTo: async ({ value }) => {
       secrets.add(value);
@@ -51,6 +53,7 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
       return 'the operator';
     },
   });
+  const context = env.network ? { ...base, network: true } : base;
   for (const secret of context.secrets ?? []) secrets.add(secret);
   const result: CaseResult = {
     id: evalCase.id,
@@ -68,7 +71,9 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
   let phase = 'restore';
   try {
     let t = performance.now();
-    await restoreSnapshot(env.sandbox, 'seeded');
+    // A network's `installed` snapshot holds its seeded sites and users (seed-network.php).
+    if (env.network) await siteReset(env.sandbox);
+    else await restoreSnapshot(env.sandbox, 'seeded');
     await clearMailLog(env.sandbox);
     result.timings.restoreMs = since(t);
 
@@ -83,7 +88,8 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
       { deferEnd: true },
     );
     const expect = await resolver.resolve(evalCase.expect, { deferEnd: true });
-    const before = new SiteSnapshot(env.checkClient);
+    const creds = env.network ? env.site : undefined;
+    const before = new SiteSnapshot(env.checkClient, creds);
     for (const kind of expect.unchanged ?? []) await before.read(kind);
     result.timings.fixtureMs = since(t);
 
@@ -94,6 +100,7 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
       context,
       approver: caseApprover(evalCase.approvals, result.approvals),
       maxSteps: evalCase.max_steps,
+      ...(env.network ? { filter: { network: true } } : {}),
     });
     for (const [index, turn] of turns.entries()) {
       const where = turns.length > 1 ? `turn ${index + 1}: ` : '';
@@ -128,7 +135,7 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
     t = performance.now();
     const final = await resolver.resolve(expect);
     result.failures.push(...checkCalls(final, result.toolCalls, result.answers.at(-1) ?? ''));
-    const after = new SiteSnapshot(env.checkClient);
+    const after = new SiteSnapshot(env.checkClient, creds);
     result.failures.push(...(await checkState(final.state ?? [], after)));
     for (const kind of expect.unchanged ?? []) result.failures.push(...(await diffKind(kind, before, after)));
     if (expect.mail) result.failures.push(...checkMail(expect.mail, await readMailLog(env.sandbox)));

@@ -1,6 +1,7 @@
 import { decodeEntities, type WordPressClient } from '../client/index.js';
 import { readAppPasswords, readSessions } from './account-state.js';
 import type { StateKind } from './case-schema.js';
+import { type NetworkCredentials, readNetworkPosts, readNetworkUsers } from './network-state.js';
 
 /**
  * The site as the eval checks see it: read over REST with the eval's own client, never taken
@@ -54,7 +55,7 @@ const postsAt =
       author: Number(raw.author ?? 0),
     }));
 
-const readers: Record<StateKind, (client: WordPressClient) => Promise<SiteRecord[]>> = {
+const readers: Record<StateKind, (client: WordPressClient, creds?: NetworkCredentials) => Promise<SiteRecord[]>> = {
   categories: categoriesAt('/wp/v2/categories'),
   tags: tagsAt('/wp/v2/tags'),
   users: async (client) =>
@@ -75,6 +76,8 @@ const readers: Record<StateKind, (client: WordPressClient) => Promise<SiteRecord
   products: postsAt('/wp/v2/products', { product_cats: 'product-categories' }),
   app_passwords: readAppPasswords,
   sessions: readSessions,
+  network_users: readNetworkUsers,
+  network_posts: readNetworkPosts,
 };
 
 /** Reads each kind at most once (per instance): create one per point in time. */
@@ -82,14 +85,18 @@ export class SiteSnapshot {
   readonly #client: WordPressClient;
   readonly #cache = new Map<StateKind, Promise<SiteRecord[]>>();
 
-  constructor(client: WordPressClient) {
+  readonly #creds: NetworkCredentials | undefined;
+
+  /** `creds`: a network case's account, to read each site of the network (network_posts). */
+  constructor(client: WordPressClient, creds?: NetworkCredentials) {
     this.#client = client;
+    this.#creds = creds;
   }
 
   read(kind: StateKind): Promise<SiteRecord[]> {
     let records = this.#cache.get(kind);
     if (!records) {
-      records = readers[kind](this.#client);
+      records = readers[kind](this.#client, this.#creds);
       this.#cache.set(kind, records);
     }
     return records;

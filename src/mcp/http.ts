@@ -7,7 +7,7 @@ import { ConfigError } from '../config.js';
 import { createMcpServer, type McpServerOptions } from './index.js';
 import { SessionEventStore } from './http/event-store.js';
 import type { WordPressAuthOptions } from './http/wordpress-oauth.js';
-import type { ToolContext, ToolFilter } from '../call/index.js';
+import { isNetwork, type ToolContext, type ToolFilter } from '../call/index.js';
 
 export interface McpHttpOptions {
   /** Default 127.0.0.1. Another address needs `publicUrl` with https (a TLS proxy in front). */
@@ -154,7 +154,11 @@ export async function serveMcpHttp(
     };
     const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
     if (!sessionContext) return send(res, 401, { error: 'the sign-in was revoked: sign in again' });
-    await createMcpServer(sessionContext, filter, serverOptions).connect(transport);
+    // Signed in: the site is asked per session (no site context at start), so a person signed in
+    // to a multisite network gets the network tools as the token mode does (docs/multisite.md).
+    const sessionFilter =
+      owner && filter.network === undefined ? { ...filter, network: await isNetwork(sessionContext.client) } : filter;
+    await createMcpServer(sessionContext, sessionFilter, serverOptions).connect(transport);
     await transport.handleRequest(req, res, body);
   }
 

@@ -13,6 +13,8 @@ export interface SiteCheck {
   /** From the companion plugin (0.4.1+, administrators only); absent without it. */
   wordpress?: string;
   plugin?: string;
+  /** A multisite network, as the companion plugin (0.5.0) reports it in the REST index. */
+  network?: true;
   /** Why not: the site's error by name, its secrets masked. */
   error?: { code: string; message: string };
 }
@@ -27,13 +29,15 @@ export async function checkSite(profile: SiteProfile, timeoutMs = 15_000): Promi
   try {
     const me = await client.connect();
     const [plugin, index] = await Promise.all([companionVersion(client), client.index()]);
-    const reported = (index[COMPANION_INDEX_FIELD] as { wordpress?: unknown } | undefined)?.wordpress;
+    const field = index[COMPANION_INDEX_FIELD] as { wordpress?: unknown; network?: unknown } | undefined;
+    const reported = field?.wordpress;
     return {
       ...base,
       reachable: true,
       user: me.username,
       ...(typeof reported === 'string' ? { wordpress: reported } : {}),
       ...(plugin ? { plugin } : {}),
+      ...(field?.network === true ? { network: true as const } : {}),
     };
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };

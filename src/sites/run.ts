@@ -5,7 +5,7 @@ import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { siteJournal } from '../undo/journal-path.js';
 import { secretsOf } from './check.js';
 import { fanOut } from './fan-out.js';
-import type { SiteProfile } from './store.js';
+import { profileCredentialsFrom, type SiteProfile } from './store.js';
 
 /** One site's line of a fleet run: `{site, ok, result|error}` (what `invoke --sites --json` prints). */
 export type SiteOutcome =
@@ -35,7 +35,7 @@ export interface FleetOptions {
  */
 export function siteContext(profile: SiteProfile, opts: FleetOptions = {}): ToolContext {
   const journal = siteJournal(profile.url, opts.journal || process.env.CMS_JOURNAL || undefined);
-  return createContext(profile, { ...opts.context, journal, ...(opts.runId ? { runId: opts.runId } : {}) });
+  return createContext({ ...profile, credentialsFrom: profileCredentialsFrom(profile.name, profile.network) }, { ...opts.context, journal, ...(opts.runId ? { runId: opts.runId } : {}) });
 }
 
 /**

@@ -15,6 +15,8 @@ export interface SiteProfile {
   appPassword: string;
   /** Groups it belongs to, selected as `@group`. */
   groups: string[];
+  /** A site of a multisite network added with `sites add NAME` (docs/fleets.md): NAME, also its group. */
+  network?: string;
 }
 
 export interface ProfilesFile {
@@ -72,7 +74,8 @@ function isProfile(value: unknown): value is SiteProfile {
     typeof s === 'object' &&
     s !== null &&
     ['name', 'url', 'username', 'appPassword'].every((key) => typeof s[key] === 'string') &&
-    (s.groups === undefined || (Array.isArray(s.groups) && s.groups.every((g) => typeof g === 'string')))
+    (s.groups === undefined || (Array.isArray(s.groups) && s.groups.every((g) => typeof g === 'string'))) &&
+    (s.network === undefined || typeof s.network === 'string')
   );
 }
 
@@ -117,4 +120,25 @@ export function removeProfile(name: string, file = profilesPath()): boolean {
   if (sites.length === data.sites.length) return false;
   writeProfiles({ version: 1, sites }, file);
   return true;
+}
+
+/** Saves a network's profiles in one write: drops those `drop` names (the old network, clashing names) first. */
+export function putProfiles(profiles: readonly SiteProfile[], drop: (s: SiteProfile) => boolean, file = profilesPath()): void {
+  const data = readProfiles(file);
+  writeProfiles({ version: 1, sites: [...data.sites.filter((s) => !drop(s)), ...profiles] }, file);
+}
+
+/** Removes every profile of network `name` (`sites remove NAME`); the names removed, none when it is not a network. */
+export function removeNetwork(name: string, file = profilesPath()): string[] {
+  const data = readProfiles(file);
+  const gone = data.sites.filter((s) => s.network === name).map((s) => s.name);
+  if (gone.length) writeProfiles({ version: 1, sites: data.sites.filter((s) => s.network !== name) }, file);
+  return gone;
+}
+
+/** What a login error on a profile's site tells the person to fix (WordPressClientOptions.credentialsFrom). */
+export function profileCredentialsFrom(name: string, network?: string): string {
+  // A network's site profiles were saved together: adding the network again replaces them all.
+  const again = network ?? name;
+  return `the username and application password of site profile "${name}" (\`cms-admin sites add ${again} --replace …\` replaces them${network ? ` for every site of network ${network}` : ''})`;
 }

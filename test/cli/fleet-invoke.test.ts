@@ -68,6 +68,9 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
     expect(by.hanging?.error.message).toMatch(/timed out|timeout/i);
     expect(by.redirecting?.error.code).toMatch(/redirect/);
     expect(by.wrongpw?.error.code).toBe('authentication_failed');
+    // The fix it names is the profile's, not environment variables this run never read.
+    expect(by.wrongpw?.error.message).toContain('site profile "wrongpw"');
+    expect(by.wrongpw?.error.message).not.toContain('CMS_APP_PASSWORD');
     const runId = by.one?.run as string;
     expect(out.stderr).toContain(`run ${runId}: 3 ok, 4 failed`);
     // Each site's state read back from that site.

@@ -26,12 +26,18 @@ export async function makeUser(role: string): Promise<{ username: string; passwo
 export let lastBrowser: WpBrowser | undefined;
 
 /** Registers, is sent to WordPress, the person approves, the client finishes with the code (tokens saved). */
-export async function authorize(url: string, who: { username: string; password: string }, name = 'OAuth test client') {
+export async function authorize(
+  url: string,
+  who: { username: string; password: string },
+  name = 'OAuth test client',
+  /** The WordPress the person logs in to (default the test site; a network's main site in network tests). */
+  siteUrl = testSite().url,
+) {
   const oauth = new MemoryOAuthClient(name);
   const first = new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth });
   await expect(new Client({ name, version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
   expect(oauth.authorizeUrl).toBeDefined();
-  const browser = new WpBrowser(testSite().url);
+  const browser = new WpBrowser(siteUrl);
   await browser.logIn(who.username, who.password);
   const back = await browser.approve((oauth.authorizeUrl as URL).href);
   const code = back.searchParams.get('code');
@@ -43,8 +49,8 @@ export async function authorize(url: string, who: { username: string; password: 
 }
 
 /** `authorize`, then an MCP client connected with the tokens. */
-export async function signIn(url: string, who: { username: string; password: string }, name = 'OAuth test client') {
-  const oauth = await authorize(url, who, name);
+export async function signIn(url: string, who: { username: string; password: string }, name = 'OAuth test client', siteUrl?: string) {
+  const oauth = await authorize(url, who, name, siteUrl);
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth }));
   return { client, oauth };

@@ -19,6 +19,8 @@ export interface TestNetwork {
   url: string;
   username: string;
   appPassword: string;
+  /** The super admin's login password (wp-login.php: sign-in tests). */
+  adminPassword: string;
   /** slug ('' = main) → site URL. */
   sites: Record<string, string>;
   /** login → user id. */
@@ -31,10 +33,15 @@ export interface TestNetwork {
   php(code: string): Promise<string>;
 }
 
+/** The test network's sandbox options (the network evals run on it too: test/evals/network-suite.test.ts). */
+export function networkSandboxOptions() {
+  return networkOptions(workerIndex());
+}
+
 const execFileAsync = promisify(execFile);
 
 export async function testNetwork(): Promise<TestNetwork> {
-  const opts = networkOptions(workerIndex());
+  const opts = networkSandboxOptions();
   const creds = await siteUp(opts);
   await siteReset(opts);
   recordSecret(creds.appPassword);
@@ -57,6 +64,7 @@ export async function testNetwork(): Promise<TestNetwork> {
     url: creds.url,
     username: creds.username,
     appPassword: creds.appPassword,
+    adminPassword: creds.adminPassword,
     sites,
     users,
     php,
