@@ -17,6 +17,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Pure logic: the files of a worker share one module graph instead of each importing
+          // the sources again (measured: 54 → 27 s of CPU for the project, docs/testing.md).
+          isolate: false,
         },
       },
       {

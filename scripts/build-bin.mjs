@@ -4,6 +4,9 @@
 // toolkits does not install them (issue #35), and `npx cms-admin` from such an app still works.
 // Node reads a few files instead of hundreds at start-up (BENCHMARKS.md). axios is the library's
 // vendored copy (dist/vendor/axios.cjs, scripts/build-lib.mjs), found at run time.
+// `node scripts/build-bin.mjs <folder>` builds the same bundle elsewhere: the test suite's global
+// setup builds it once per run into a folder of its own (test/helpers/cli-bin.ts), so the tests'
+// hundreds of CLI starts run what ships instead of the sources through tsx each time.
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
@@ -28,7 +31,7 @@ const commanderLazyChildProcess = {
 
 await build({
   entryPoints: { 'cms-admin': 'src/cli/bin.ts' },
-  outdir: 'dist/cli',
+  outdir: process.argv[2] ? `${process.argv[2]}/cli` : 'dist/cli',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,

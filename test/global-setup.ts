@@ -11,7 +11,8 @@ import {
   siteUp,
 } from '../src/sandbox/index.js';
 import { aptInstall, isRoot } from '../src/sandbox/apt.js';
-import { type InstanceOptions, instanceOptions, type TestSandbox } from './helpers/sandboxes.js';
+import { type InstanceOptions, instanceOptions, networkOptions, type TestSandbox } from './helpers/sandboxes.js';
+import { buildTestBin } from './helpers/cli-bin.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** Programs the tests drive besides the sandbox: tmux (terminal tests), openssl (the TLS test's certificate). */
@@ -49,6 +50,15 @@ async function instanceCount(project: TestProject): Promise<number> {
   }
 }
 
+/** Stops an instance a test file started (a worker's network) if it runs; one never started is left alone. */
+async function stopIfRunning(opts: InstanceOptions): Promise<void> {
+  try {
+    if ((await siteStatus(opts)).running) await siteDown(opts);
+  } catch (err) {
+    opts.log?.(`could not stop "${opts.name}": ${(err as Error).message}`);
+  }
+}
+
 /** Up and seeded (the `seeded` snapshot restored when current); a failure names the instance and its logs. */
 async function startInstance(opts: InstanceOptions): Promise<SandboxCredentials> {
   try {
@@ -71,10 +81,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await ensureTestPrograms((line) => first.log?.(line));
   // Once, before the parallel starts: apt and the WordPress download must not run twice at once.
   await ensurePrerequisites(first, first.wp);
+  // The CLI the tests start, built once beside the instances' start (test/helpers/cli-bin.ts).
+  const building = buildTestBin();
   const started = await Promise.allSettled(all.map(startInstance));
+  const cli = await building.catch(async (err: Error) => {
+    await Promise.all(all.map((opts) => siteDown(opts).catch(() => {})));
+    throw new Error(`building the test CLI failed: ${err.message}`);
+  });
   const failed = started.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
   const creds = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   if (failed.length) {
+    cli.remove();
     await Promise.all(all.map((opts) => siteDown(opts).catch(() => {})));
     throw new Error(failed.join('\n'));
   }
@@ -99,7 +116,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   first.log?.(`tests run against WordPress ${wordpress} at ${sandboxes.map((s) => s.url).join(', ')} (${count} at once)`);
   project.provide('sandboxes', sandboxes);
   project.provide('wordpress', wordpress);
+  project.provide('cliBin', cli.bin);
   return async () => {
+    cli.remove();
     // Suite-wide secrets check over everything the tests recorded (test/helpers/output-log.ts).
     const leaks = all.flatMap((opts, i) => {
       const c = creds[i] as SandboxCredentials;
@@ -123,5 +142,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return;
     }
     await Promise.all(all.map((opts) => siteDown(opts)));
+    // The workers' multisite networks (test/wordpress/network) stay up between their files:
+    // stopped here, or they would hold their ports into the next run.
+    await Promise.all(all.map((_, i) => stopIfRunning(networkOptions(i + 1))));
   };
 }

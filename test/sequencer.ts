@@ -9,6 +9,7 @@ export const SLOW_FILES = [
   'test/package/pack.test.ts',
   'test/cli/mcp-conformance.test.ts',
   'test/reliability/undo-property.test.ts',
+  'test/reliability/undo-property-b.test.ts',
   'test/reliability/concurrent-tools.test.ts',
   'test/evals/report.test.ts',
   'test/cli/invoke.test.ts',

@@ -1,9 +1,9 @@
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { TmuxTerminal } from '../helpers/tmux.js';
 import { testSite, unique, wp } from '../helpers/site.js';
+import { cliShell } from '../helpers/cli-bin.js';
 
 // A real terminal: tmux runs `cms-admin chat`, send-keys types, capture-pane reads the screen.
 const term = new TmuxTerminal('cms-chat');
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const exports = Object.entries(env)
     .map(([k, v]) => `${k}='${v}'`)
     .join(' ');
-  const command = `cd ${REPO_ROOT} && env ${exports} ${process.execPath} --import tsx ${path.join('src/cli/main.ts')} chat`;
+  const command = `cd ${REPO_ROOT} && env ${exports} ${cliShell()} chat`;
   term.start(command);
   await waitFor('/help for commands');
 });

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
+import { cliShell } from '../helpers/cli-bin.js';
 
 // Inside the repo so that `--import tsx` resolves from the working directory.
 const dir = mkdtempSync(path.join(REPO_ROOT, 'node_modules', '.dotenv-test-'));
@@ -150,8 +151,7 @@ describe('output into a pipe closed early ends quietly: exit 0, no stack trace',
     `audit --audit-log ${path.join(dir, 'audit.jsonl')} -n 3000`,
     `changes --journal ${path.join(dir, 'changes.jsonl')} -n 3000`,
   ])('`cms-admin %s | head -1`', (command) => {
-    const main = path.join(REPO_ROOT, 'src/cli/main.ts');
-    const run = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" --import tsx "${main}" ${command} | head -1`], {
+    const run = spawnSync('bash', ['-c', `set -o pipefail; ${cliShell()} ${command} | head -1`], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
     });

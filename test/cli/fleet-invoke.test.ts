@@ -7,6 +7,7 @@ import { FaultProxy } from '../helpers/fault-proxy.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { unique } from '../helpers/site.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 // `invoke --sites` and `undo --run` (issue #38) on three real sandbox sites (one WordPress 6.1),
 // a dead origin, a hanging one, one redirecting elsewhere and one refusing the password.
@@ -128,7 +129,7 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
     hanging.inject({ fault: { kind: 'hold' } });
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'invoke', '--sites', 'hanging,one,two,three', '--concurrency', '1', '{"tool":"get-cms-tags","params":{"limit":1}}'],
+      [...cliArgs(), 'invoke', '--sites', 'hanging,one,two,three', '--concurrency', '1', '{"tool":"get-cms-tags","params":{"limit":1}}'],
       { cwd: REPO_ROOT, env: Object.fromEntries(Object.entries({ ...process.env, ...env() }).filter(([, v]) => v !== undefined)) },
     );
     let stdout = '';

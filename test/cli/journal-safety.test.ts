@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { recordSecret } from '../helpers/output-log.js';
 import { unique, wp } from '../helpers/site.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 /**
  * Issue #34 finding 1 (a journal line cut by a full disk or a killed process swallowed the next
@@ -94,10 +95,9 @@ describe('a journal line cut short', () => {
     expect(readFileSync(journal).length).toBe(4 * 1024 * 1024 - 100);
     // bash's ulimit -f counts KiB: a write across 4 MiB is cut short there (Node ignores SIGXFSZ).
     const name = unique('Limit cut');
-    const cli = path.resolve('src/cli/main.ts');
     const limited = await new Promise<{ signal: NodeJS.Signals | null; stdout: string }>((resolve) => {
       const envelope = JSON.stringify({ tool: 'create-tag', params: { name } });
-      const child = spawn('bash', ['-c', `ulimit -f 4096; exec "$0" --import tsx "$1" invoke "$2"`, process.execPath, cli, envelope], {
+      const child = spawn('bash', ['-c', `ulimit -f 4096; exec "$0" "$@"`, process.execPath, ...cliArgs(), 'invoke', envelope], {
         env: { ...process.env, ...env },
       });
       let stdout = '';

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -9,6 +8,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
 import { testContext, testSite, wp } from '../helpers/site.js';
 import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 /**
  * MCP approvals with the SDK's own client: a call that needs approval is asked of the person
@@ -110,7 +110,7 @@ describe('MCP client without elicitation', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', ...flags],
+        args: [...cliArgs(), 'mcp', ...flags],
         cwd: REPO_ROOT,
         env: { PATH: process.env.PATH ?? '', CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword },
       }),

@@ -10,6 +10,7 @@ import { authorize, makeUser } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
 import { selectTools, tools } from '../../src/call/index.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 // A single site's tools: the network tools are listed only on a multisite network (docs/multisite.md).
 const registry = selectTools(tools, {});
@@ -69,7 +70,7 @@ function startServer(args: string[], env: Record<string, string>): Promise<strin
   const { CMS_URL: _u, CMS_USERNAME: _n, CMS_APP_PASSWORD: _p, CMS_MCP_TOKEN: _t, ...rest } = process.env;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', '--http', '--port', '0', ...args],
+    [...cliArgs(), 'mcp', '--http', '--port', '0', ...args],
     { cwd: REPO_ROOT, env: { ...rest, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.push(child);

@@ -7,6 +7,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { lastBrowser, makeUser, rawPost, signIn } from '../helpers/mcp-oauth.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testSite } from '../helpers/site.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 // `cms-admin mcp --http` without a token, as a user starts it: people sign in with WordPress.
 const stateDir = mkdtempSync(path.join(tmpdir(), 'cms-oauth-cli-'));
@@ -21,9 +22,7 @@ beforeAll(async () => {
   server = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      path.join(REPO_ROOT, 'src/cli/main.ts'),
+      ...cliArgs(),
       'mcp',
       '--http',
       '--port',

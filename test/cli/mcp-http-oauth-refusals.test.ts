@@ -8,6 +8,7 @@ import { createContext } from '../../src/config.js';
 import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { authorize, makeUser, rawPost, signIn } from '../helpers/mcp-oauth.js';
 import { recordSecret } from '../helpers/output-log.js';
+import { fixedPorts } from '../helpers/ports.js';
 import { testSite, wp } from '../helpers/site.js';
 import { MemoryOAuthClient, WpBrowser } from '../helpers/wp-browser.js';
 
@@ -220,10 +221,10 @@ describe('mcp --http sign-in refuses', () => {
 
   it('after a restart on the same address and store, the refresh token still works and calls run as the person', async () => {
     const dir = newDir();
-    const first = await serve(dir, undefined, undefined, 8955);
+    const first = await serve(dir, undefined, undefined, fixedPorts().oauthRestart);
     const oauth = await authorize(first.url, author, 'Restart');
     await first.close();
-    const again = await serve(dir, undefined, undefined, 8955);
+    const again = await serve(dir, undefined, undefined, fixedPorts().oauthRestart);
     // This process's pooled keep-alive connection went with the old server: the first request
     // over it fails at the socket, as a real client's would once; later ones open a new one.
     await fetch(new URL('/.well-known/oauth-protected-resource/mcp', again.url)).catch(() => undefined);

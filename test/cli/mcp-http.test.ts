@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ const registry = selectTools(tools, {});
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testSite, unique, wp } from '../helpers/site.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 // `cms-admin mcp --http` as a user starts it, and the MCP SDK's own HTTP client.
 const token = `test-token-${'x'.repeat(24)}-${process.pid}`;
@@ -20,7 +20,7 @@ let stderr = '';
 
 beforeAll(async () => {
   const site = testSite();
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', '--http', '--port', '0'], {
+  server = spawn(process.execPath, [...cliArgs(), 'mcp', '--http', '--port', '0'], {
     cwd: REPO_ROOT,
     env: { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: token },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { afterAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { testSite } from '../helpers/site.js';
 import { TmuxTerminal } from '../helpers/tmux.js';
+import { cliShell } from '../helpers/cli-bin.js';
 
 // `cms-admin mcp` started by hand in a terminal: it says what it waits for (on stderr) instead
 // of looking hung. Started by a client (stdin a pipe) it prints nothing: test/cli/mcp*.test.ts.
@@ -12,7 +13,7 @@ it('on a terminal, mcp says on stderr that it waits for an MCP client and how to
   const site = testSite();
   const env = `CMS_URL='${site.url}' CMS_USERNAME='${site.username}' CMS_APP_PASSWORD='${site.appPassword}'`;
   // stdout (the protocol's) goes to /dev/null: what the terminal shows came on stderr.
-  term.start(`cd ${REPO_ROOT} && env ${env} ${process.execPath} --import tsx src/cli/main.ts mcp > /dev/null; sleep 600`);
+  term.start(`cd ${REPO_ROOT} && env ${env} ${cliShell()} mcp > /dev/null; sleep 600`);
   const shown = await term.waitFor('waiting for an MCP client');
   expect(shown).toContain('npx @modelcontextprotocol/inspector npx cms-admin mcp');
   expect(shown).toContain('npx cms-admin mcp --http');

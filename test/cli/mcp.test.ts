@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { ChatOpenAI } from '@langchain/openai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +8,7 @@ import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 import { selectTools, tools } from '../../src/call/index.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 // A single site's tools: the network tools are listed only on a multisite network (docs/multisite.md).
 const registry = selectTools(tools, {});
@@ -17,7 +17,7 @@ const serverCommand = () => {
   const site = testSite();
   return {
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp'],
+    args: [...cliArgs(), 'mcp'],
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

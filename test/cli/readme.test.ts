@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { printedPattern, readmeCommands } from '../helpers/readme-commands.js';
+import { readmePorts } from '../helpers/ports.js';
 import { testSite } from '../helpers/site.js';
 import { restoreSeeded } from '../evals/helpers.js';
 
@@ -26,13 +27,13 @@ const SKIP: Array<[RegExp, string]> = [
 
 const clone = mkdtempSync(path.join(tmpdir(), 'cms-readme-'));
 const instance = process.env.CMS_TEST_SANDBOX ?? 'test';
-const port = Number(process.env.CMS_TEST_PORT ?? 8899);
+const ports = readmePorts();
 /** The versions example's instances and ports, moved beside the test instance's own: +70/+75 clear the other workers' sites (consecutive ports) and the fleet tests' (+60/+64). */
 const moved: Array<[RegExp, string]> = [
   [/--name a\b/, `--name ${instance}-readme-a`],
   [/--name b\b/, `--name ${instance}-readme-b`],
-  [/--port 8891\b/, `--port ${port + 70}`],
-  [/--port 8892\b/, `--port ${port + 75}`],
+  [/--port 8891\b/, `--port ${ports.a}`],
+  [/--port 8892\b/, `--port ${ports.b}`],
 ];
 
 beforeAll(() => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { TmuxTerminal } from '../helpers/tmux.js';
 import { testSite, unique, wp } from '../helpers/site.js';
+import { cliShell } from '../helpers/cli-bin.js';
 
 // The tool shell (`cms-admin chat` without a model) with an allowlist of two and of three tools,
 // in a real terminal: each runs, any other tool is refused, and the shell goes on after each.
@@ -29,8 +30,7 @@ describe.each(allowlists)('chat --allow with %s tools', (...allow) => {
       .map(([k, v]) => `${k}='${v}'`)
       .join(' ');
     const unset = '-u OPENAI_API_KEY -u OPENAI_BASE_URL -u CMS_AGENT_MODEL';
-    const main = path.join('src/cli/main.ts');
-    term.start(`cd ${REPO_ROOT} && env ${unset} ${exports} ${process.execPath} --import tsx ${main} chat --allow ${allow.join(',')}`);
+    term.start(`cd ${REPO_ROOT} && env ${unset} ${exports} ${cliShell()} chat --allow ${allow.join(',')}`);
     await term.waitFor('tool>');
   });
 

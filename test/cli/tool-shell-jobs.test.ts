@@ -8,6 +8,7 @@ import { ShellDriver } from '../helpers/shell-steps.js';
 import { callOk, testSite, unique, wp } from '../helpers/site.js';
 import { TmuxTerminal } from '../helpers/tmux.js';
 import { makeUser, wpPhp } from '../wordpress/users/helpers.js';
+import { cliShell } from '../helpers/cli-bin.js';
 
 // #36's jobs as a site administrator does them in the tool shell (`cms-admin chat` without a
 // model) in a real terminal: what the screen shows (tables, questions) and what the site holds.
@@ -67,7 +68,7 @@ beforeAll(async () => {
   };
   const exports = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ');
   const unset = '-u OPENAI_API_KEY -u OPENAI_BASE_URL -u CMS_AGENT_MODEL';
-  term.start(`cd ${REPO_ROOT} && env ${unset} ${exports} ${process.execPath} --import tsx src/cli/main.ts chat`);
+  term.start(`cd ${REPO_ROOT} && env ${unset} ${exports} ${cliShell()} chat`);
   await term.waitFor('tool>');
 }, 180_000);
 

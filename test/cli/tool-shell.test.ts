@@ -6,6 +6,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { TmuxTerminal } from '../helpers/tmux.js';
 import { testSite, unique, wp } from '../helpers/site.js';
+import { cliShell } from '../helpers/cli-bin.js';
 
 // The tool shell `cms-admin chat` opens without a model, in a real terminal (tmux), on a site
 // behind a proxy that can hold requests.
@@ -21,7 +22,7 @@ beforeAll(async () => {
     .join(' ');
   // No model configured: unset whatever the machine has, so chat opens the tool shell.
   const unset = '-u OPENAI_API_KEY -u OPENAI_BASE_URL -u CMS_AGENT_MODEL';
-  term.start(`cd ${REPO_ROOT} && env ${unset} ${exports} ${process.execPath} --import tsx ${path.join('src/cli/main.ts')} chat`);
+  term.start(`cd ${REPO_ROOT} && env ${unset} ${exports} ${cliShell()} chat`);
   await term.waitFor('tool>');
 });
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliArgs } from './cli-bin.js';
 import { recordOutput } from './output-log.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -11,13 +12,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `cms-admin` from source (via tsx), as a user would from a shell. */
+/** Runs `cms-admin` (the run's bundle of the sources, test/helpers/cli-bin.ts), as a user would from a shell. */
 export function runCli(
   args: string[],
   options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), ...args], {
+    const child = spawn(process.execPath, [...cliArgs(), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       // A variable given as undefined is left out (to run as if it were not set).
       env: Object.fromEntries(Object.entries({ ...process.env, ...options.env }).filter(([, v]) => v !== undefined)),

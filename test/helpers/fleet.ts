@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readCredentials, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { WordPressClient } from '../../src/client/index.js';
 import { recordSecret } from './output-log.js';
+import { fleetPorts } from './ports.js';
 import { testSandbox } from './sandboxes.js';
 import { testSite } from './site.js';
 
@@ -46,9 +47,10 @@ function extraInstances(): Array<{ name: string; port: number; wp: string }> {
   // test/test-sandboxes.ts): +60 and +64 stay clear of the other workers' sites, their
   // networks (8921…) and of each other's fleets for up to four workers.
   const port = Number(new URL(testSite().url).port);
+  const { f2, f61 } = fleetPorts(port);
   return [
-    { name: `fleet-${port}-f2`, port: port + 60, wp: process.env.CMS_SANDBOX_WP || '7.1' },
-    { name: `fleet-${port}-f61`, port: port + 64, wp: '6.1' },
+    { name: `fleet-${port}-f2`, port: f2, wp: process.env.CMS_SANDBOX_WP || '7.1' },
+    { name: `fleet-${port}-f61`, port: f61, wp: '6.1' },
   ];
 }
 
@@ -61,18 +63,29 @@ export async function startFleet(): Promise<Fleet> {
   ];
   const started: Array<{ name: string }> = [];
   const names = ['two', 'three'];
-  for (const [i, inst] of extraInstances().entries()) {
-    const opts = { home, name: inst.name, port: inst.port, wp: inst.wp, log: () => undefined };
-    const status = await siteStatus(opts);
-    if (!status.running) started.push(inst);
-    await siteUp({ ...opts, seed: !status.seeded });
-    const creds = await readCredentials(opts);
-    if (!creds) throw new Error(`The fleet sandbox ${inst.name} has no credentials.`);
-    recordSecret(creds.appPassword);
-    recordSecret(creds.appPassword.replace(/\s+/g, ''));
-    recordSecret(Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'));
-    sites.push({ name: names[i] ?? inst.name, url: creds.url, username: creds.username, appPassword: creds.appPassword, wp: inst.wp, sandbox: { home, name: inst.name, port: inst.port } });
-  }
+  // Both at once: each start is mostly waiting on MariaDB and PHP (docs/testing.md).
+  const extra = await Promise.all(
+    extraInstances().map(async (inst, i) => {
+      const opts = { home, name: inst.name, port: inst.port, wp: inst.wp, log: () => undefined };
+      const status = await siteStatus(opts);
+      if (!status.running) started.push(inst);
+      await siteUp({ ...opts, seed: !status.seeded });
+      const creds = await readCredentials(opts);
+      if (!creds) throw new Error(`The fleet sandbox ${inst.name} has no credentials.`);
+      recordSecret(creds.appPassword);
+      recordSecret(creds.appPassword.replace(/\s+/g, ''));
+      recordSecret(Buffer.from(`${creds.username}:${creds.appPassword}`).toString('base64'));
+      return {
+        name: names[i] ?? inst.name,
+        url: creds.url,
+        username: creds.username,
+        appPassword: creds.appPassword,
+        wp: inst.wp,
+        sandbox: { home, name: inst.name, port: inst.port },
+      };
+    }),
+  );
+  sites.push(...extra);
   const clients = new Map<string, WordPressClient>();
   const configHome = mkdtempSync(path.join(tmpdir(), 'cms-fleet-config-'));
   return {

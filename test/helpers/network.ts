@@ -2,19 +2,18 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createContext } from '../../src/config.js';
-import { DEFAULT_WP, packageRoot, parseWpVersion, resolveInstance, siteReset, siteUp } from '../../src/sandbox/index.js';
+import { packageRoot, resolveInstance, siteReset, siteUp } from '../../src/sandbox/index.js';
 import { type ApprovalRequest, type Approver, invoke, type ToolContext, type ToolOutcome } from '../../src/call/index.js';
 import { recordOutput, recordSecret } from './output-log.js';
-import { workerIndex } from './sandboxes.js';
+import { networkOptions, workerIndex } from './sandboxes.js';
 
 /**
  * A real multisite network for tests (`site up --multisite`): instance CMS_TEST_NETWORK on
- * CMS_TEST_NETWORK_PORT (default `test-net-<version>` on 8921/8922/8923 for 7.1/6.8/6.1: a
- * network keeps its port), WordPress CMS_SANDBOX_WP as the suite. Every call restores the
+ * CMS_TEST_NETWORK_PORT (default `test-net-<version>` on CMS_TEST_PORT + 22/23/24 for 7.1/6.8/6.1,
+ * 8921/8922/8923 by default: a network keeps its port; test/helpers/ports.ts), WordPress CMS_SANDBOX_WP as the suite. Every call restores the
  * network as installed: sites sports, news, arts; users ana, bob, carla, dave, erin; admin the
  * only super admin (scripts/sandbox/seed-network.php).
  */
-const DEFAULT_PORTS: Record<string, number> = { '7.1': 8921, '6.8': 8922, '6.1': 8923 };
 
 export interface TestNetwork {
   url: string;
@@ -36,18 +35,7 @@ export interface TestNetwork {
 
 /** The test network's sandbox options (the network evals run on it too: test/evals/network-suite.test.ts). */
 export function networkSandboxOptions() {
-  const worker = workerIndex();
-  const wp = parseWpVersion(process.env.CMS_SANDBOX_WP || DEFAULT_WP, 'CMS_SANDBOX_WP');
-  return {
-    home: process.env.CMS_SANDBOX_HOME || join(packageRoot(), '.cms-sandbox'),
-    // One network per vitest worker, like the test sites (docs/testing.md): worker i adds -w<i>
-    // and 3 × (i - 1) to the port, so the three versions' ports never meet (8921–8932 for 4).
-    name: `${process.env.CMS_TEST_NETWORK || `test-net-${wp.replace('.', '')}`}${worker > 1 ? `-w${worker}` : ''}`,
-    port: Number(process.env.CMS_TEST_NETWORK_PORT || DEFAULT_PORTS[wp]) + 3 * (worker - 1),
-    wp,
-    multisite: true,
-    log: (line: string) => process.stderr.write(`[sandbox:network] ${line}\n`),
-  };
+  return networkOptions(workerIndex());
 }
 
 const execFileAsync = promisify(execFile);

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { DEFAULT_WP, packageRoot, parseWpVersion, type SandboxOptions, type WpVersion } from '../../src/sandbox/index.js';
 
+import { networkPort, sitePort } from './ports.js';
+
 export { testWorkers } from './workers.js';
 
 /**
@@ -46,7 +48,7 @@ export function instanceOptions(i: number, env: NodeJS.ProcessEnv = process.env)
     home: env.CMS_SANDBOX_HOME || join(packageRoot(), '.cms-sandbox'),
     name,
     wp,
-    port: Number(env.CMS_TEST_PORT || 8899) + i - 1,
+    port: sitePort(i, env),
     log: (line) => process.stderr.write(`[sandbox:${name}] ${line}\n`),
   };
 }
@@ -68,4 +70,21 @@ export function testSandbox(): TestSandbox {
   const sandbox = all[workerIndex() - 1];
   if (!sandbox) throw new Error('The test sandboxes are not up: run the tests through vitest (global setup starts them).');
   return sandbox;
+}
+
+/** Worker `worker`'s network; global teardown stops every worker's (test/global-setup.ts). */
+export function networkOptions(worker: number, env: NodeJS.ProcessEnv = process.env) {
+  const wp = parseWpVersion(env.CMS_SANDBOX_WP || DEFAULT_WP, 'CMS_SANDBOX_WP');
+  return {
+    home: env.CMS_SANDBOX_HOME || join(packageRoot(), '.cms-sandbox'),
+    // One network per vitest worker, like the test sites (docs/testing.md): worker i adds -w<i>
+    // and 3 × (i - 1) to the port, so the three versions' ports never meet (8921–8932 for 4).
+    // Named after your own instance when you name one (CMS_TEST_SANDBOX): two checkouts sharing
+    // CMS_SANDBOX_HOME on their own ports must not share a network instance either.
+    name: `${env.CMS_TEST_NETWORK || (env.CMS_TEST_SANDBOX ? `${env.CMS_TEST_SANDBOX}-net` : `test-net-${wp.replace('.', '')}`)}${worker > 1 ? `-w${worker}` : ''}`,
+    port: networkPort(worker, wp, env),
+    wp,
+    multisite: true,
+    log: (line: string) => process.stderr.write(`[sandbox:network] ${line}\n`),
+  };
 }

@@ -12,6 +12,7 @@ import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { SecretScan } from '../helpers/secrets.js';
 import { testSite, unique } from '../helpers/site.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 
 /**
  * Representative operations through every output channel — envelope results and errors,
@@ -253,7 +254,7 @@ describe('every output channel', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       // --yes: the operator approves up front (this client answers no elicitation); the test is about secrets.
-      args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', '--yes'],
+      args: [...cliArgs(), 'mcp', '--yes'],
       cwd: REPO_ROOT,
       env,
       stderr: 'pipe',

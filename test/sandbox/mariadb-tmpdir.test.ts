@@ -25,6 +25,7 @@ describe('MariaDB temp files', () => {
     const neighbour = join(tmpdir(), `#sql-temptable-${process.pid.toString(16)}-1-1.MAI`);
     dirs.push(neighbour);
     await writeFile(neighbour, 'in use');
+    // MariaDB only: no TCP port is opened (the server listens on its socket alone).
     const inst = resolveInstance({ home, name: 'tmpdir', port: 9611, log: () => {} });
     // What `site up` makes before it starts the servers.
     await mkdir(inst.logsDir, { recursive: true });

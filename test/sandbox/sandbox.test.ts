@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { fixedPorts } from '../helpers/ports.js';
 import { testSandbox } from '../helpers/sandboxes.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -193,7 +194,7 @@ describe('site down / up on a throwaway instance', () => {
   const opts = {
     home: sandbox.home,
     name: `${sandbox.name}-down`, // one per test instance (and so per WordPress version)
-    port: Number(process.env.CMS_DOWNTEST_PORT || 8897),
+    port: fixedPorts().downTest,
     wp: process.env.CMS_SANDBOX_WP || DEFAULT_WP,
     log: quiet,
   };
