@@ -41,7 +41,11 @@ export async function addSite(name: string, options: AddOptions): Promise<number
       if (code !== undefined) return code;
     }
   }
-  putProfile(profile, file);
+  if (!putProfile(profile, file, Boolean(options.replace))) {
+    // Added by another `sites add` while this one logged in.
+    process.stderr.write(`A site profile "${name}" exists already: pass --replace to replace it, or choose another name.\n`);
+    return 2;
+  }
   process.stdout.write(`Saved site "${name}"${groups.length ? ` in ${groups.map((g) => `@${g}`).join(', ')}` : ''} to ${file}\n`);
   return 0;
 }

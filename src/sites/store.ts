@@ -2,6 +2,7 @@ import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, ren
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config-error.js';
+import { withProfilesLock } from './profiles-lock.js';
 
 /**
  * Site profiles (issue #38): one file per person, `$XDG_CONFIG_HOME/cms-admin/sites.json`,
@@ -80,7 +81,7 @@ function isProfile(value: unknown): value is SiteProfile {
 }
 
 /**
- * Writes the whole file: a private temp file beside it (0600 from its creation, so the
+ * Writes the whole file (callers that read it first hold withProfilesLock, so no change is lost): a private temp file beside it (0600 from its creation, so the
  * passwords are never readable by others, not even for a moment), flushed, then renamed over it.
  */
 export function writeProfiles(data: ProfilesFile, file = profilesPath()): void {
@@ -106,34 +107,48 @@ export function findProfile(data: ProfilesFile, name: string): SiteProfile | und
   return data.sites.find((s) => s.name === name);
 }
 
-/** Adds or replaces a profile by name. */
-export function putProfile(profile: SiteProfile, file = profilesPath()): void {
-  const data = readProfiles(file);
-  const sites = data.sites.filter((s) => s.name !== profile.name);
-  writeProfiles({ version: 1, sites: [...sites, profile] }, file);
+/**
+ * Adds a profile, or replaces the one by that name when `replace`; false (nothing written) when
+ * one by that name (or a network of that name) exists and `replace` is false: decided under the
+ * lock, so of two `sites add NAME` at once the second is told, not silently the winner.
+ */
+export function putProfile(profile: SiteProfile, file = profilesPath(), replace = true): boolean {
+  return withProfilesLock(file, () => {
+    const data = readProfiles(file);
+    if (!replace && (findProfile(data, profile.name) || data.sites.some((s) => s.network === profile.name))) return false;
+    const sites = data.sites.filter((s) => s.name !== profile.name);
+    writeProfiles({ version: 1, sites: [...sites, profile] }, file);
+    return true;
+  });
 }
 
 /** Removes a profile; false when there was none by that name. */
 export function removeProfile(name: string, file = profilesPath()): boolean {
-  const data = readProfiles(file);
-  const sites = data.sites.filter((s) => s.name !== name);
-  if (sites.length === data.sites.length) return false;
-  writeProfiles({ version: 1, sites }, file);
-  return true;
+  return withProfilesLock(file, () => {
+    const data = readProfiles(file);
+    const sites = data.sites.filter((s) => s.name !== name);
+    if (sites.length === data.sites.length) return false;
+    writeProfiles({ version: 1, sites }, file);
+    return true;
+  });
 }
 
 /** Saves a network's profiles in one write: drops those `drop` names (the old network, clashing names) first. */
 export function putProfiles(profiles: readonly SiteProfile[], drop: (s: SiteProfile) => boolean, file = profilesPath()): void {
-  const data = readProfiles(file);
-  writeProfiles({ version: 1, sites: [...data.sites.filter((s) => !drop(s)), ...profiles] }, file);
+  withProfilesLock(file, () => {
+    const data = readProfiles(file);
+    writeProfiles({ version: 1, sites: [...data.sites.filter((s) => !drop(s)), ...profiles] }, file);
+  });
 }
 
 /** Removes every profile of network `name` (`sites remove NAME`); the names removed, none when it is not a network. */
 export function removeNetwork(name: string, file = profilesPath()): string[] {
-  const data = readProfiles(file);
-  const gone = data.sites.filter((s) => s.network === name).map((s) => s.name);
-  if (gone.length) writeProfiles({ version: 1, sites: data.sites.filter((s) => s.network !== name) }, file);
-  return gone;
+  return withProfilesLock(file, () => {
+    const data = readProfiles(file);
+    const gone = data.sites.filter((s) => s.network === name).map((s) => s.name);
+    if (gone.length) writeProfiles({ version: 1, sites: data.sites.filter((s) => s.network !== name) }, file);
+    return gone;
+  });
 }
 
 /** What a login error on a profile's site tells the person to fix (WordPressClientOptions.credentialsFrom). */

@@ -1,8 +1,10 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectSites } from '../../src/sites/select.js';
+import { withProfilesLock } from '../../src/sites/profiles-lock.js';
 import { profilesPath, putProfile, readProfiles, removeProfile, writeProfiles } from '../../src/sites/store.js';
 
 const site = (name: string, groups: string[] = []) => ({
@@ -33,6 +35,28 @@ describe('site profiles store', () => {
     expect(readdirSync(path.dirname(file))).toEqual(['sites.json']);
     expect(removeProfile('a', file)).toBe(true);
     expect(removeProfile('a', file)).toBe(false);
+  });
+
+  it('changes take turns under <file>.lock: a live holder is waited for (then refused, nothing written), a dead one taken over', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'sites-')), 'sites.json');
+    putProfile(site('a'), file);
+    // Another cms-admin, still running, in the middle of its change.
+    const other = spawn('sleep', ['30']);
+    try {
+      writeFileSync(`${file}.lock`, String(other.pid));
+      expect(() => withProfilesLock(file, () => putProfile(site('lost'), file), 200)).toThrow(/being changed by another cms-admin/);
+      expect(readProfiles(file).sites.map((s) => s.name)).toEqual(['a']);
+    } finally {
+      other.kill();
+      await new Promise((resolve) => other.once('exit', resolve));
+    }
+    // Its process gone (killed between its read and its rename): the lock is taken over.
+    putProfile(site('b'), file);
+    expect(readProfiles(file).sites.map((s) => s.name)).toEqual(['a', 'b']);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    // Not replacing: a profile added meanwhile by that name is kept and said, not overwritten.
+    expect(putProfile({ ...site('b'), url: 'https://other.example' }, file, false)).toBe(false);
+    expect(readProfiles(file).sites.find((s) => s.name === 'b')?.url).toBe('https://b.example');
   });
 
   it('names a damaged file instead of reading it as empty', () => {
