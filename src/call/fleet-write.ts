@@ -1,6 +1,7 @@
 import type { AnyToolDefinition, CallReview, ToolContext } from '../tools/define-tool.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, approvalRequest, notApproved, reviewCall } from './approval.js';
+import { fanOut } from './fan-out.js';
 import { runTool, type ToolOutcome } from './run-tool.js';
 
 /** One site's share of a several-site answer. */
@@ -29,8 +30,9 @@ export async function fleetWrite(
   params: Record<string, unknown>,
   approver: Approver,
   concurrency: number,
+  signal?: AbortSignal,
 ): Promise<FleetAnswer | { error: ToolErrorPayload }> {
-  const reviewed = await mapBounded(sites, concurrency, async (site) => ({
+  const reviewed = await bounded(sites, concurrency, async (site) => ({
     ...site,
     review: await reviewCall(readingTool(tool), site.context, params),
   }));
@@ -50,9 +52,9 @@ export async function fleetWrite(
     const error = notApproved(decision);
     return { error: { ...error, message: error.message.replace('Nothing was changed.', 'Nothing was changed on any site.') } };
   }
-  const ran = await mapBounded(go, concurrency, async (site) =>
-    siteResult(site.name, await runTool(tool, site.context, site.review.params ?? params)),
-  );
+  // Stopped (Ctrl-C, the caller's signal) once approved: no new site starts; each one not
+  // started is said by name, nothing written there.
+  const ran = await fanOutSites(go, (site) => runTool(tool, site.context, site.review.params ?? params), concurrency, signal);
   const byName = new Map([...refused, ...ran.map((r) => [r.site, r] as const)]);
   return { sites: sites.map((s) => byName.get(s.name)).filter((r): r is SiteResult => r !== undefined) };
 }
@@ -75,16 +77,30 @@ function readingTool(tool: AnyToolDefinition): AnyToolDefinition {
   };
 }
 
-/** At most `limit` at once; each item's work returns data (a site's failure is its own). */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-  return out;
+/** Every item's work, at most `limit` at once (each item's work returns data: a site's failure is its own). */
+async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const done = await fanOut(items, work, { concurrency: limit });
+  return done.map((r) => (r as { value: R }).value);
+}
+
+/**
+ * The call on each site, at most `concurrency` at once; once `signal` aborts no new site starts,
+ * and each site not started answers `not_started` (nothing was changed there).
+ */
+export async function fanOutSites<S extends { name: string }>(
+  sites: readonly S[],
+  work: (site: S) => Promise<ToolOutcome>,
+  concurrency: number,
+  signal?: AbortSignal,
+): Promise<SiteResult[]> {
+  const done = await fanOut(sites, work, { concurrency, ...(signal && { signal }) });
+  return done.map((r) =>
+    r.started
+      ? siteResult(r.item.name, r.value)
+      : {
+          site: r.item.name,
+          ok: false,
+          error: { code: 'not_started', message: `Stopped before ${r.item.name} was started: nothing was changed there.`, hint: 'Run the call again for the sites not started.' },
+        },
+  );
 }

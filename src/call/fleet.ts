@@ -6,7 +6,7 @@ import { parseParams } from '../tools/params.js';
 import { typeOnly } from '../tools/schema.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, decideCall } from './approval.js';
-import { type FleetAnswer, fleetWrite, mapBounded, siteResult } from './fleet-write.js';
+import { type FleetAnswer, fanOutSites, fleetWrite } from './fleet-write.js';
 import { invalidParams, runTool, type ToolOutcome } from './run-tool.js';
 
 /**
@@ -88,12 +88,15 @@ export async function runOnFleet(
   const concurrency = fleet.concurrency ?? 8;
   let answer: FleetAnswer;
   if (write && contexts.length > 1) {
-    const done = await fleetWrite(base, contexts, params, approver, concurrency);
+    const done = await fleetWrite(base, contexts, params, approver, concurrency, signal);
     if ('error' in done) return { ok: false, error: done.error };
     answer = done;
   } else {
-    const sites = await mapBounded(contexts, concurrency, async ({ name, context }) =>
-      siteResult(name, write ? await decideThenRun(base, context, params, approver) : await runTool(base, context, params)),
+    const sites = await fanOutSites(
+      contexts,
+      ({ context }) => (write ? decideThenRun(base, context, params, approver) : runTool(base, context, params)),
+      concurrency,
+      signal,
     );
     answer = { sites };
   }

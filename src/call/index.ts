@@ -29,3 +29,4 @@ export {
 } from './envelope.js';
 export { type Fleet, type FleetSite, fleetTools, isFleet, pickSites, runOnFleet, SITE } from './fleet.js';
 export type { FleetAnswer, SiteResult } from './fleet-write.js';
+export { type FanOutResult, fanOut } from './fan-out.js';

@@ -1,5 +1,5 @@
 import { checkSite } from '../sites/check.js';
-import { fanOut } from '../sites/fan-out.js';
+import { fanOut } from '../call/index.js';
 import { networkSites, planNetwork } from '../sites/network.js';
 import { type SiteProfile, profilesPath, putProfiles, readProfiles } from '../sites/store.js';
 

@@ -1,6 +1,6 @@
 import { checkSiteUrl } from '../config.js';
 import { checkSite, type SiteCheck } from '../sites/check.js';
-import { fanOut } from '../sites/fan-out.js';
+import { fanOut } from '../call/index.js';
 import { selectSites } from '../sites/select.js';
 import { checkName, findProfile, profilesPath, putProfile, readProfiles, removeNetwork, removeProfile } from '../sites/store.js';
 import { readStdin, wholeNumberFlag } from './shared.js';

@@ -4,7 +4,7 @@ import type { ToolContext } from '../tools/define-tool.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { siteJournal } from '../undo/journal-path.js';
 import { secretsOf } from './check.js';
-import { fanOut } from './fan-out.js';
+import { fanOut } from '../call/index.js';
 import { profileCredentialsFrom, type SiteProfile } from './store.js';
 
 /** One site's line of a fleet run: `{site, ok, result|error}` (what `invoke --sites --json` prints). */
