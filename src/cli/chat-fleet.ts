@@ -2,8 +2,8 @@ import { approveAll, type Approver, refuseAll, serializeApprover } from '../agen
 import { createChatModel, MODEL_HELP, type ModelConfig } from '../agent/model.js';
 import { ChatSession } from '../agent/runner.js';
 import type { Fleet, ToolFilter } from '../call/index.js';
-import { maskResetKeys, maskSecretParams } from '../redact.js';
 import { fleetLabel } from './fleet-session.js';
+import { runOnce } from './chat-once.js';
 import { runRepl } from './repl.js';
 
 const FLEET_UNDO =
@@ -42,18 +42,5 @@ export async function runFleetChat(
     const undo = async () => FLEET_UNDO;
     return runRepl({ makeSession, approver: baseApprover, site: fleetLabel(fleet), model: modelConfig.model, undo });
   }
-  const result = await makeSession(baseApprover ?? refuseAll).turn(options.once, {
-    onEvent: (event) => {
-      if (!options.json && event.type === 'tool_call')
-        process.stderr.write(`→ ${event.name} ${JSON.stringify(maskSecretParams(event.args))}\n`);
-    },
-  });
-  if (options.json) {
-    const trace = { ...result, toolCalls: result.toolCalls.map((c) => ({ ...c, args: maskSecretParams(c.args) })) };
-    process.stdout.write(`${maskResetKeys(JSON.stringify(trace, null, 2))}\n`);
-  } else {
-    if (result.stopped) process.stderr.write(`${result.stopped.message}\n`);
-    if (result.answer) process.stdout.write(`${result.answer}\n`);
-  }
-  return result.stopped ? 1 : 0;
+  return runOnce(makeSession(baseApprover ?? refuseAll), options.once, options.json);
 }

@@ -4,9 +4,9 @@ import { DEFAULT_HISTORY_TOKENS } from '../agent/history.js';
 import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
 import { redactUrl } from '../client/errors.js';
 import { createContext, numberFromEnv } from '../config.js';
-import { maskResetKeys, maskSecretParams } from '../redact.js';
 import { ensureSite } from './ensure-site.js';
 import { operatorHandOver } from './hand-over.js';
+import { runOnce } from './chat-once.js';
 import { runRepl } from './repl.js';
 import { slashUndo } from './undo-command.js';
 import { cliJournal } from './journal-path.js';
@@ -74,23 +74,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       approver: serializeApprover(approver),
     });
 
-  if (options.once !== undefined) {
-    const session = makeSession(baseApprover ?? refuseAll);
-    const result = await session.turn(options.once, {
-      onEvent: (event) => {
-        if (!options.json && event.type === 'tool_call')
-          process.stderr.write(`→ ${event.name} ${JSON.stringify(maskSecretParams(event.args))}\n`);
-      },
-    });
-    if (options.json) {
-      const trace = { ...result, toolCalls: result.toolCalls.map((c) => ({ ...c, args: maskSecretParams(c.args) })) };
-      process.stdout.write(`${maskResetKeys(JSON.stringify(trace, null, 2))}\n`);
-    } else {
-      if (result.stopped) process.stderr.write(`${result.stopped.message}\n`);
-      if (result.answer) process.stdout.write(`${result.answer}\n`);
-    }
-    return result.stopped ? 1 : 0;
-  }
+  if (options.once !== undefined) return runOnce(makeSession(baseApprover ?? refuseAll), options.once, options.json);
   const undo = (approver: Approver, arg: string) => slashUndo(context, filter, approver, arg);
   return runRepl({ makeSession, approver: baseApprover, site: redactUrl(site.url), model: modelConfig.model, undo });
 }

@@ -55,19 +55,7 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
   });
   const context = env.network ? { ...base, network: true } : base;
   for (const secret of context.secrets ?? []) secrets.add(secret);
-  const result: CaseResult = {
-    id: evalCase.id,
-    title: evalCase.title,
-    category: evalCase.category,
-    passed: false,
-    failures: [],
-    steps: 0,
-    toolCalls: [],
-    approvals: [],
-    tokens: { input: 0, output: 0, total: 0 },
-    answers: [],
-    timings: { restoreMs: 0, fixtureMs: 0, agentMs: 0, checkMs: 0, totalMs: 0 },
-  };
+  const result = emptyResult(evalCase);
   let phase = 'restore';
   try {
     let t = performance.now();
@@ -122,6 +110,23 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
   return redactForReport(result, secrets);
 }
 
+
+/** A case's result before it runs: not passed, nothing counted yet (run-case, run-fleet-case). */
+export function emptyResult(evalCase: EvalCase): CaseResult {
+  return {
+    id: evalCase.id,
+    title: evalCase.title,
+    category: evalCase.category,
+    passed: false,
+    failures: [],
+    steps: 0,
+    toolCalls: [],
+    approvals: [],
+    tokens: { input: 0, output: 0, total: 0 },
+    answers: [],
+    timings: { restoreMs: 0, fixtureMs: 0, agentMs: 0, checkMs: 0, totalMs: 0 },
+  };
+}
 
 /** Runs a case's turns in `session`, noting calls, tokens, answers and per-turn check failures in `result`. */
 export async function runTurns(

@@ -11,7 +11,7 @@ import { checkState, diffKind } from './checks-state.js';
 import { applyFixture } from './fixture.js';
 import type { ModelSource } from './models.js';
 import { PlaceholderResolver } from './placeholders.js';
-import { type CaseResult, runTurns } from './run-case.js';
+import { type CaseResult, emptyResult, runTurns } from './run-case.js';
 import { collectSecrets, redactForReport } from './secrets.js';
 import { SiteSnapshot } from './site-state.js';
 
@@ -34,19 +34,7 @@ export interface FleetEvalSite {
 export async function runFleetCase(evalCase: EvalCase, sites: readonly FleetEvalSite[], models: ModelSource): Promise<CaseResult> {
   const started = performance.now();
   const secrets = collectSecrets(evalCase);
-  const result: CaseResult = {
-    id: evalCase.id,
-    title: evalCase.title,
-    category: evalCase.category,
-    passed: false,
-    failures: [],
-    steps: 0,
-    toolCalls: [],
-    approvals: [],
-    tokens: { input: 0, output: 0, total: 0 },
-    answers: [],
-    timings: { restoreMs: 0, fixtureMs: 0, agentMs: 0, checkMs: 0, totalMs: 0 },
-  };
+  const result = emptyResult(evalCase);
   let phase = 'restore';
   try {
     for (const s of sites) await restoreSnapshot(s.sandbox, 'seeded');
