@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import {
@@ -11,8 +12,10 @@ import {
   siteUp,
 } from '../src/sandbox/index.js';
 import { aptInstall, isRoot } from '../src/sandbox/apt.js';
+import { portInUse } from '../src/sandbox/php-server.js';
 import { type InstanceOptions, instanceOptions, networkOptions, type TestSandbox } from './helpers/sandboxes.js';
 import { buildTestBin } from './helpers/cli-bin.js';
+import { allPorts } from './helpers/ports.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** Programs the tests drive besides the sandbox: tmux (terminal tests), openssl (the TLS test's certificate). */
@@ -50,10 +53,15 @@ async function instanceCount(project: TestProject): Promise<number> {
   }
 }
 
-/** Stops an instance a test file started (a worker's network) if it runs; one never started is left alone. */
-async function stopIfRunning(opts: InstanceOptions): Promise<void> {
+/**
+ * Stops an instance a test file started (a worker's network) whatever state it is in: a php -S
+ * master may be gone while its forked workers still hold the port, which `siteStatus` does not
+ * count as running (CI: a 7.1 network's port was still held when the 6.8 leg wanted it). One
+ * never created is left alone.
+ */
+async function stopIfStarted(opts: InstanceOptions): Promise<void> {
   try {
-    if ((await siteStatus(opts)).running) await siteDown(opts);
+    if (existsSync(resolveInstance(opts).dir)) await siteDown({ ...opts, log: () => {} });
   } catch (err) {
     opts.log?.(`could not stop "${opts.name}": ${(err as Error).message}`);
   }
@@ -78,6 +86,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const count = await instanceCount(project);
   const all = Array.from({ length: count }, (_, i) => instanceOptions(i + 1));
   const first = all[0] as InstanceOptions;
+  // Every port the run may place that is free now must be free again at the end (teardown).
+  const placed = allPorts(count, first.wp);
+  const freeAtStart = (await Promise.all(placed.map(async (p) => ((await portInUse(p)) ? [] : [p])))).flat();
   await ensureTestPrograms((line) => first.log?.(line));
   // Once, before the parallel starts: apt and the WordPress download must not run twice at once.
   await ensurePrerequisites(first, first.wp);
@@ -115,6 +126,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   first.log?.(`tests run against WordPress ${wordpress} at ${sandboxes.map((s) => s.url).join(', ')} (${count} at once)`);
   project.provide('sandboxes', sandboxes);
+  const networks = all.map((_, i) => networkOptions(i + 1));
+  project.provide('networks', networks.map(({ name, port }) => ({ name, port })));
   project.provide('wordpress', wordpress);
   project.provide('cliBin', cli.bin);
   return async () => {
@@ -141,9 +154,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
       first.log?.(`left running at ${sandboxes.map((s) => s.url).join(', ')} (CMS_KEEP_SANDBOX=1)`);
       return;
     }
-    await Promise.all(all.map((opts) => siteDown(opts)));
     // The workers' multisite networks (test/wordpress/network) stay up between their files:
-    // stopped here, or they would hold their ports into the next run.
-    await Promise.all(all.map((_, i) => stopIfRunning(networkOptions(i + 1))));
+    // stopped here too, even when a site's stop fails, or they would hold their ports into the next run.
+    const stopped = await Promise.allSettled(all.map((opts) => siteDown(opts)));
+    await Promise.all(networks.map(stopIfStarted));
+    const failed = stopped.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+    // A server left up holds its port into the next run, which then fails with "port … is already
+    // in use" far from the cause (CI's 6.8 leg did, on a 7.1 network a worker had named otherwise).
+    const held = (await Promise.all(freeAtStart.map(async (p) => ((await portInUse(p)) ? [p] : [])))).flat();
+    if (held.length) failed.push(`port(s) ${held.join(', ')} were free when the run started and are still in use after it: a test left a server up`);
+    if (failed.length) {
+      process.exitCode = 1;
+      throw new Error(`the test sandboxes were not all stopped: ${failed.join('; ')}`);
+    }
   };
 }

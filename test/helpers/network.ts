@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { inject } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { packageRoot, resolveInstance, siteReset, siteUp } from '../../src/sandbox/index.js';
 import { type ApprovalRequest, type Approver, invoke, type ToolContext, type ToolOutcome } from '../../src/call/index.js';
@@ -35,7 +36,13 @@ export interface TestNetwork {
 
 /** The test network's sandbox options (the network evals run on it too: test/evals/network-suite.test.ts). */
 export function networkSandboxOptions() {
-  return networkOptions(workerIndex());
+  // The name and port global setup chose, not ones worked out here: a worker's CMS_TEST_SANDBOX is
+  // its own instance's name (worker-sandbox.ts), so a name made from it here would be one global
+  // teardown never stops, and its server would hold the port into the next run (CI did).
+  const worker = workerIndex();
+  const net = inject('networks')[worker - 1];
+  if (!net) throw new Error('The test networks are not named: run the tests through vitest (global setup names them).');
+  return { ...networkOptions(worker), name: net.name, port: net.port };
 }
 
 const execFileAsync = promisify(execFile);

@@ -29,6 +29,8 @@ export interface TestSandbox {
 declare module 'vitest' {
   export interface ProvidedContext {
     sandboxes: TestSandbox[];
+    /** Worker i's multisite network (name and port), named once by global setup, which stops them all. */
+    networks: { name: string; port: number }[];
     wordpress: string;
   }
 }
