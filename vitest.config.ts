@@ -35,7 +35,7 @@ export default defineConfig({
             'test/package/**/*.test.ts',
           ],
           globalSetup: ['test/global-setup.ts'],
-          setupFiles: ['test/helpers/worker-sandbox.ts', 'test/helpers/record-console.ts'],
+          setupFiles: ['test/helpers/worker-sandbox.ts', 'test/helpers/record-console.ts', 'test/helpers/profile-files.ts'],
           // Limits, not waits: a test ends when its condition holds. Files now share the cores
           // (CMS_TEST_WORKERS at once), so a CLI start that takes 2 s alone can take 20 s on a
           // loaded 2-core machine; 60 s failed tests that spawn the CLI twice there.
