@@ -124,7 +124,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       stateHome: join(opts.home, `${opts.name}-state`),
     };
   });
-  first.log?.(`tests run against WordPress ${wordpress} at ${sandboxes.map((s) => s.url).join(', ')} (${count} at once)`);
+  first.log?.(`tests run against WordPress ${wordpress} at ${sandboxes.map((s) => s.url).join(', ')} (${count} at once), on Node ${process.versions.node}`);
   project.provide('sandboxes', sandboxes);
   const networks = all.map((_, i) => networkOptions(i + 1));
   project.provide('networks', networks.map(({ name, port }) => ({ name, port })));
