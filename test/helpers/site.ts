@@ -27,6 +27,16 @@ export function wordPressAtLeast(version: string): boolean {
 
 let shared: ToolContext | undefined;
 
+/**
+ * A new test file begins: its own tool context and fixture client from here on (a worker's files
+ * share this module, isolate: false; a client's caches and counts belong to one file).
+ * test/helpers/worker-sandbox.ts calls it before each file.
+ */
+export function beginTestFile(): void {
+  shared = undefined;
+  rawClient = undefined;
+}
+
 /** One tool context (one client) for a test file. */
 export function testContext(): ToolContext {
   shared ??= createContext(testSite());
