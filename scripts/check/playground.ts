@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mailLogPath, packageRoot, readMailLog, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
-import { tools } from '../../src/call/index.js';
+import { selectTools, tools } from '../../src/call/index.js';
 
 const opts = {
   name: 'pg-check',
@@ -59,7 +59,8 @@ async function siteGet(path: string): Promise<number> {
 try {
   const status = await siteStatus(opts);
   console.log(`WordPress ${status.wordpress} on ${status.backend} at ${status.url}`);
-  for (const tool of tools.filter((t) => t.annotations.readOnly)) {
+  // The read tools one site offers (the network's and the fleet's list-sites need a network or several sites).
+  for (const tool of selectTools(tools, { readOnly: true })) {
     // A read tool with required params is called with an example; one without an example here
     // fails (with its error naming the missing param), so a new tool gets one.
     const example = READ_EXAMPLES[tool.name];
