@@ -30,9 +30,6 @@ export const SLOW_FILES = [
   'test/agent/fleet-agent.test.ts',
   'test/cli/mcp-fleet.test.ts',
   'test/evals/fleet-evals.test.ts',
-  // Mostly 4 s, but some runs wait ~60 s in it (seen in the full run and alone, not yet explained:
-  // docs/testing.md); that wait is idle, so it goes early, beside CPU work, not at the end alone.
-  'test/sandbox/mariadb-tmpdir.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { initDataDir, startMariadb, stopMariadb } from '../../src/sandbox/mariadb.js';
+import { initDataDir, mariadbLog, startMariadb, stopMariadb } from '../../src/sandbox/mariadb.js';
 import { resolveInstance } from '../../src/sandbox/paths.js';
 
 /**
@@ -39,5 +39,8 @@ describe('MariaDB temp files', () => {
     } finally {
       await stopMariadb(inst);
     }
+    // Stopped by its SIGTERM, not killed at the 60 s limit: startMariadb returns once the server
+    // greets, and a stop sent while it was still starting went unanswered (seen under load).
+    expect(await readFile(mariadbLog(inst), 'utf8')).toMatch(/Shutdown complete/);
   });
 });
