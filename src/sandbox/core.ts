@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { withCoreLock } from './core-lock.js';
 import { downloadWordPressDeb } from './debian-archive.js';
 import { runChecked } from './exec.js';
 import { readJson, writeJson } from './files.js';
@@ -77,6 +78,20 @@ const verified = new Set<string>();
 export async function ensureCore(coreDir: string, wp: WpVersion, log: SandboxLogger): Promise<string> {
   const target = coreWordPressDir(coreDir);
   if (verified.has(coreDir) && existsSync(join(coreDir, MARKER))) return wordPressVersion(target);
+  // Outside the lock the tree may be changing under another process's fill: a file gone while it
+  // is read is a problem to look at again under the lock, not an error.
+  const problem = await coreProblem(coreDir, wp).catch((err: Error) => `being changed (${err.message})`);
+  if (!problem) {
+    verified.add(coreDir);
+    return wordPressVersion(target);
+  }
+  await mkdir(dirname(coreDir), { recursive: true });
+  return withCoreLock(coreDir, () => fillCore(coreDir, wp, log));
+}
+
+/** ensureCore's fill, under the cache's lock: another process may have filled it meanwhile. */
+async function fillCore(coreDir: string, wp: WpVersion, log: SandboxLogger): Promise<string> {
+  const target = coreWordPressDir(coreDir);
   const problem = await coreProblem(coreDir, wp);
   if (!problem) {
     verified.add(coreDir);
