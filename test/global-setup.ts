@@ -13,7 +13,7 @@ import {
 } from '../src/sandbox/index.js';
 import { aptInstall, isRoot } from '../src/sandbox/apt.js';
 import { portInUse } from '../src/sandbox/php-server.js';
-import { type InstanceOptions, instanceOptions, networkOptions, type TestSandbox } from './helpers/sandboxes.js';
+import { fleetOptions, type InstanceOptions, instanceOptions, networkOptions, type TestSandbox } from './helpers/sandboxes.js';
 import { buildTestBin } from './helpers/cli-bin.js';
 import { allPorts } from './helpers/ports.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
@@ -128,6 +128,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('sandboxes', sandboxes);
   const networks = all.map((_, i) => networkOptions(i + 1));
   project.provide('networks', networks.map(({ name, port }) => ({ name, port })));
+  // Each worker's fleet sandboxes: started by its first fleet file, kept up for the next ones.
+  const fleets = all.map((_, i) => fleetOptions(i + 1));
+  project.provide('fleets', fleets);
   project.provide('wordpress', wordpress);
   project.provide('cliBin', cli.bin);
   return async () => {
@@ -154,10 +157,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       first.log?.(`left running at ${sandboxes.map((s) => s.url).join(', ')} (CMS_KEEP_SANDBOX=1)`);
       return;
     }
-    // The workers' multisite networks (test/wordpress/network) stay up between their files:
-    // stopped here too, even when a site's stop fails, or they would hold their ports into the next run.
+    // The workers' multisite networks (test/wordpress/network) and fleet sandboxes stay up between
+    // their files: stopped here too, even when a site's stop fails, or they would hold their ports into the next run.
     const stopped = await Promise.allSettled(all.map((opts) => siteDown(opts)));
     await Promise.all(networks.map(stopIfStarted));
+    await Promise.all(fleets.flat().map((f) => stopIfStarted({ home: first.home, name: f.name, port: f.port, wp: f.wp, log: first.log })));
     const failed = stopped.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
     // A server left up holds its port into the next run, which then fails with "port … is already
     // in use" far from the cause (CI's 6.8 leg did, on a 7.1 network a worker had named otherwise).

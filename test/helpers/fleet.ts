@@ -4,15 +4,16 @@ import path from 'node:path';
 import { readCredentials, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { WordPressClient } from '../../src/client/index.js';
 import { recordSecret } from './output-log.js';
-import { fleetPorts } from './ports.js';
-import { testSandbox } from './sandboxes.js';
+import { inject } from 'vitest';
+import { testSandbox, workerIndex } from './sandboxes.js';
 import { testSite } from './site.js';
 
 /**
  * A fleet for the fleet tests (issue #38): the suite's own sandbox plus two more instances —
- * one on the suite's WordPress, one on 6.1 — named after the suite's instance, on the next
- * ports (CMS_TEST_FLEET overrides: `name:port:wp,name:port:wp`). They are started (and seeded
- * once, at install) when not running, and stopped again by `stop()` if this run started them.
+ * one on the suite's WordPress, one on 6.1 — named after the worker's instance, on the ports after
+ * it (sandboxes.ts fleetOptions; CMS_TEST_FLEET overrides: `name:port:wp,name:port:wp`). They are
+ * started (and seeded once, at install) when not running and stay up for the worker's next fleet
+ * file; global teardown stops them (CMS_TEST_FLEET's: `stop()`, if this file started them).
  */
 export interface FleetSite {
   name: string;
@@ -35,23 +36,19 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-function extraInstances(): Array<{ name: string; port: number; wp: string }> {
+/** The two extra instances: CMS_TEST_FLEET's (`name:port:wp,…`, stopped by `stop()` if it started them), else this worker's, which global setup named and its teardown stops. */
+function extraInstances(): { own: boolean; instances: Array<{ name: string; port: number; wp: string }> } {
   const spec = process.env.CMS_TEST_FLEET;
   if (spec) {
-    return spec.split(',').map((part) => {
+    const instances = spec.split(',').map((part) => {
       const [name, port, wp] = part.split(':');
       return { name: name as string, port: Number(port), wp: wp || '7.1' };
     });
+    return { own: true, instances };
   }
-  // Named and placed after this worker's own site (workers sit on consecutive ports from 8899,
-  // test/test-sandboxes.ts): +60 and +64 stay clear of the other workers' sites, their
-  // networks (8921…) and of each other's fleets for up to four workers.
-  const port = Number(new URL(testSite().url).port);
-  const { f2, f61 } = fleetPorts(port);
-  return [
-    { name: `fleet-${port}-f2`, port: f2, wp: process.env.CMS_SANDBOX_WP || '7.1' },
-    { name: `fleet-${port}-f61`, port: f61, wp: '6.1' },
-  ];
+  const instances = inject('fleets')[workerIndex() - 1];
+  if (!instances) throw new Error('The fleet sandboxes are not named: run the tests through vitest (global setup names them).');
+  return { own: false, instances };
 }
 
 export async function startFleet(): Promise<Fleet> {
@@ -63,9 +60,11 @@ export async function startFleet(): Promise<Fleet> {
   ];
   const started: Array<{ name: string }> = [];
   const names = ['two', 'three'];
-  // Both at once: each start is mostly waiting on MariaDB and PHP (docs/testing.md).
+  const { own: stopsItself, instances } = extraInstances();
+  // Both at once: each start is mostly waiting on MariaDB and PHP (docs/testing.md). A worker's
+  // later fleet files find them up.
   const extra = await Promise.all(
-    extraInstances().map(async (inst, i) => {
+    instances.map(async (inst, i) => {
       const opts = { home, name: inst.name, port: inst.port, wp: inst.wp, log: () => undefined };
       const status = await siteStatus(opts);
       if (!status.running) started.push(inst);
@@ -106,7 +105,8 @@ export async function startFleet(): Promise<Fleet> {
       ...extra,
     }),
     async stop() {
-      if (process.env.CMS_KEEP_SANDBOX === '1') return;
+      // This worker's fleet stays up for its next fleet file; global teardown stops it.
+      if (!stopsItself || process.env.CMS_KEEP_SANDBOX === '1') return;
       for (const inst of started) await siteDown({ home, name: inst.name, log: () => undefined });
     },
   };

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { DEFAULT_WP, packageRoot, parseWpVersion, type SandboxOptions, type WpVersion } from '../../src/sandbox/index.js';
 
-import { networkPort, sitePort } from './ports.js';
+import { fleetPorts, networkPort, sitePort } from './ports.js';
 
 export { testWorkers } from './workers.js';
 
@@ -31,6 +31,8 @@ declare module 'vitest' {
     sandboxes: TestSandbox[];
     /** Worker i's multisite network (name and port), named once by global setup, which stops them all. */
     networks: { name: string; port: number }[];
+    /** Worker i's two fleet sandboxes (test/helpers/fleet.ts), kept up between its fleet files; global teardown stops them. */
+    fleets: { name: string; port: number; wp: string }[][];
     wordpress: string;
   }
 }
@@ -72,6 +74,21 @@ export function testSandbox(): TestSandbox {
   const sandbox = all[workerIndex() - 1];
   if (!sandbox) throw new Error('The test sandboxes are not up: run the tests through vitest (global setup starts them).');
   return sandbox;
+}
+
+/**
+ * Worker `worker`'s two fleet sandboxes (test/helpers/fleet.ts): one on the suite's WordPress, one
+ * on 6.1, named and placed after the worker's own site (+60, +64: clear of the other workers' sites,
+ * networks and fleets for up to four workers). The first fleet file of a worker starts them, later
+ * ones find them up; global teardown stops every worker's (test/global-setup.ts).
+ */
+export function fleetOptions(worker: number, env: NodeJS.ProcessEnv = process.env): Array<{ name: string; port: number; wp: WpVersion }> {
+  const site = sitePort(worker, env);
+  const { f2, f61 } = fleetPorts(site);
+  return [
+    { name: `fleet-${site}-f2`, port: f2, wp: parseWpVersion(env.CMS_SANDBOX_WP || DEFAULT_WP, 'CMS_SANDBOX_WP') },
+    { name: `fleet-${site}-f61`, port: f61, wp: '6.1' },
+  ];
 }
 
 /** Worker `worker`'s network; global teardown stops every worker's (test/global-setup.ts). */
