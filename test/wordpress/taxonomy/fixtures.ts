@@ -26,12 +26,15 @@ export interface PostSpec {
   tags?: number[];
 }
 
-/** Creates posts through /batch/v1 (25 a request); `future` posts get a date in 2035. */
+/**
+ * Creates posts through /batch/v1 (25 a request); `future` posts get a date in 2035. Each answer
+ * is only the id (`_fields`: WordPress then skips rendering the post, ~30% of the PHP time).
+ */
 export async function makePosts(specs: PostSpec[]): Promise<number[]> {
   const prefix = unique('Post');
   const results = await wp().batch(
     specs.map((spec, i) => ({
-      path: '/wp/v2/posts',
+      path: '/wp/v2/posts?_fields=id',
       body: {
         title: `${prefix} ${i}`,
         status: spec.status ?? 'publish',
