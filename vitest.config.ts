@@ -17,6 +17,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // The run's temporary files in one folder, removed at the end (test/run-tmp.ts).
+          globalSetup: ['test/run-tmp.ts'],
           // Pure logic: the files of a worker share one module graph instead of each importing
           // the sources again (measured: 54 → 27 s of CPU for the project, docs/testing.md).
           isolate: false,
@@ -34,7 +36,7 @@ export default defineConfig({
             'test/evals/**/*.test.ts',
             'test/package/**/*.test.ts',
           ],
-          globalSetup: ['test/global-setup.ts'],
+          globalSetup: ['test/run-tmp.ts', 'test/global-setup.ts'],
           // A worker runs its files one after another in one process with one module graph, as
           // the unit project does: each file no longer starts a process and imports the sources
           // and LangChain again (measured on test/wordpress, 74 files: 226 → 164 s of CPU, 187 →

@@ -154,7 +154,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       throw new Error(`Secrets appeared in test output: ${leaks.slice(0, 10).join('; ')}`);
     }
     if (process.env.CMS_KEEP_SANDBOX === '1') {
-      first.log?.(`left running at ${sandboxes.map((s) => s.url).join(', ')} (CMS_KEEP_SANDBOX=1)`);
+      first.log?.(`left running at ${sandboxes.map((s) => s.url).join(', ')} (CMS_KEEP_SANDBOX=1); their temporary files in ${process.env.TMPDIR}`);
       return;
     }
     // The workers' multisite networks (test/wordpress/network) and fleet sandboxes stay up between
