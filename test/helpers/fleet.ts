@@ -10,7 +10,7 @@ import { testSite } from './site.js';
 
 /**
  * A fleet for the fleet tests (issue #38): the suite's own sandbox plus two more instances —
- * one on the suite's WordPress, one on 6.1 — named after the worker's instance, on the ports after
+ * one on the suite's WordPress, one on 6.1 — named after the worker's site port, on ports after
  * it (sandboxes.ts fleetOptions; CMS_TEST_FLEET overrides: `name:port:wp,name:port:wp`). They are
  * started (and seeded once, at install) when not running and stay up for the worker's next fleet
  * file; global teardown stops them (CMS_TEST_FLEET's: `stop()`, if this file started them).

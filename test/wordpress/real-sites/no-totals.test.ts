@@ -19,12 +19,12 @@ afterAll(async () => {
   await mapLimit(users, 4, ({ route, id }) => wp().delete(`${route}/${id}`, { force: true, reassign: 1 }));
 });
 
-/** Sends the writes in batches; fails on any item WordPress refused. */
-async function batchOk(requests: BatchRequest[]) {
+/** Sends the writes in batches; `done` sees each one WordPress applied, then any it refused fails the file. */
+async function batchOk(requests: BatchRequest[], done: (body: unknown) => void = () => {}) {
   const results = await wp().batch(requests);
+  for (const r of results) if (r.ok) done(r.body);
   const failed = results.flatMap((r, i) => (r.ok ? [] : [`${requests[i]?.method ?? 'POST'} ${requests[i]?.path}: ${r.error.message}`]));
   if (failed.length) throw new Error(`fixture writes failed: ${failed.slice(0, 3).join('; ')}`);
-  return results;
 }
 
 /** Makes the collection hold at least `n` items, created directly on the site (removed after the file). */
@@ -32,8 +32,11 @@ async function atLeast(route: string, n: number, make: (i: number) => Record<str
   const have = await wp().count(route, query);
   const missing = Array.from({ length: Math.max(0, n - have) }, (_, i) => i);
   if (batched(route)) {
-    const results = await batchOk(missing.map((i) => ({ path: `${route}?_fields=id`, body: make(i) })));
-    for (const r of results) created.push({ route, id: (r as { body: { id: number } }).body.id });
+    // Each term made is noted for afterAll even when others of the batch were refused.
+    await batchOk(
+      missing.map((i) => ({ path: `${route}?_fields=id`, body: make(i) })),
+      (body) => created.push({ route, id: (body as { id: number }).id }),
+    );
   } else {
     await mapLimit(missing, 4, async (i) => {
       created.push({ route, id: (await wp().post<{ id: number }>(route, make(i), { _fields: 'id' })).id });
