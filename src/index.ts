@@ -12,6 +12,8 @@ export {
   decideCall,
   type CallReview,
   findTool,
+  isNetwork,
+  networkToolsFor,
   reviewCall,
   runTool,
   selectTools,

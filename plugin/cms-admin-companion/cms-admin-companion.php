@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       CMS Admin Companion
  * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, a roles endpoint, login sessions, every account's application passwords in one listing, and guards that keep an account from editing, promoting, disabling or deleting a stronger one, and on a multisite network its users, memberships and super admins (namespace cms-admin/v1).
- * Version:           0.5.0
+ * Version:           0.5.1
  * Requires at least: 6.1
  * Requires PHP:      8.0
  * Network:           true
@@ -23,7 +23,7 @@ if (defined('CMS_ADMIN_COMPANION_VERSION')) {
     return;
 }
 
-define('CMS_ADMIN_COMPANION_VERSION', '0.5.0');
+define('CMS_ADMIN_COMPANION_VERSION', '0.5.1');
 define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
@@ -47,6 +47,12 @@ add_filter('rest_index', static function (WP_REST_Response $response): WP_REST_R
     $data = $response->get_data();
     // `network`: a multisite network, where the toolkit offers its network tools (0.5.0).
     $data['cms_admin_companion'] = ['version' => CMS_ADMIN_COMPANION_VERSION, 'network' => is_multisite()];
+    // `super_admin` (0.5.1): whether the signed-in account may use the network routes, so the
+    // toolkit lists the network tools only to a super admin (a site administrator gets the
+    // single-site list, as wp-admin shows Network Admin only to super admins).
+    if (is_multisite() && is_user_logged_in()) {
+        $data['cms_admin_companion']['super_admin'] = is_super_admin();
+    }
     // WordPress's own version for `cms-admin sites list` (issue #38), only to an administrator:
     // the index is public, and a version tells strangers which known holes to try.
     if (current_user_can('manage_options')) {

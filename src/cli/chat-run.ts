@@ -10,7 +10,7 @@ import { runOnce } from './chat-once.js';
 import { runRepl } from './repl.js';
 import { slashUndo } from './undo-command.js';
 import { cliJournal } from './journal-path.js';
-import { isNetwork } from '../call/index.js';
+import { networkToolsFor } from '../call/index.js';
 import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from './shared.js';
 import { runToolShell } from './tool-shell.js';
 import { runFleetChat } from './chat-fleet.js';
@@ -52,8 +52,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
     secretsTo,
   });
   await context.client.connect();
-  // A multisite network gets its network tools (docs/multisite.md); a single site, the same list as ever.
-  filter.network = await isNetwork(context.client);
+  // A super admin on a multisite network gets its network tools (docs/multisite.md); a site
+  // administrator there and a single site, the same list as ever.
+  filter.network = await networkToolsFor(context.client);
   const interactive = Boolean(process.stdin.isTTY) && options.once === undefined;
 
   if (!modelConfig) {

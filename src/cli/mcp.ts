@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
-import { findTool, isNetwork } from '../call/index.js';
+import { findTool, networkToolsFor } from '../call/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { sessionSites } from './fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
@@ -108,9 +108,9 @@ Example client config:
       const context = site ? contextFor(site) : undefined;
       // Fail at start, on stderr, rather than on the first call: stdout belongs to the protocol.
       if (context) await context.client.connect();
-      // A multisite network lists its network tools too (docs/multisite.md); sign-in mode (no site
-      // context at start) keeps the single-site list.
-      if (context) filter.network = await isNetwork(context.client);
+      // A multisite network lists its network tools too, to a super admin (docs/multisite.md);
+      // sign-in mode (no site context at start) asks per session (mcp/http.ts).
+      if (context) filter.network = await networkToolsFor(context.client);
       const serverOptions = { strict: Boolean(options.strict), approvals };
       if (options.http) {
         const { serveMcpHttp } = await import('../mcp/http.js');

@@ -90,6 +90,8 @@ export class WordPressClient {
   #me: Promise<CurrentUser> | undefined;
   #index: Promise<RestIndex> | undefined;
   readonly #indexFields: string;
+  /** The REST index's top-level fields `index()` reads and caches (`namespaces` and `indexFields`). */
+  readonly indexFields: readonly string[];
 
   constructor(options: WordPressClientOptions) {
     // Credentials in the URL are never sent (the application password is) nor shown.
@@ -98,7 +100,8 @@ export class WordPressClient {
     this.credentialsFrom = options.credentialsFrom ?? 'the username and application password given';
     this.concurrency = options.concurrency ?? 4;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.#indexFields = ['namespaces', ...(options.indexFields ?? [])].join(',');
+    this.indexFields = ['namespaces', ...(options.indexFields ?? [])];
+    this.#indexFields = this.indexFields.join(',');
     this.#onWarning = options.onWarning ?? ((message) => process.stderr.write(`cms-admin: warning: ${message}\n`));
     this.#transport = new Transport({
       siteUrl: this.siteUrl,

@@ -7,7 +7,7 @@ import { ConfigError } from '../config.js';
 import { createMcpServer, type McpServerOptions } from './index.js';
 import { SessionEventStore } from './http/event-store.js';
 import type { WordPressAuthOptions } from './http/wordpress-oauth.js';
-import { isNetwork, type ToolContext, type ToolFilter } from '../call/index.js';
+import { networkToolsFor, type ToolContext, type ToolFilter } from '../call/index.js';
 
 export interface McpHttpOptions {
   /** Default 127.0.0.1. Another address needs `publicUrl` with https (a TLS proxy in front). */
@@ -154,10 +154,11 @@ export async function serveMcpHttp(
     };
     const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
     if (!sessionContext) return send(res, 401, { error: 'the sign-in was revoked: sign in again' });
-    // Signed in: the site is asked per session (no site context at start), so a person signed in
-    // to a multisite network gets the network tools as the token mode does (docs/multisite.md).
+    // Signed in: the site is asked per session (no site context at start), so a super admin
+    // signed in to a multisite network gets the network tools as the token mode does, and a site
+    // administrator of the network the single-site list (docs/multisite.md).
     const sessionFilter =
-      owner && filter.network === undefined ? { ...filter, network: await isNetwork(sessionContext.client) } : filter;
+      owner && filter.network === undefined ? { ...filter, network: await networkToolsFor(sessionContext.client) } : filter;
     await createMcpServer(sessionContext, sessionFilter, serverOptions).connect(transport);
     await transport.handleRequest(req, res, body);
   }

@@ -95,7 +95,7 @@ export function findTool(name: string): AnyToolDefinition | undefined {
   return tools.find((tool) => tool.name === name);
 }
 
-export { isNetwork } from '../tools/users/network.js';
+export { isNetwork, networkToolsFor } from '../tools/users/network.js';
 
 export {
   type CallReview,

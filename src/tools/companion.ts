@@ -52,12 +52,33 @@ export const INSTALL_HINT =
 const UPDATE_HINT =
   'Update the cms-admin-companion plugin: upload the zip from `cms-admin plugin zip` (Plugins → Add New → Upload Plugin replaces it), or `cms-admin plugin install --wp-content <dir>` on the server.';
 
-/** The plugin's version, or undefined without the plugin. 0.1.0 did not report one. */
-export async function companionVersion(client: WordPressClient): Promise<string | undefined> {
+export interface CompanionEntry {
+  version?: unknown;
+  /** A multisite network (0.5.0). */
+  network?: unknown;
+  /** The signed-in account is a super admin (0.5.1, on a network). */
+  super_admin?: unknown;
+}
+
+/**
+ * The plugin's entry in the REST index, or undefined without the plugin. A context's client reads
+ * it with the index (config.ts); a client made without `indexFields` is asked for it here.
+ */
+export async function companionEntry(client: WordPressClient): Promise<CompanionEntry | undefined> {
   const [namespaces, index] = await Promise.all([client.namespaces(), client.index()]);
   if (!namespaces.includes(COMPANION_NAMESPACE)) return undefined;
-  const reported = (index[COMPANION_INDEX_FIELD] as { version?: unknown } | undefined)?.version;
-  return typeof reported === 'string' ? reported : '0.1.0';
+  const read =
+    COMPANION_INDEX_FIELD in index || client.indexFields?.includes(COMPANION_INDEX_FIELD) !== false
+      ? index
+      : await client.get<Record<string, unknown>>('/', { _fields: COMPANION_INDEX_FIELD });
+  return (read[COMPANION_INDEX_FIELD] ?? {}) as CompanionEntry;
+}
+
+/** The plugin's version, or undefined without the plugin. 0.1.0 did not report one. */
+export async function companionVersion(client: WordPressClient): Promise<string | undefined> {
+  const entry = await companionEntry(client);
+  if (!entry) return undefined;
+  return typeof entry.version === 'string' ? entry.version : '0.1.0';
 }
 
 /** -1, 0 or 1 as semver-like `a` is older, equal or newer than `b`. */

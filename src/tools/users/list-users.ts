@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { WordPressClient } from '../../client/index.js';
+import { decodeEntities, type WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
 import { listOutput } from '../output-schemas.js';
-import { hasCompanion, INSTALL_HINT } from '../companion.js';
+import { companionEntry, hasCompanion, INSTALL_HINT } from '../companion.js';
 import { type ListSource, listPage, memorySource, pagingParams } from '../answers/page.js';
 import { parseIsoDate } from './dates.js';
 import { type RawUser, toUser, USER_FIELDS, type UserRecord } from './records.js';
@@ -14,6 +14,13 @@ const USERS = '/wp/v2/users';
 const FULL_FIELDS = `${USER_FIELDS},description,url,first_name,last_name`;
 
 type Listed = UserRecord & { bio?: string; url?: string; first_name?: string; last_name?: string };
+/** An account WordPress lists to this one without its details: this one may not edit it. */
+type Unseen = { id: number; name: string; may_edit: false };
+
+const UNSEEN_NOTE =
+  'may_edit false: WordPress shows this account only the name of these accounts, not their username, email or roles, because it may not edit them (on a multisite network only a super admin edits network accounts; the companion plugin keeps an account from editing a stronger one). Ask a super admin, or an administrator, to act on them.';
+const NETWORK_DATES_NOTE =
+  'On a multisite network WordPress shows a site administrator the registration date only of the accounts they may edit, so registered_after cannot find the others: list without registered_after to see every account of this site.';
 
 export const listUsers = defineTool({
   name: 'list-users',
@@ -51,9 +58,14 @@ export const listUsers = defineTool({
       defaultLimit: 50,
       narrowWith: 'search, role or registered_after',
     });
-    if ((page.items as Listed[]).some((u) => u.disabled === null)) {
-      page.note = `disabled is null: without the companion plugin the disabled state is unknown. ${INSTALL_HINT}`;
+    const items = page.items as Array<Listed | Unseen>;
+    const notes: string[] = [];
+    if (items.some((u) => 'may_edit' in u)) notes.push(UNSEEN_NOTE);
+    if (items.some((u) => 'disabled' in u && u.disabled === null)) {
+      notes.push(`disabled is null: without the companion plugin the disabled state is unknown. ${INSTALL_HINT}`);
     }
+    if (cutoff !== undefined && (await siteAdminOfNetwork(client))) notes.push(NETWORK_DATES_NOTE);
+    if (notes.length) page.note = notes.join(' ');
     return page;
   },
 });
@@ -74,14 +86,40 @@ function windowSource(
   client: WordPressClient,
   query: Record<string, string | undefined>,
   toRecord: (raw: RawUser) => Listed,
-): ListSource<Listed> {
+): ListSource<Listed | Unseen> {
+  const ordered = { ...query, orderby: 'id', order: 'asc' };
   return {
     key: (u) => u.id,
     fetch: async (window) => {
-      const { items, total } = await client.window<RawUser>(USERS, { ...query, orderby: 'id', order: 'asc' }, window);
-      return { items: items.map(toRecord), total };
+      const { items, total } = await client.window<RawUser>(USERS, ordered, window);
+      if (items.length >= Math.min(window.count, total - window.offset)) return { items: items.map(toRecord), total };
+      // Short: WordPress leaves out of an edit-context listing each account this one may not edit
+      // (WP_REST_Users_Controller::get_items, `edit_user`), so its pages are short and positions
+      // shift. The view context lists every account of the window, in place; the edit context
+      // then gives the details of those this one may edit.
+      const seen = await client.window<RawUser>(USERS, { ...ordered, context: 'view', _fields: 'id,name' }, window);
+      const ids = seen.items.map((u) => Number(u.id));
+      const byId = new Map<number, RawUser>();
+      for (let i = 0; i < ids.length; i += 100) {
+        const chunk = ids.slice(i, i + 100);
+        const editable = await client.get<RawUser[]>(USERS, { ...query, include: chunk.join(','), per_page: chunk.length });
+        for (const raw of editable) byId.set(Number(raw.id), raw);
+      }
+      return {
+        items: seen.items.map((raw) => {
+          const full = byId.get(Number(raw.id));
+          return full ? toRecord(full) : { id: Number(raw.id), name: decodeEntities(raw.name), may_edit: false as const };
+        }),
+        total: seen.total,
+      };
     },
   };
+}
+
+/** A site administrator (not a super admin) of a multisite network, as the companion plugin (0.5.1) says. */
+async function siteAdminOfNetwork(client: WordPressClient): Promise<boolean> {
+  const entry = await companionEntry(client);
+  return entry?.network === true && entry.super_admin === false;
 }
 
 /**

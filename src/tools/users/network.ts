@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
-import { COMPANION_INDEX_FIELD, COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
+import { COMPANION_NAMESPACE, companionEntry, requireCompanion } from '../companion.js';
 import { text } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import { rolePowers } from './risk.js';
@@ -33,8 +33,18 @@ export interface NetworkUser {
 
 /** Whether the site is a multisite network, as the companion plugin (0.5.0) reports in the REST index. */
 export async function isNetwork(client: WordPressClient): Promise<boolean> {
-  const index = await client.index();
-  return (index[COMPANION_INDEX_FIELD] as { network?: unknown } | undefined)?.network === true;
+  return (await companionEntry(client))?.network === true;
+}
+
+/**
+ * Whether a surface lists the network tools: the site is a network and the signed-in account a
+ * super admin, whom alone WordPress lets use the network routes. The plugin reports the account
+ * (`super_admin`, 0.5.1); an older one does not, and the tools are listed as before (a site
+ * administrator's call then answers `cms_admin_not_super_admin`).
+ */
+export async function networkToolsFor(client: WordPressClient): Promise<boolean> {
+  const entry = await companionEntry(client);
+  return entry?.network === true && entry.super_admin !== false;
 }
 
 /** A network tool's first step: the plugin's network routes, on a network. */

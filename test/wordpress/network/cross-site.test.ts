@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../../src/client/index.js';
 import { createContext } from '../../../src/config.js';
+import { isNetwork, networkToolsFor, selectTools, tools } from '../../../src/index.js';
 import { recordSecret } from '../../helpers/output-log.js';
 import { callNetwork, networkState, recordingApprover, type TestNetwork, testNetwork } from '../../helpers/network.js';
 
@@ -13,6 +14,7 @@ import { callNetwork, networkState, recordingApprover, type TestNetwork, testNet
 let net: TestNetwork;
 let dave: WordPressClient;
 let daveSports: ReturnType<typeof createContext>;
+let daveAppPassword: string;
 const code = (p: Promise<unknown>) => p.then(() => 'allowed', (err: { code?: string; status?: number }) => `${err.status} ${err.code}`);
 
 beforeAll(async () => {
@@ -21,6 +23,7 @@ beforeAll(async () => {
     .context('sports')
     .client.post<{ password: string }>(`/wp/v2/users/${net.users.dave}/application-passwords`, { name: 'cross-site test' });
   recordSecret(created.password);
+  daveAppPassword = created.password;
   const login = { username: 'dave', appPassword: created.password };
   dave = new WordPressClient({ url: net.sites.sports as string, ...login });
   daveSports = { ...createContext({ url: net.sites.sports as string, ...login }), network: true };
@@ -59,5 +62,40 @@ describe('a site administrator is refused across sites', () => {
     const add = await callNetwork(daveSports, 'add-user-to-site', { user_id: net.users.dave as number, site: 'news', role: 'administrator' }, recordingApprover());
     expect(add.ok).toBe(false);
     expect(await networkState(net)).toEqual(before);
+  });
+
+  it('the tool list: the network tools are offered to a super admin only', async () => {
+    const admin = new WordPressClient({ url: net.sites.sports as string, username: net.username, appPassword: net.appPassword });
+    expect([await isNetwork(dave), await networkToolsFor(dave)]).toEqual([true, false]);
+    expect([await isNetwork(admin), await networkToolsFor(admin)]).toEqual([true, true]);
+    const names = selectTools(tools, { network: await networkToolsFor(dave) }).map((t) => t.name);
+    expect(names).not.toContain('grant-super-admin');
+    expect(names).toContain('set-user-role');
+  });
+
+  it("list-users as the site administrator: every account of his site, once each, those he may not edit by name only and said so", async () => {
+    const daveOwn = createContext({ url: net.sites.sports as string, username: 'dave', appPassword: daveAppPassword });
+    const adminSports = net.context('sports');
+    const everyone = (await callNetwork({ ...adminSports, network: false }, 'list-users', { limit: 100 })) as { ok: true; result: { items: Array<{ id: number }> } };
+    const ids = everyone.result.items.map((u) => u.id);
+    expect(ids).toContain(net.users.carla);
+
+    const pages: Array<{ total: number; items: Array<{ id: number; username?: string; may_edit?: false }>; next_cursor: string | null; note?: string }> = [];
+    let cursor: string | undefined;
+    do {
+      const out = await callNetwork(daveOwn, 'list-users', { limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(out.ok, JSON.stringify(out)).toBe(true);
+      const page = (out as { result: (typeof pages)[number] }).result;
+      pages.push(page);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor && pages.length < 10);
+    const seen = pages.flatMap((p) => p.items);
+    expect(seen.map((u) => u.id)).toEqual(ids);
+    expect(pages[0]?.total).toBe(ids.length);
+    // He may edit himself only: his row is whole, the others' are a name and may_edit false.
+    expect(seen.find((u) => u.id === net.users.dave)?.username).toBe('dave');
+    const carla = seen.find((u) => u.id === net.users.carla);
+    expect(carla).toEqual({ id: net.users.carla, name: 'Carla', may_edit: false });
+    expect(pages.find((p) => p.items.includes(carla as never))?.note).toMatch(/may_edit false: .*only a super admin edits network accounts/);
   });
 });
