@@ -3,9 +3,23 @@ import { newRunId, runOnSites, type SiteOutcome } from '../sites/run.js';
 import { selectSites } from '../sites/select.js';
 import { readProfiles } from '../sites/store.js';
 import { summarizeValue } from '../summary.js';
-import { runTool } from '../call/index.js';
+import { isNetworkWide, runTool } from '../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { readStdin, wholeNumberFlag } from './shared.js';
+
+type Profiles = ReturnType<typeof selectSites>;
+
+/** The profiles with one per network (its `NAME/main` when selected, else its first), and what each stands for. */
+function oncePerNetwork(profiles: Profiles): { kept: Profiles; once: Map<string, { network: string; sites: string[] }> } {
+  const byNetwork = new Map<string, Profiles>();
+  for (const p of profiles) if (p.network) byNetwork.set(p.network, [...(byNetwork.get(p.network) ?? []), p]);
+  const once = new Map<string, { network: string; sites: string[] }>();
+  for (const [name, sites] of byNetwork) {
+    const sent = sites.find((p) => p.name === `${name}/main`) ?? (sites[0] as Profiles[number]);
+    once.set(sent.name, { network: name, sites: sites.map((p) => p.name) });
+  }
+  return { kept: profiles.filter((p) => !p.network || once.has(p.name)), once };
+}
 
 type FleetInvokeOptions = InvokeOptions & { sites: string; concurrency?: string; json?: boolean };
 
@@ -42,6 +56,16 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
     return exitCodeFor(invalid);
   }
   const call = (forms[0] ?? single) as Extract<typeof single, { ok: true }>;
+  // A call on the whole network (grant-super-admin, delete-user's network form, list-users with
+  // network: true) is the same call from each of its sites: it is sent once a network, to its main
+  // site when selected, and said so (four sites would otherwise grant, delete or list four times).
+  if (network?.ok && isNetworkWide(network.tool, network.params)) {
+    const { kept, once } = oncePerNetwork(profiles);
+    for (const [sent, covered] of once) {
+      process.stderr.write(`${call.tool.name} acts on the whole network ${covered.network}: sent once, to ${sent}, for its ${covered.sites.length} selected site(s)\n`);
+    }
+    profiles = kept;
+  }
   const runId = newRunId();
   const width = Math.max(4, ...profiles.map((p) => p.name.length));
   process.stderr.write(`run ${runId}: ${call.tool.name} on ${profiles.length} site(s), ${concurrency} at once\n`);

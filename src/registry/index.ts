@@ -104,6 +104,7 @@ export {
   defineTool,
   DRY_RUN,
   isDryRun,
+  isNetworkWide,
   type AnyToolDefinition,
   type FleetSiteInfo,
   type ToolAnnotations,

@@ -127,6 +127,18 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   fleet?: true;
   /** On a network, this definition (same name, more params) stands in for the tool (list-users, delete-user). */
   onNetwork?: ToolDefinition<z.ZodObject>;
+  /**
+   * On a network: this call acts on the whole network (its accounts, memberships, super admins),
+   * whichever of its sites it is sent to, so a run on several sites sends it once a network
+   * (`isNetworkWide`). The network-only tools always; list-users only with `network: true`.
+   */
+  networkWide?: true | ((params: z.output<Schema>) => boolean);
+}
+
+/** Whether a call of `tool` with `params` acts on a whole network (ToolDefinition.networkWide). */
+export function isNetworkWide(tool: { networkWide?: true | ((params: never) => boolean) }, params: unknown): boolean {
+  const wide = tool.networkWide;
+  return wide === true || (typeof wide === 'function' && wide(params as never));
 }
 
 export type AnyToolDefinition = ToolDefinition<z.ZodObject>;

@@ -99,6 +99,22 @@ describe('sites add on a multisite network', { timeout: 400_000 }, () => {
     expect(join.code, join.stdout).toBe(0);
     expect((await networkState(net)).ana?.sites.sports).toEqual(['author']);
 
+    // A call on the whole network is sent once, not once a site: one grant, one line, one undo.
+    const grant = await cli(['invoke', '--sites', '@uni', '--json', JSON.stringify({ tool: 'grant-super-admin', params: { user_id: net.users.erin } })]);
+    expect(grant.code, grant.stdout + grant.stderr).toBe(0);
+    const granted = jsonLines(grant.stdout);
+    expect(granted.map((l) => [l.site, l.ok, l.result.was_super_admin])).toEqual([['uni/main', true, false]]);
+    expect(grant.stderr).toContain('grant-super-admin acts on the whole network uni: sent once, to uni/main, for its 4 selected site(s)');
+    expect((await networkState(net)).erin?.super_admin).toBe(true);
+    const revoke = await cli(['undo', '--run', granted[0].run as string, '--yes', '--sites', '@uni']);
+    expect(revoke.code, revoke.stdout + revoke.stderr).toBe(0);
+    expect(revoke.stdout.trim().split('\n').filter((l) => l.includes('undo '))).toHaveLength(1);
+    expect((await networkState(net)).erin?.super_admin).toBe(false);
+    // list-users with network: true once (without it, each site's own users, as above).
+    const all = await cli(['invoke', '--sites', 'uni/sports,uni/news', '--json', JSON.stringify({ tool: 'list-users', params: { network: true, search: 'erin' } })]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(jsonLines(all.stdout).map((l) => [l.site, l.result.items.map((u: { username: string }) => u.username)])).toEqual([['uni/sports', ['erin']]]);
+
     const removed = await cli(['sites', 'remove', 'uni']);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toMatch(/Removed network "uni": its 4 site profile\(s\) uni\/main, uni\/sports, uni\/news, uni\/arts/);

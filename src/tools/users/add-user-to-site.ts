@@ -22,6 +22,7 @@ export const addUserToSite = defineTool({
   name: 'add-user-to-site',
   toolkit: 'users',
   network: true,
+  networkWide: true,
   description: 'Network: add an existing user to a site with a role.',
   schema: z.strictObject({ user_id: wpId(), site: siteParam(), role: text(64) }),
   outputSchema: networkUserOutput,

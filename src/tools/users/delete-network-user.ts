@@ -19,6 +19,7 @@ export const deleteUserOnNetwork: AnyToolDefinition = defineTool({
   schema: z.strictObject({ id: wpId(), reassign_to: wpId().optional().describe('Heir on every site with posts') }),
   outputSchema: networkUserOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
+  networkWide: true,
   undo: irreversible('a deleted account cannot be recreated (its posts went to another account)', (p) =>
     `deleted user ${p.id} from the network${p.reassign_to ? `, posts to ${p.reassign_to}` : ''}`,
   ),

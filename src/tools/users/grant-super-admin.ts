@@ -10,6 +10,7 @@ export const grantSuperAdmin = defineTool({
   name: 'grant-super-admin',
   toolkit: 'users',
   network: true,
+  networkWide: true,
   description: 'Network: make a user a super admin (all powers on every site).',
   schema: z.strictObject({ user_id: wpId() }),
   outputSchema: networkUserOutput,

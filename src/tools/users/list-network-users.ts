@@ -22,6 +22,7 @@ export const listUsersOnNetwork: AnyToolDefinition = defineTool({
   schema: (listUsers.schema as z.ZodObject).safeExtend({
     network: z.boolean().optional(),
   }),
+  networkWide: (params) => (params as { network?: boolean }).network === true,
   async execute(context, params) {
     const { network, limit, cursor, search, ...rest } = params as Record<string, any>;
     if (!network) return listUsers.execute(context, params as never);

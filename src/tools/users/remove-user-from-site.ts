@@ -11,6 +11,7 @@ export const removeUserFromSite = defineTool({
   name: 'remove-user-from-site',
   toolkit: 'users',
   network: true,
+  networkWide: true,
   description: 'Network: remove a user from one site; their posts there go to reassign_to.',
   schema: z.strictObject({ user_id: wpId(), site: siteParam(), reassign_to: wpId().optional().describe('Heir of their posts there') }),
   outputSchema: networkUserOutput,

@@ -11,6 +11,7 @@ export const revokeSuperAdmin = defineTool({
   name: 'revoke-super-admin',
   toolkit: 'users',
   network: true,
+  networkWide: true,
   description: 'Network: take super admin away from a user (their site roles stay).',
   schema: z.strictObject({ user_id: wpId() }),
   outputSchema: networkUserOutput,
