@@ -98,4 +98,21 @@ describe('a site administrator is refused across sites', () => {
     expect(carla).toEqual({ id: net.users.carla, name: 'Carla', may_edit: false });
     expect(pages.find((p) => p.items.includes(carla as never))?.note).toMatch(/may_edit false: .*only a super admin edits network accounts/);
   });
+
+  it('list-app-passwords without the plugin, as the site administrator: every account of his site checked once, the others said skipped', async () => {
+    class WithoutCompanion extends WordPressClient {
+      override async namespaces(): Promise<string[]> {
+        return (await super.namespaces()).filter((ns) => ns !== 'cms-admin/v1');
+      }
+    }
+    const login = { url: net.sites.sports as string, username: 'dave', appPassword: daveAppPassword };
+    const bare = { ...createContext(login), client: new WithoutCompanion(login) };
+    const members = ((await callNetwork({ ...net.context('sports'), network: false }, 'list-users', { limit: 100 })) as { ok: true; result: { total: number } }).result.total;
+    const out = await callNetwork(bare, 'list-app-passwords', {});
+    expect(out.ok, JSON.stringify(out)).toBe(true);
+    const result = (out as { ok: true; result: { items: Array<{ username: string }>; accounts_checked: number; accounts_total: number; note?: string; next_cursor: string | null } }).result;
+    expect([result.accounts_checked, result.accounts_total, result.next_cursor]).toEqual([members, members, null]);
+    expect(new Set(result.items.map((i) => i.username))).toEqual(new Set(['dave']));
+    expect(result.note).toBe(`${members - 1} account(s) skipped: WordPress does not let you list their application passwords.`);
+  });
 });
