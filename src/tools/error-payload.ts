@@ -22,7 +22,7 @@ function hintFor(err: WordPressError): string | undefined {
     return 'The request was sent and its answer lost: WordPress may have applied it. Check the site (list what it changes) before trying again.';
   if (err.status === undefined) return 'Check that the site is reachable (CMS_URL) and try again.';
   if (err.status === 401 || err.status === 403)
-    return 'The WordPress account lacks permission for this; use an administrator’s application password.';
+    return 'The WordPress account lacks permission for this; use an administrator’s application password (on a multisite network, editing its accounts takes a super admin’s).';
   if (err.status === 404) return 'Check the id: the list tools show the ids that exist.';
   if (err.status >= 500) return 'WordPress failed on its side; try again, or check the site’s PHP error log.';
   return undefined;

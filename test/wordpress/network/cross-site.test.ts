@@ -115,4 +115,12 @@ describe('a site administrator is refused across sites', () => {
     expect(new Set(result.items.map((i) => i.username))).toEqual(new Set(['dave']));
     expect(result.note).toBe(`${members - 1} account(s) skipped: WordPress does not let you list their application passwords.`);
   });
+
+  it("the site administrator's edit of a network account: WordPress refuses, and the hint names a super admin", async () => {
+    const before = await networkState(net);
+    const daveOwn = createContext({ url: net.sites.sports as string, username: 'dave', appPassword: daveAppPassword });
+    const out = await callNetwork(daveOwn, 'set-user-role', { id: net.users.carla as number, role: 'editor' });
+    expect(out).toMatchObject({ ok: false, error: { code: 'rest_forbidden_context', hint: expect.stringContaining('a super admin’s') } });
+    expect(await networkState(net)).toEqual(before);
+  });
 });
