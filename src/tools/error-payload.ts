@@ -17,6 +17,8 @@ function hintFor(err: WordPressError): string | undefined {
   if (err.code === 'authentication_failed') return 'Fix the credentials, then try again.';
   if (err.code === 'cancelled')
     return 'The person cancelled this call. What ran before the cancel stays done: read the site before retrying.';
+  // 501: WordPress does not do this on this site (a delete on a multisite network), and said so.
+  if (err.status === 501) return 'WordPress does not do this on this site, and changed nothing.';
   const write = err.request !== undefined && !['GET', 'HEAD'].includes(err.request.method);
   if (write && (err.status === undefined || err.status >= 500))
     return 'The request was sent and its answer lost: WordPress may have applied it. Check the site (list what it changes) before trying again.';

@@ -47,4 +47,17 @@ describe('errors a tool throws', () => {
     );
     expect(input).toMatchObject({ ok: false, error: { code: 'category_not_found' } });
   });
+
+  it("a write WordPress refused with 501 (a site's delete on a multisite network) is not a lost answer: the hint says nothing changed", async () => {
+    const refused = new WordPressError({
+      status: 501,
+      code: 'rest_cannot_delete',
+      message: 'The user cannot be deleted.',
+      request: { method: 'DELETE', url: 'http://127.0.0.1/wp-json/wp/v2/users/3' },
+    });
+    const outcome = await runTool(toolThrowing(refused), context, {});
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'rest_cannot_delete', hint: 'WordPress does not do this on this site, and changed nothing.' } });
+    const lost = new WordPressError({ status: 502, code: 'http_502', message: 'Bad Gateway', request: { method: 'DELETE', url: 'http://127.0.0.1/x' } });
+    expect(await runTool(toolThrowing(lost), context, {})).toMatchObject({ ok: false, error: { hint: expect.stringContaining('answer lost') } });
+  });
 });

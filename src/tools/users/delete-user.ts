@@ -8,6 +8,7 @@ import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
 import { explainAccountError, postAuthor, readAccount, refuseSelf, refuseStronger } from './accounts.js';
 import { forUser } from './records.js';
+import { isNetwork, networkToolsFor } from './network.js';
 import { warnOldPlugin } from './guards.js';
 import { required } from './risk.js';
 import { contentFate, contentOutcome, loadUserContent } from './user-content.js';
@@ -77,10 +78,30 @@ export const deleteUser = defineTool({
   },
 });
 
+/**
+ * A site of a multisite network cannot delete an account: WordPress deletes one only from the
+ * whole network (core's users route answers 501 `rest_cannot_delete` on a network). Said before
+ * anyone is asked, with the form that can, rather than a question about a delete that cannot run.
+ */
+async function refuseOnNetwork(client: WordPressClient): Promise<void> {
+  if (!(await isNetwork(client))) return;
+  const superAdmin = await networkToolsFor(client);
+  throw new ToolError(
+    'network_account',
+    'On a multisite network WordPress deletes an account only from the whole network, not from one site. Nothing was deleted.',
+    {
+      hint: superAdmin
+        ? 'Use delete-user where the network tools are listed (cms-admin invoke, chat or mcp on this site, or a toolkit with network: true): it deletes the account from the network, its posts on each site to reassign_to. remove-user-from-site takes it off one site only.'
+        : 'Only a super admin of the network may delete or remove its accounts: ask one.',
+    },
+  );
+}
+
 /** The checks the plugin makes too, in its order, and what the account owns. */
 async function plan(client: WordPressClient, { id, reassign_to }: DeleteParams) {
   // An older plugin's guards let other programs delete their own account through a query `id`: said once.
   await Promise.all([requireCompanion(client, 'Deleting a user', 'users/delete'), warnOldPlugin(client)]);
+  await refuseOnNetwork(client);
   // The schema refuses a call without a heir and without delete_content, or with both.
   const hint = 'Delete it from another administrator account, if at all.';
   // "Last administrator" first: it says more than "yourself" or "stronger" (the site would be

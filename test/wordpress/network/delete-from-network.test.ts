@@ -7,6 +7,21 @@ beforeAll(async () => {
 });
 
 describe('delete-user on a network', () => {
+  it("the single-site form (a toolkit not told it is on a network) refuses before anyone is asked, naming the form that can; nothing changes", async () => {
+    const before = await networkState(net);
+    const sports = { ...net.context('sports'), network: false };
+    const approver = recordingApprover();
+    for (const params of [{ id: net.users.bob as number, reassign_to: net.users.carla as number }, { id: net.users.bob as number, reassign_to: net.users.carla as number, dry_run: true }]) {
+      const out = await callNetwork(sports, 'delete-user', params, approver);
+      expect(out).toMatchObject({
+        ok: false,
+        error: { code: 'network_account', message: expect.stringContaining('only from the whole network'), hint: expect.stringContaining('where the network tools are listed') },
+      });
+    }
+    expect(approver.asked).toEqual([]);
+    expect(await networkState(net)).toEqual(before);
+  });
+
   it('refuses without an heir, or with one who is not on every site with posts; nothing changes', async () => {
     const bob = net.users.bob as number;
     const none = await callNetwork(net.context(), 'delete-user', { id: bob }, recordingApprover());
