@@ -6,6 +6,7 @@ import { cursorError, decodeCursor, encodeCursor } from '../answers/cursor.js';
 import { listPage } from '../answers/page.js';
 import { ownAppPasswordUuid } from './accounts.js';
 import { type AppPassword, loadAppPasswords } from './app-passwords.js';
+import { usersWindow } from './users-window.js';
 
 /**
  * list-app-passwords without user_id (#36): every account's application passwords the caller
@@ -101,26 +102,13 @@ async function coreSweep(
   return answer;
 }
 
-/**
- * The accounts of a window by id. WordPress's edit-context listing leaves out, without a word,
- * the accounts the caller may not edit (a site administrator of a network: all but his own), so
- * its pages come short and shift; then the view context places every account and the edit
- * context, asked by id, says which ones the caller may edit (`unseen`: the others).
- */
+/** The accounts of a window by id, those the caller may not edit (`unseen`) in their place too. */
 async function accountsWindow(client: WordPressClient, window: { offset: number; count: number; knownTotal?: number }) {
-  const order = { orderby: 'id', order: 'asc' };
-  const edit = await client.window<{ id: number; username: string }>('/wp/v2/users', { context: 'edit', _fields: 'id,username', ...order }, window);
-  if (edit.items.length >= Math.min(window.count, edit.total - window.offset)) return { users: edit.items, total: edit.total, unseen: new Set<number>() };
-  const seen = await client.window<{ id: number; slug: string }>('/wp/v2/users', { context: 'view', _fields: 'id,slug', ...order }, window);
-  const ids = seen.items.map((u) => u.id);
-  const editable = ids.length
-    ? await client.get<Array<{ id: number; username: string }>>('/wp/v2/users', { context: 'edit', _fields: 'id,username', include: ids.join(','), per_page: ids.length })
-    : [];
-  const byId = new Map(editable.map((u) => [u.id, u]));
+  const { items, total } = await usersWindow<{ id: number; username: string }>(client, { _fields: 'id,username' }, window);
   return {
-    users: seen.items.map((u) => byId.get(u.id) ?? { id: u.id, username: u.slug }),
-    total: seen.total,
-    unseen: new Set(ids.filter((id) => !byId.has(id))),
+    users: items.map((u) => u.editable ?? { id: u.id, username: u.slug }),
+    total,
+    unseen: new Set(items.filter((u) => !u.editable).map((u) => u.id)),
   };
 }
 

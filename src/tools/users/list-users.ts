@@ -7,6 +7,7 @@ import { type ListSource, listPage, memorySource, pagingParams } from '../answer
 import { parseIsoDate } from './dates.js';
 import { type RawUser, toUser, USER_FIELDS, type UserRecord } from './records.js';
 import { resolveRole } from './roles.js';
+import { usersWindow } from './users-window.js';
 import { text } from '../schema.js';
 
 const USERS = '/wp/v2/users';
@@ -87,30 +88,13 @@ function windowSource(
   query: Record<string, string | undefined>,
   toRecord: (raw: RawUser) => Listed,
 ): ListSource<Listed | Unseen> {
-  const ordered = { ...query, orderby: 'id', order: 'asc' };
   return {
     key: (u) => u.id,
     fetch: async (window) => {
-      const { items, total } = await client.window<RawUser>(USERS, ordered, window);
-      if (items.length >= Math.min(window.count, total - window.offset)) return { items: items.map(toRecord), total };
-      // Short: WordPress leaves out of an edit-context listing each account this one may not edit
-      // (WP_REST_Users_Controller::get_items, `edit_user`), so its pages are short and positions
-      // shift. The view context lists every account of the window, in place; the edit context
-      // then gives the details of those this one may edit.
-      const seen = await client.window<RawUser>(USERS, { ...ordered, context: 'view', _fields: 'id,name' }, window);
-      const ids = seen.items.map((u) => Number(u.id));
-      const byId = new Map<number, RawUser>();
-      for (let i = 0; i < ids.length; i += 100) {
-        const chunk = ids.slice(i, i + 100);
-        const editable = await client.get<RawUser[]>(USERS, { ...query, include: chunk.join(','), per_page: chunk.length });
-        for (const raw of editable) byId.set(Number(raw.id), raw);
-      }
+      const { items, total } = await usersWindow<RawUser>(client, query, window);
       return {
-        items: seen.items.map((raw) => {
-          const full = byId.get(Number(raw.id));
-          return full ? toRecord(full) : { id: Number(raw.id), name: decodeEntities(raw.name), may_edit: false as const };
-        }),
-        total: seen.total,
+        items: items.map((u) => (u.editable ? toRecord(u.editable) : { id: u.id, name: decodeEntities(u.name), may_edit: false as const })),
+        total,
       };
     },
   };
