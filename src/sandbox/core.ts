@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { withCoreLock } from './core-lock.js';
-import { downloadWordPressDeb } from './debian-archive.js';
+import { downloadWordPressDebs } from './debian-archive.js';
 import { runChecked } from './exec.js';
 import { readJson, writeJson } from './files.js';
 import type { SandboxLogger } from './types.js';
@@ -15,6 +15,8 @@ const MARKER = 'READY.json';
 interface CoreMarker {
   version: string;
   deb: string;
+  /** The themes unpacked beside it (the ones the .deb recommends); absent in caches made before themes were. */
+  themes?: string[];
   files: number;
   /** sha256 over every path, type and size: a missing, added or truncated file changes it. */
   digest: string;
@@ -59,6 +61,7 @@ async function treeDigest(dir: string): Promise<{ files: number; digest: string 
 export async function coreProblem(coreDir: string, wp: WpVersion): Promise<string | undefined> {
   const marker = await readJson<CoreMarker>(join(coreDir, MARKER)).catch(() => undefined);
   if (!marker?.digest) return existsSync(coreDir) ? 'incomplete (no READY.json)' : 'not downloaded yet';
+  if (!marker.themes) return 'made without its default theme (an older cache)';
   const target = coreWordPressDir(coreDir);
   if (!existsSync(join(target, 'wp-settings.php'))) return 'wp-settings.php missing';
   const version = await wordPressVersion(target).catch(() => 'unreadable');
@@ -102,9 +105,9 @@ async function fillCore(coreDir: string, wp: WpVersion, log: SandboxLogger): Pro
   await mkdir(coreDir, { recursive: true });
   const tmp = await mkdtemp(join(coreDir, 'tmp-'));
   try {
-    const deb = await downloadWordPressDeb(wp, tmp, log);
+    const [deb = '', ...themeDebs] = await downloadWordPressDebs(wp, tmp, log);
     const root = join(tmp, 'root');
-    await runChecked('dpkg-deb', ['-x', deb, root]);
+    for (const file of [deb, ...themeDebs]) await runChecked('dpkg-deb', ['-x', file, root]);
     const unpacked = join(root, 'usr', 'share', 'wordpress');
     // Debian's wp-config.php is a loader for /etc/wordpress/config-*.php and
     // .htaccess is a dangling symlink to /etc/wordpress/htaccess; each
@@ -119,10 +122,11 @@ async function fillCore(coreDir: string, wp: WpVersion, log: SandboxLogger): Pro
     }
     await rm(target, { recursive: true, force: true });
     await rename(unpacked, target);
+    const themes = (await readdir(join(target, 'wp-content', 'themes'))).sort();
     const tree = await treeDigest(target);
-    await writeJson(join(coreDir, MARKER), { version, deb: deb.split('/').pop() ?? '', ...tree } satisfies CoreMarker);
+    await writeJson(join(coreDir, MARKER), { version, deb: deb.split('/').pop() ?? '', themes, ...tree } satisfies CoreMarker);
     verified.add(coreDir);
-    log(`WordPress ${version} cached in ${target}`);
+    log(`WordPress ${version} cached in ${target}${themes.length ? ` (theme: ${themes.join(', ')})` : ''}`);
     return version;
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -137,10 +141,28 @@ async function fillCore(coreDir: string, wp: WpVersion, log: SandboxLogger): Pro
  * its place and renamed, so an interrupted copy is never taken for a tree.
  */
 export async function createWordPressDir(coreDir: string, wpDir: string): Promise<void> {
-  if (existsSync(join(wpDir, 'wp-settings.php'))) return;
+  if (existsSync(join(wpDir, 'wp-settings.php'))) return addMissingThemes(coreDir, wpDir);
   const tmp = `${wpDir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await runChecked('cp', ['-al', coreWordPressDir(coreDir), tmp]);
   await rm(wpDir, { recursive: true, force: true });
   await rename(tmp, wpDir);
+}
+
+/**
+ * An instance made before the core cache held its default theme gets the theme now (hard links
+ * again, made beside it and renamed); a theme the instance already has is left as it is.
+ */
+async function addMissingThemes(coreDir: string, wpDir: string): Promise<void> {
+  const from = join(coreWordPressDir(coreDir), 'wp-content', 'themes');
+  const to = join(wpDir, 'wp-content', 'themes');
+  const themes = await readdir(from).catch(() => [] as string[]);
+  for (const theme of themes) {
+    if (existsSync(join(to, theme))) continue;
+    await mkdir(to, { recursive: true });
+    const tmp = join(to, `.${theme}.tmp-${process.pid}`);
+    await rm(tmp, { recursive: true, force: true });
+    await runChecked('cp', ['-al', join(from, theme), tmp]);
+    await rename(tmp, join(to, theme));
+  }
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { aptEnv, isRoot } from './apt.js';
-import { findBinary, run } from './exec.js';
+import { findBinary, run, runChecked } from './exec.js';
 import type { SandboxLogger } from './types.js';
 import { WP_VERSIONS, type WpVersion } from './versions.js';
 
@@ -31,12 +31,24 @@ const lastLine = (s: string) => {
   return lines.find((l) => /Failed to fetch|Unable to|Could not|^E:/.test(l))?.trim() || lines.pop() || 'no output';
 };
 
+/** The themes a `wordpress` .deb recommends (`wordpress-theme-twentytwentyfive` → `twentytwentyfive`). */
+export function recommendedThemes(recommends: string): string[] {
+  return recommends
+    .split(',')
+    .flatMap((alt) => alt.split('|'))
+    .map((p) => /^\s*wordpress-theme-([a-z0-9-]+)/.exec(p)?.[1])
+    .filter((t): t is string => Boolean(t));
+}
+
 /**
- * Download Debian's `wordpress` .deb of one suite into `dir` (`apt-get
- * download` fetches without installing: the package would otherwise pull in
- * apache2 and friends). Returns the .deb's path.
+ * Download Debian's `wordpress` .deb of one suite into `dir`, with the theme packages it
+ * recommends (the default theme: `apt-get install wordpress` brings it too, and WordPress's
+ * install makes it the active theme; without it every request finds the theme missing and
+ * rewrites the theme-patterns cache, and the front page is empty). `apt-get download` fetches
+ * without installing: the package would otherwise pull in apache2 and friends.
+ * Returns the .debs' paths, `wordpress` first.
  */
-export async function downloadWordPressDeb(wp: WpVersion, dir: string, log: SandboxLogger): Promise<string> {
+export async function downloadWordPressDebs(wp: WpVersion, dir: string, log: SandboxLogger): Promise<string[]> {
   const { suite } = WP_VERSIONS[wp];
   const retry = `check that ${MIRROR} is reachable (proxy, network) and run \`cms-admin site up --wp ${wp}\` again`;
   if (!findBinary('apt-get')) {
@@ -64,5 +76,14 @@ export async function downloadWordPressDeb(wp: WpVersion, dir: string, log: Sand
   }
   const deb = (await readdir(dir)).find((f) => f.startsWith('wordpress_') && f.endsWith('.deb'));
   if (!deb) throw new Error(`apt-get download wordpress/${suite} produced no .deb file; ${retry}`);
-  return join(dir, deb);
+  const themes = recommendedThemes((await runChecked('dpkg-deb', ['-f', join(dir, deb), 'Recommends'])).stdout);
+  if (themes.length === 0) return [join(dir, deb)];
+  const names = themes.map((t) => `wordpress-theme-${t}/${suite}`);
+  log(`downloading its default theme (apt-get download ${names.join(' ')}) ...`);
+  const themeRes = await run('apt-get', [...opts, 'download', ...names], { cwd: dir, env: aptEnv() });
+  if (themeRes.code !== 0) {
+    throw new Error(`cannot download Debian ${suite}'s ${names.join(', ')} (${lastLine(themeRes.stderr)}); ${retry}`);
+  }
+  const themeDebs = (await readdir(dir)).filter((f) => f.startsWith('wordpress-theme-') && f.endsWith('.deb'));
+  return [join(dir, deb), ...themeDebs.map((f) => join(dir, f))];
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,4 +18,6 @@ it('three fills of one empty WordPress cache at once: each gets the version, one
   expect(versions.every((v) => v.startsWith('6.1.'))).toBe(true);
   expect(lines.filter((line) => /cached in/.test(line))).toHaveLength(1);
   expect(await coreProblem(coreDir, '6.1')).toBeUndefined();
+  // With the theme Debian's wordpress 6.1 recommends (WordPress 6.1's default), unpacked in place.
+  expect(existsSync(join(coreDir, 'wordpress', 'wp-content', 'themes', 'twentytwentythree', 'style.css'))).toBe(true);
 }, 300_000);

@@ -67,6 +67,19 @@ describe('test sandbox', () => {
     expect(feed).toContain(`<generator>https://wordpress.org/?v=${status.wordpress}</generator>`);
   });
 
+  it("serves a front page in the default theme that Debian's wordpress package recommends", async () => {
+    // 6.1 recommends twentytwentythree, 6.8 and 7.1 twentytwentyfive: WordPress's own default of each.
+    const wp = parseWpVersion(process.env.CMS_SANDBOX_WP || DEFAULT_WP);
+    const marker = JSON.parse(await readFile(join(versionCoreDir(join(sandbox.home, 'core'), wp), 'READY.json'), 'utf8'));
+    const theme = wp === '6.1' ? 'twentytwentythree' : 'twentytwentyfive';
+    expect(marker.themes).toEqual([theme]);
+    const res = await fetch(`${sandbox.url}/`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`/wp-content/themes/${theme}/`);
+    expect(html).toMatch(/<\/html>\s*$/);
+  });
+
   it('refuses to switch an existing instance to another WordPress version, naming the way out', async () => {
     const other = SUPPORTED_WP.find((v) => v !== (process.env.CMS_SANDBOX_WP || DEFAULT_WP));
     await expect(siteUp({ home: sandbox.home, name: sandbox.name, wp: other, log: quiet })).rejects.toThrow(
@@ -117,6 +130,10 @@ describe('WordPress core cache', () => {
       expect(await coreProblem(dir, wp)).toBeUndefined();
       const other = SUPPORTED_WP.find((v) => v !== wp)!;
       expect(await coreProblem(dir, other)).toMatch(new RegExp(`not ${other}`));
+      const marker = JSON.parse(await readFile(join(dir, 'READY.json'), 'utf8'));
+      await rm(join(dir, 'READY.json'));
+      await writeFile(join(dir, 'READY.json'), JSON.stringify({ ...marker, themes: undefined }));
+      expect(await coreProblem(dir, wp)).toMatch(/made without its default theme/);
       await rm(join(dir, 'READY.json'));
       expect(await coreProblem(dir, wp)).toMatch(/incomplete/);
     } finally {
@@ -215,8 +232,13 @@ describe('site down / up on a throwaway instance', () => {
     await siteDown(opts);
     expect(await instanceProcesses()).toEqual([]);
     expect((await siteStatus(opts)).running).toBe(false);
+    // An instance made before the sandbox unpacked the default theme gets it at its next start.
+    const themes = join(sandbox.home, opts.name, 'wordpress', 'wp-content', 'themes');
+    await rm(themes, { recursive: true, force: true });
 
     const again = await siteUp(opts);
+    const front = await (await fetch(`${again.url}/`)).text();
+    expect(front).toMatch(/\/wp-content\/themes\/twentytwenty(three|five)\//);
     expect(again.appPassword).toBe(creds.appPassword);
     const me = await fetch(`${again.url}/wp-json/wp/v2/users/me`, {
       headers: { authorization: `Basic ${Buffer.from(`${again.username}:${again.appPassword}`).toString('base64')}` },
