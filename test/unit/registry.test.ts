@@ -118,6 +118,12 @@ describe('registry', () => {
     },
   );
 
+  it('every tool that may ask for approval (it has a review) is annotated destructive, for MCP clients (docs/safety.md)', () => {
+    const mayAsk = tools.filter((tool) => tool.review);
+    expect(mayAsk.map((t) => t.name)).toContain('add-user-to-site');
+    for (const tool of mayAsk) expect(tool.annotations.destructive, tool.name).toBe(true);
+  });
+
   it.each(tools.map((t) => [t.name, t] as const))('%s schema snapshot', async (name, tool) => {
     await expect(`${JSON.stringify(describeTool(tool), null, 2)}\n`).toMatchFileSnapshot(
       `__snapshots__/tools/${name}.json`,

@@ -26,7 +26,8 @@ export const addUserToSite = defineTool({
   description: 'Network: add an existing user to a site with a role.',
   schema: z.strictObject({ user_id: wpId(), site: siteParam(), role: text(64) }),
   outputSchema: networkUserOutput,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
+  // Adds, but a powerful role hands over the site and asks first: a client's hint says so (as create-user's).
+  annotations: { readOnly: false, destructive: true, idempotent: false },
   undo: networkUndo((p, name) => `added ${name} to site ${p.site} as ${p.role}`),
   async review({ client }, params) {
     await requireNetwork(client, 'Adding a user to a site');
