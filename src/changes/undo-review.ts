@@ -19,6 +19,10 @@ import { disableUser } from '../tools/users/disable-user.js';
 import { enableUser } from '../tools/users/enable-user.js';
 import { setUserRole } from '../tools/users/set-user-role.js';
 import { updateUser } from '../tools/users/update-user.js';
+import { addUserToSite } from '../tools/users/add-user-to-site.js';
+import { removeUserFromSite } from '../tools/users/remove-user-from-site.js';
+import { grantSuperAdmin } from '../tools/users/grant-super-admin.js';
+import { revokeSuperAdmin } from '../tools/users/revoke-super-admin.js';
 import { refuseStrongerAccount, refuseStrongerRole } from '../tools/users/guards.js';
 import { rolePowers, withPowers } from '../tools/users/risk.js';
 
@@ -28,7 +32,8 @@ import { rolePowers, withPowers } from '../tools/users/risk.js';
  * only text in a file) is turned into forward calls, and each call's own review (its preview
  * where it has none) says it, with its refusals: an undo of a demotion reads as set-user-role
  * ("give ghopper the role administrator (manage_options, …)"), of a disable as enable-user,
- * of create-user as delete-user (posts, "cannot be undone"), of delete-term as create-term.
+ * of create-user as delete-user (posts, "cannot be undone"), of delete-term as create-term,
+ * of revoke-super-admin as grant-super-admin, of remove-user-from-site as add-user-to-site.
  */
 export async function describePlan(context: ToolContext, plan: UndoPlan): Promise<string> {
   const { now, after } = plan;
@@ -36,6 +41,7 @@ export async function describePlan(context: ToolContext, plan: UndoPlan): Promis
     ...(await termLines(context, now, after)),
     ...(await postLines(context, now, after)),
     ...(await userLines(context, now, after)),
+    ...(await networkLines(context, now, after)),
     // Posts taken out of the Trash (restore-trash.ts) have no forward tool: counted, not listed one by one.
     ...trashLine(plan.report.restored),
   ];
@@ -102,6 +108,37 @@ async function userLines(context: ToolContext, now: UndoState, after: UndoState)
     if (want.bio !== is.bio) fields.bio = want.bio;
     if (Object.keys(fields).length) lines.push(await forward(context, updateUser, { id, ...fields }));
     if (want.disabled === false && is.disabled === true) lines.push(await forward(context, enableUser, { id }));
+  }
+  return lines;
+}
+
+/**
+ * A network account's super admin state and sites (restore-network.ts), in the network tools'
+ * own words: "make ghopper a super admin: every capability on every site …", "add bob to site 3
+ * as editor (manage_categories, …)". Their refusals propagate, as the forward call's would; a
+ * site the account must leave while it has posts there gets the engine's answer (a conflict).
+ */
+async function networkLines(context: ToolContext, now: UndoState, after: UndoState): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [key, want] of Object.entries(after.network_users ?? {})) {
+    const is = now.network_users?.[key];
+    if (!want || !is) continue;
+    const user_id = Number(key);
+    if (want.super_admin !== is.super_admin)
+      lines.push(await forward(context, want.super_admin ? grantSuperAdmin : revokeSuperAdmin, { user_id }));
+    for (const [site, roles] of Object.entries(want.sites)) {
+      if (!is.sites[site]) lines.push(await forward(context, addUserToSite, { user_id, site, role: roles[0] ?? '' }));
+    }
+    for (const site of Object.keys(is.sites)) {
+      if (want.sites[site]) continue;
+      try {
+        lines.push(await forward(context, removeUserFromSite, { user_id, site }));
+      } catch (err) {
+        if (!(err instanceof ToolError && err.code === 'content_needs_heir')) throw err;
+        // The plugin refuses it too; an undo does not choose who gets the posts (the engine: a conflict).
+        lines.push(`${is.username} stays on site ${site}: ${err.message.replace(/ Nothing was changed\.$/, '')}, and an undo does not choose who gets them`);
+      }
+    }
   }
   return lines;
 }

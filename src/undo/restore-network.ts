@@ -66,20 +66,38 @@ async function putBack(
   out: RestoreOutcome,
 ): Promise<void> {
   const writes: Array<[string, () => Promise<unknown>]> = [];
+  // What the writes leave: the plugin's route adds an account to a site with one role.
+  const leaves: NetworkUserState = { ...now, super_admin: want.super_admin, sites: { ...now.sites } };
+  const notBack: string[] = [];
   if (now.super_admin !== want.super_admin) {
     const path = `${NETWORK}/super-admins/${id}`;
     writes.push([want.super_admin ? 'super admin again' : 'no longer super admin', () => (want.super_admin ? client.post(path) : client.delete(path))]);
   }
   for (const [site, roles] of Object.entries(want.sites)) {
     const has = now.sites[site];
-    if (!has) writes.push([`back on site ${site} as ${roles.join(', ')}`, () => client.post(`${NETWORK}/sites/${site}/users`, { user: id, role: roles[0] })]);
-    else if (has.join() !== roles.join()) return void out.conflicts.push({ item, reason: `role on site ${site} changed (${has.join(', ')})` });
+    if (!has) {
+      const [role = '', ...others] = roles;
+      writes.push([`back on site ${site} as ${role || 'no role'}`, () => client.post(`${NETWORK}/sites/${site}/users`, { user: id, role })]);
+      leaves.sites[site] = role ? [role] : [];
+      if (others.length) notBack.push(`role ${others.join(', ')} on site ${site} (add it there with set-user-role, keep_other_roles)`);
+    } else if (has.join() !== roles.join()) return void out.conflicts.push({ item, reason: `role on site ${site} changed (${has.join(', ')})` });
   }
   for (const site of Object.keys(now.sites)) {
     // The plugin refuses a removal that would leave posts without an heir: a conflict, said as such.
-    if (!want.sites[site]) writes.push([`off site ${site}`, () => client.delete(`${NETWORK}/sites/${site}/users/${id}`)]);
+    if (!want.sites[site]) {
+      writes.push([`off site ${site}`, () => client.delete(`${NETWORK}/sites/${site}/users/${id}`)]);
+      delete leaves.sites[site];
+    }
   }
-  if (options.dryRun) return void out.restored.push(`${item}: ${writes.map(([what]) => what).join('; ')}`);
+  const partly = () => {
+    if (notBack.length) out.conflicts.push({ item, reason: `not given back: ${notBack.join('; ')}` });
+  };
+  if (options.dryRun) {
+    // The plan the undo's question is built from (changes/undo-review.ts): what this would leave.
+    out.result.network_users = { ...out.result.network_users, [String(id)]: leaves };
+    out.restored.push(`${item}: ${writes.map(([what]) => what).join('; ')}`);
+    return partly();
+  }
   for (const [what, write] of writes) {
     try {
       await write();
@@ -88,6 +106,9 @@ async function putBack(
       return void writeFailed(out, item, `${what}: ${message(err)}`);
     }
   }
+  // Read back: the entry's redo and the answer say what WordPress holds, not what was asked of it.
+  const after = (await readNetworkUsers(client, [id]))[String(id)] ?? null;
   out.restored.push(`${item}: ${writes.map(([what]) => what).join('; ')}`);
-  out.result.network_users = { ...out.result.network_users, [String(id)]: want };
+  out.result.network_users = { ...out.result.network_users, [String(id)]: after };
+  partly();
 }
