@@ -99,6 +99,38 @@ describe("approvals: 'interrupt'", () => {
     },
   );
 
+  it('the site changed before the resume: the approval given to the old question does not run the new one, which is asked', async () => {
+    const { username, email } = newIdentity('drift');
+    const user = await wp().post<{ id: number }>('/wp/v2/users', { username, email, password: newPassword(), roles: ['author'] });
+    const checkpointer = new MemorySaver();
+    const config = { configurable: { thread_id: randomUUID() } };
+    server.script({ toolCalls: [{ name: 'set-user-role', args: { id: user.id, role: 'editor' } }] });
+    const first = (await buildAgent('interrupt', checkpointer).invoke({ messages: [new HumanMessage('Make them an editor.')] }, config)) as Interrupted;
+    const [asked] = first.__interrupt__ ?? [];
+    expect(asked?.value).toMatchObject({ tool: 'set-user-role', asked: 0 });
+    expect(asked?.value.summary).toMatch(/\(was: author\)$/);
+
+    // Someone else changes the account while the question waits (hours, another process).
+    await wp().post(`/wp/v2/users/${user.id}`, { roles: ['contributor'] });
+    const process2 = throughJson(checkpointer);
+    const second = (await buildAgent('interrupt', process2).invoke(new Command({ resume: { type: 'approve' } }), config)) as Interrupted;
+    const [again, ...more] = second.__interrupt__ ?? [];
+    expect(more).toEqual([]);
+    expect(again?.value).toMatchObject({ tool: 'set-user-role', asked: 1 });
+    expect(again?.value.summary).toMatch(/\(was: contributor\)$/);
+    expect((await findUser(username))?.roles).toEqual(['contributor']);
+
+    let result: any;
+    server.script((request) => {
+      result = toolResults(request).at(-1);
+      return { content: 'Done.' };
+    });
+    const third = (await buildAgent('interrupt', throughJson(process2)).invoke(new Command({ resume: { type: 'approve' } }), config)) as Interrupted;
+    expect(third.__interrupt__ ?? []).toEqual([]);
+    expect(result).toMatchObject({ roles: ['editor'], previous_roles: ['contributor'] });
+    expect((await findUser(username))?.roles).toEqual(['editor']);
+  });
+
   it('two parallel risky calls are each decided: one approved, one rejected, each gets a result', async () => {
     const checkpointer = new MemorySaver();
     const config = { configurable: { thread_id: randomUUID() } };
