@@ -65,6 +65,22 @@ function cms_admin_network_user(WP_REST_Request $request)
     return $record;
 }
 
+/** One site's roles, as GET roles answers on that site (wp_roles() follows switch_to_blog). */
+function cms_admin_network_site_roles(WP_REST_Request $request)
+{
+    $site = cms_admin_network_site((string) $request['site']);
+    if (is_wp_error($site)) {
+        return $site;
+    }
+    switch_to_blog((int) $site->blog_id);
+    try {
+        $roles = cms_admin_rest_roles();
+    } finally {
+        restore_current_blog();
+    }
+    return $roles + ['site' => cms_admin_network_site_ref($site)];
+}
+
 function cms_admin_network_add_member(WP_REST_Request $request)
 {
     $site = cms_admin_network_site((string) $request['site']);

@@ -6,6 +6,7 @@
  *
  *   GET    cms-admin/v1/network/users            {page, per_page, search}  super admin
  *   GET    cms-admin/v1/network/users/{id}       one user: sites, roles, posts per site
+ *   GET    cms-admin/v1/network/sites/{site}/roles        that site's roles (0.5.2), as GET roles
  *   POST   cms-admin/v1/network/sites/{site}/users        {user, role}
  *   DELETE cms-admin/v1/network/sites/{site}/users/{id}   {reassign}
  *   POST   cms-admin/v1/network/super-admins/{id}
@@ -43,6 +44,13 @@ add_action('rest_api_init', static function (): void {
     register_rest_route($ns, '/network/users/(?P<id>\d+)', [
         ['methods' => WP_REST_Server::READABLE, 'callback' => 'cms_admin_network_user', 'permission_callback' => $can, 'args' => $id],
         ['methods' => WP_REST_Server::DELETABLE, 'callback' => 'cms_admin_network_delete_user', 'permission_callback' => $can, 'args' => $id + $reassign],
+    ]);
+    // A role's capabilities differ per site (a role editor plugin on one of them): what
+    // add-user-to-site would give is read from the site it gives it on (0.5.2).
+    register_rest_route($ns, '/network/sites/(?P<site>[\w-]+)/roles', [
+        'methods' => WP_REST_Server::READABLE,
+        'callback' => 'cms_admin_network_site_roles',
+        'permission_callback' => $can,
     ]);
     register_rest_route($ns, '/network/sites/(?P<site>[\w-]+)/users', [
         'methods' => WP_REST_Server::CREATABLE,

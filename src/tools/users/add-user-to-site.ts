@@ -10,7 +10,7 @@ import {
   NETWORK,
   networkUser,
   networkUserOutput,
-  powersOfRole,
+  powersOfRoleOn,
   requireNetwork,
   siteName,
   siteParam,
@@ -34,7 +34,8 @@ export const addUserToSite = defineTool({
     const user = await networkUser(client, params.user_id);
     const on = membershipOn(user, params.site);
     if (on) throw alreadyMember(user.username, siteName(on), on.roles);
-    const powers = await powersOfRole(client, params.role);
+    // Read from the site the role is given on: a role's capabilities differ per site.
+    const powers = await powersOfRoleOn(client, params.site, params.role);
     const summary = `add ${user.username} to site ${params.site} as ${withPowers(params.role, powers)} (now on: ${describeSites(user)})`;
     // A role with powerful capabilities on any site hands over that site: a person decides.
     return powers.length ? required(summary) : none(summary);

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
-import { COMPANION_NAMESPACE, companionEntry, requireCompanion } from '../companion.js';
+import { COMPANION_NAMESPACE, COMPANION_ROUTES, companionEntry, hasCompanion, requireCompanion } from '../companion.js';
 import { text } from '../schema.js';
 import { ToolError } from '../tool-error.js';
-import { rolePowers } from './risk.js';
+import type { RoleRecord } from './default-roles.js';
+import { powerfulOf } from './risk.js';
 
 /**
  * Multisite networks (docs/multisite.md): the companion plugin's network routes (0.5.0,
@@ -76,9 +77,22 @@ export const siteName = (m: { site: string }) => m.site || 'main';
 export const describeSites = (user: NetworkUser) =>
   user.sites.map((m) => `${siteName(m)}: ${m.roles.join(', ') || 'no role'}`).join('; ') || 'no site';
 
-/** The powerful capabilities a role gives (what a person must approve), read from the roles route. */
-export async function powersOfRole(client: WordPressClient, role: string): Promise<string[]> {
-  return (await rolePowers(client))(role);
+/**
+ * The powerful capabilities `role` gives on `site` (what a person must approve), read from that
+ * site: a role editor on one site of a network changes what "author" means there. An unknown role
+ * is refused before anyone is asked; a plugin older than 0.5.2 cannot tell, so a person decides.
+ */
+export async function powersOfRoleOn(client: WordPressClient, site: string, role: string): Promise<string[]> {
+  if (!(await hasCompanion(client, 'network/site-roles')))
+    return [`its capabilities on site ${site}: unknown (companion plugin older than ${COMPANION_ROUTES['network/site-roles']})`];
+  const { roles } = await client.get<{ roles: RoleRecord[] }>(`${NETWORK}/sites/${siteRef(site)}/roles`);
+  const found = roles.find((r) => r.role === role);
+  if (!found) {
+    throw new ToolError('unknown_role', `There is no role "${role}" on site ${site}.`, {
+      hint: `Use one of that site's roles: ${roles.map((r) => r.role).join(', ')}.`,
+    });
+  }
+  return powerfulOf(found.capabilities);
 }
 
 export const networkUserOutput = z.looseObject({ id: z.number(), username: z.string() });

@@ -35,6 +35,27 @@ describe('network membership (add-user-to-site, remove-user-from-site)', () => {
     expect((await networkState(net)).ana?.sites.arts).toEqual(['administrator']);
   });
 
+  it("a role is judged on the site it is given on: author with promote_users on one site is asked there, an unknown role refused", async () => {
+    const erin = net.users.erin as number;
+    const sportsId = JSON.parse(await net.php(`echo json_encode(get_id_from_blogname('sports'));`)) as number;
+    // A role editor on sports gave its authors user management; the main site's author is stock.
+    await net.php(`switch_to_blog(${sportsId}); get_role('author')->add_cap('promote_users'); restore_current_blog();`);
+    try {
+      const approver = recordingApprover(false);
+      const out = await callNetwork(net.context(), 'add-user-to-site', { user_id: erin, site: 'sports', role: 'author' }, approver);
+      expect(out).toMatchObject({ ok: false, error: { code: 'rejected_by_user' } });
+      expect(approver.asked).toHaveLength(1);
+      expect(approver.asked[0]?.summary).toMatch(/add erin to site sports as author \(promote_users\)/);
+      expect((await networkState(net)).erin?.sites.sports).toBeUndefined();
+    } finally {
+      await net.php(`switch_to_blog(${sportsId}); get_role('author')->remove_cap('promote_users'); restore_current_blog();`);
+    }
+    const unknown = recordingApprover();
+    const out = await callNetwork(net.context(), 'add-user-to-site', { user_id: erin, site: 'sports', role: 'chief' }, unknown);
+    expect(out).toMatchObject({ ok: false, error: { code: 'unknown_role', message: 'There is no role "chief" on site sports.' } });
+    expect(unknown.asked).toEqual([]);
+  });
+
   it('adding someone already on the site is refused before anyone is asked', async () => {
     const approver = recordingApprover();
     const out = await callNetwork(net.context(), 'add-user-to-site', { user_id: net.users.bob as number, site: 'news', role: 'editor' }, approver);
