@@ -70,10 +70,14 @@ export const none = (summary: string): CallReview => ({ approval: 'none', summar
 
 /**
  * The powerful capabilities each role grants (everything outside SAFE_CAPABILITIES). A role the
- * site does not list counts as powerful: what it grants is unknown, so a person decides.
+ * site does not list counts as powerful: what it grants is unknown, so a person decides. Without
+ * the companion plugin no role's capabilities are known (a site may have given its authors
+ * promote_users), so every role counts as powerful, each in its own words (a change between two
+ * roles is a change of power).
  */
 export async function rolePowers(client: WordPressClient): Promise<(role: string) => string[]> {
-  const { items } = await loadRoles(client);
+  const { source, items } = await loadRoles(client);
+  if (source !== 'site') return (role) => [`capabilities of ${role} on this site unknown without the companion plugin`];
   const byRole = new Map(items.map((r) => [r.role, r.capabilities]));
   return (role) => {
     const caps = byRole.get(role);

@@ -84,4 +84,25 @@ describe('user tools on a site without the companion plugin', () => {
     const created = resultOf(await bare('create-user', { username, email, password: newPassword(), role: 'editor' }));
     expect(created).toMatchObject({ username, roles: ['editor'] });
   });
+
+  it("asks before any role is given: without the plugin no role's capabilities on this site are known", async () => {
+    const user = await makeUser();
+    const asked: string[] = [];
+    const no = {
+      approver: async (request: { summary: string }) => {
+        asked.push(request.summary);
+        return { approved: false as const, reason: 'no' };
+      },
+    };
+    const set = await invoke({ tool: 'set-user-role', params: { id: user.id, role: 'author' } }, context, undefined, no);
+    expect(errorOf(set)?.code).toBe('rejected_by_user');
+    const { username, email } = newIdentity('bare');
+    const made = await invoke({ tool: 'create-user', params: { username, email, password: newPassword(), role: 'subscriber' } }, context, undefined, no);
+    expect(errorOf(made)?.code).toBe('rejected_by_user');
+    expect(asked).toEqual([
+      `give ${user.username} the role author (capabilities of author on this site unknown without the companion plugin) (was: subscriber)`,
+      expect.stringMatching(/subscriber \(capabilities of subscriber on this site unknown without the companion plugin\)/),
+    ]);
+    expect((await readUser(user.id)).roles).toEqual(['subscriber']);
+  });
 });
