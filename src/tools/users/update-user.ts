@@ -50,7 +50,15 @@ export const updateUser = defineTool({
     if (params.email !== undefined && params.email !== user.email)
       changes.push(`change ${user.username}'s email from ${user.email} to ${params.email}`);
     if (params.password !== undefined) changes.push(`set a new password for ${user.username} (cannot be undone)`);
-    if (changes.length) return required(changes.join('; '));
+    if (changes.length) {
+      // The question covers the whole call: a display name changed alongside the email is said too.
+      const alongside = [
+        ...(params.name !== undefined ? [`display name to "${params.name.slice(0, 80)}"`] : []),
+        ...(params.bio !== undefined ? ['bio'] : []),
+      ];
+      if (alongside.length) changes.push(`also change ${user.username}'s ${alongside.join(' and ')}`);
+      return required(changes.join('; '));
+    }
     const fields = FIELDS.filter((field) => params[field] !== undefined);
     return none(`update ${user.username}'s ${fields.join(', ')}`);
   },

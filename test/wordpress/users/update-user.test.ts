@@ -72,6 +72,11 @@ describe('update-user', () => {
       approval: 'required',
       summary: `set a new password for ${user.username} (cannot be undone)`,
     });
+    // What else the same call changes is in the question too: the approval covers the whole call.
+    expect(await review({ email: 'new@example.com', name: 'Site Administrator', bio: 'b' })).toEqual({
+      approval: 'required',
+      summary: `change ${user.username}'s email from ${current} to new@example.com; also change ${user.username}'s display name to "Site Administrator" and bio`,
+    });
   });
 
   it('refuses a weak password without changing anything', async () => {
