@@ -58,7 +58,7 @@ describe('questions only after checks', () => {
     );
     const tool = findTool('merge-categories')!;
     const kept = await reviewCall(tool, testContext(), { source_ids: [a!.id, b!.id], target_id: c!.id });
-    expect(kept).toMatchObject({ approval: 'required', summary: expect.stringContaining(`"${a!.name}", "${b!.name}" are kept (empty)`) });
+    expect(kept).toMatchObject({ approval: 'required', summary: expect.stringContaining(`"${a!.name}", "${b!.name}" are kept, without the posts that move`) });
     const deleted = await reviewCall(tool, testContext(), { source_ids: [a!.id, b!.id], target_id: c!.id, delete_sources: true });
     expect(deleted).toMatchObject({
       approval: 'required',

@@ -38,7 +38,7 @@ export async function reviewMerge(
   // Whether the sources stay is half of what a person decides (#36): said either way.
   const fate = params.delete_sources
     ? `; then ${names} ${sources.length > 1 ? 'are' : 'is'} deleted (only if no post is left in ${sources.length > 1 ? 'them' : 'it'})`
-    : `; ${names} ${sources.length > 1 ? 'are' : 'is'} kept (empty)`;
+    : `; ${names} ${sources.length > 1 ? 'are' : 'is'} kept, without the posts that move`;
   const summary = `merge the ${kind.plural} ${names} into "${target?.name}"${fate}`;
   return params.dry_run ? { approval: 'none', summary: `plan (dry run): ${summary}` } : { approval: 'required', summary };
 }

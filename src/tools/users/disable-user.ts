@@ -33,7 +33,9 @@ export const disableUser = defineTool({
     // Found before anyone is asked (and in a dry run): the call could not succeed.
     await refuseUnusable(client, params.id);
     const user = await getUser(client, params.id);
-    return required(`disable ${user.username}'s account (roles: ${user.roles.join(', ') || 'none'})`);
+    // The reason is stored on the account (wp-admin and list-users show it): the person sees it too.
+    const why = params.reason ? `, reason: "${params.reason.slice(0, 120)}${params.reason.length > 120 ? '…' : ''}"` : '';
+    return required(`disable ${user.username}'s account (roles: ${user.roles.join(', ') || 'none'}${why})`);
   },
   async execute({ client }, params) {
     await refuseUnusable(client, params.id);

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { findTool, reviewCall } from '../../../src/call/index.js';
 import { testContext } from '../../helpers/site.js';
 import {
   appPasswordStatus,
@@ -63,6 +64,14 @@ describe('disable-user', () => {
     expect((await formLogin(user.username, user.password)).ok).toBe(true);
     expect((await appPasswordStatus(user.username, appPassword)).status).toBe(200);
     expect(await xmlrpcAccepts(user.username, appPassword)).toBe(true);
+    expect((await readUser(user.id)).cms_disabled).toBe(false);
+  });
+
+  it('its question names the account, its roles and the reason that will be stored', async () => {
+    const user = await makeUser({ roles: ['author'] });
+    const tool = findTool('disable-user')!;
+    const review = await reviewCall(tool, testContext(), { id: user.id, reason: 'Left the company' });
+    expect(review).toEqual({ approval: 'required', summary: `disable ${user.username}'s account (roles: author, reason: "Left the company")` });
     expect((await readUser(user.id)).cms_disabled).toBe(false);
   });
 
