@@ -52,6 +52,21 @@ describe('questions only after checks', () => {
     expect(decision).toMatchObject({ ok: false, error: { code: 'weak_password' } });
   });
 
+  it('the delete question says where the category’s children go', async () => {
+    const top = await wp().post<{ id: number; name: string }>('/wp/v2/categories', { name: unique('Del Top') });
+    const mid = await wp().post<{ id: number; name: string }>('/wp/v2/categories', { name: unique('Del Mid'), parent: top.id });
+    await Promise.all(
+      ['Del Child A', 'Del Child B'].map((n) => wp().post('/wp/v2/categories', { name: unique(n), parent: mid.id })),
+    );
+    const tool = findTool('delete-category')!;
+    expect(await reviewCall(tool, testContext(), { id: mid.id })).toMatchObject({
+      approval: 'required',
+      summary: `delete the category "${mid.name}" (id ${mid.id}); its 2 child categories move to its parent (id ${top.id})`,
+    });
+    const leaf = await reviewCall(tool, testContext(), { id: top.id });
+    expect(leaf.summary).toBe(`delete the category "${top.name}" (id ${top.id}); its 1 child category moves to the top level`);
+  });
+
   it('the merge question says whether the sources are kept or deleted', async () => {
     const [a, b, c] = await Promise.all(
       ['Merge A', 'Merge B', 'Merge C'].map((n) => wp().post<{ id: number; name: string }>('/wp/v2/categories', { name: unique(n) })),

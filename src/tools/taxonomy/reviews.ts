@@ -10,18 +10,22 @@ import { getTerm, type TermKind } from './terms.js';
  * cannot show (without the plugin), refused here already unless forced.
  */
 export async function reviewDelete(client: WordPressClient, kind: TermKind, id: number, force = false): Promise<CallReview> {
-  const [term, count, hidden] = await Promise.all([
-    getTerm(client, kind, id) as Promise<{ name: string }>,
+  const [term, count, hidden, children] = await Promise.all([
+    getTerm(client, kind, id) as Promise<{ name: string; parent?: number }>,
     countPostsUsing(client, kind, id),
     hiddenHolders(client, kind, [id]),
+    // WordPress moves a deleted term's children to its parent: the person approves that too.
+    kind.hierarchical ? client.count(kind.route, { parent: id, hide_empty: false }) : Promise.resolve(0),
   ]);
   if (hidden && !force) throw hiddenHoldersError(kind, hidden, `delete ${kind.noun} ${id}`, 'pass force: true to delete it anyway (those posts lose it)');
   const unseen = hidden?.terms.reduce((n, t) => n + t.hidden, 0) ?? 0;
   const used = count + unseen ? `, used by ${count + unseen} post${count + unseen === 1 ? '' : 's'} of any status` : '';
   const beyond = hidden ? `; posts of type ${hidden.types.join(', ')}, which this account cannot see, may hold it too` : '';
+  const up = term.parent ? `its parent (id ${term.parent})` : 'the top level';
+  const moved = children ? `; its ${children} child ${children === 1 ? kind.noun : kind.plural} move${children === 1 ? 's' : ''} to ${up}` : '';
   return {
     approval: 'required',
-    summary: `delete the ${kind.noun} "${term.name}" (id ${id}${used})${force ? ', even if posts use it' : ''}${beyond}`,
+    summary: `delete the ${kind.noun} "${term.name}" (id ${id}${used})${force ? ', even if posts use it' : ''}${moved}${beyond}`,
   };
 }
 
