@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WordPressClient } from '../../client/index.js';
-import { COMPANION_NAMESPACE, COMPANION_ROUTES, companionEntry, hasCompanion, requireCompanion } from '../companion.js';
+import { COMPANION_NAMESPACE, COMPANION_ROUTES, companionEntry, companionVersion, compareVersions, requireCompanion } from '../companion.js';
 import { text } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import type { RoleRecord } from './default-roles.js';
@@ -83,8 +83,11 @@ export const describeSites = (user: NetworkUser) =>
  * is refused before anyone is asked; a plugin older than 0.5.2 cannot tell, so a person decides.
  */
 export async function powersOfRoleOn(client: WordPressClient, site: string, role: string): Promise<string[]> {
-  if (!(await hasCompanion(client, 'network/site-roles')))
-    return [`its capabilities on site ${site}: unknown (companion plugin older than ${COMPANION_ROUTES['network/site-roles']})`];
+  // Not hasCompanion(): its warning says the core API is used instead, and here a person is asked.
+  const need = COMPANION_ROUTES['network/site-roles'];
+  const version = await companionVersion(client);
+  if (version === undefined || compareVersions(version, need) < 0)
+    return [`its capabilities on site ${site}: unknown (companion plugin older than ${need})`];
   const { roles } = await client.get<{ roles: RoleRecord[] }>(`${NETWORK}/sites/${siteRef(site)}/roles`);
   const found = roles.find((r) => r.role === role);
   if (!found) {
