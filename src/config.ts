@@ -1,6 +1,6 @@
 import { fileAuditSink } from './audit.js';
 import { ConfigError } from './config-error.js';
-import { type ChangeJournal, fileJournal } from './undo/journal.js';
+import { type ChangeJournal, fileJournal, journalForSite } from './undo/journal.js';
 import { WordPressClient } from './client/index.js';
 import { MIN_ANSWER_BUDGET } from './tools/answers/budget.js';
 import { COMPANION_INDEX_FIELD } from './tools/companion.js';
@@ -63,8 +63,9 @@ export interface ContextOptions {
   /** Characters of JSON one tool answer may take; default env CMS_ANSWER_BUDGET, else 80,000. */
   answerBudget?: number;
   /**
-   * The change journal, so writes can be undone (docs/undo.md): a file (JSON lines, 0600), a
-   * journal of the app's own, or 'off'; default env CMS_JOURNAL (a file or `off`); none if neither.
+   * The change journal, so writes can be undone (docs/undo.md): a change store's file (SQLite,
+   * 0600; every site in it, each entry naming its own), a journal of the app's own, or 'off';
+   * default env CMS_JOURNAL (a file or `off`); none if neither.
    */
   journal?: string | ChangeJournal;
   /** A fleet run's id (`invoke --sites`): each journal entry of this context records it (`undo --run`). */
@@ -90,15 +91,16 @@ export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: Contex
     audit: auditLog ? fileAuditSink(auditLog) : undefined,
     secretsTo: options.secretsTo,
     answerBudget: options.answerBudget ?? numberFromEnv('CMS_ANSWER_BUDGET', MIN_ANSWER_BUDGET),
-    journal: journalFrom(options.journal ?? process.env.CMS_JOURNAL),
+    journal: journalFrom(options.journal ?? process.env.CMS_JOURNAL, site.url),
     ...(site.name ? { site: site.name } : {}),
     ...(options.runId ? { runId: options.runId } : {}),
   };
 }
 
-function journalFrom(journal: string | ChangeJournal | undefined): ChangeJournal | undefined {
+/** The journal as this site's context uses it: a change store's view of the site (undo/journal.ts). */
+function journalFrom(journal: string | ChangeJournal | undefined, siteUrl: string): ChangeJournal | undefined {
   if (journal === undefined || journal === '' || journal === 'off') return undefined;
-  return typeof journal === 'string' ? fileJournal(journal) : journal;
+  return journalForSite(typeof journal === 'string' ? fileJournal(journal) : journal, siteUrl);
 }
 
 /** Application passwords work with or without their spaces; Basic auth carries them base64'd. */

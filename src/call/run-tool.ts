@@ -36,7 +36,7 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
       user = (await context.client.connect()).username;
       if (dryRun) return enforceBudget(await previewCall(tool, context, params), answerBudget(context));
       // The change journal (src/undo/record.ts): the state the write replaces, read first.
-      change = await beginChange(tool, context, params);
+      change = await beginChange(tool, context, params, secrets);
       const full = await tool.execute(context, params);
       written = full;
       if (tool.answer) detail = full;
@@ -48,8 +48,10 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
     outcome = redactSecrets({ ok: false, error }, secrets);
   }
   if (change) {
-    const failed = await change.finish(written, user, secrets, outcome.ok ? undefined : outcome.error.code);
-    if (failed) outcome = withNote(outcome, 'journal_failed', failed);
+    const done = await change.finish(written, user, secrets, outcome.ok ? undefined : outcome.error.code);
+    if (done.journalFailed) outcome = withNote(outcome, 'journal_failed', done.journalFailed);
+    // Done, but not undoable though the tool can undo (issue #47): the answer says so now.
+    if (done.cannotUndo) outcome = withNote(outcome, 'cannot_undo', `done; cannot be undone: ${done.cannotUndo}`);
   }
   if (context.audit && !tool.annotations.readOnly && !dryRun) {
     const write = { user, site: context.site, run_id: context.runId, tool: tool.name, params, outcome, detail };
@@ -76,7 +78,7 @@ async function previewCall(tool: AnyToolDefinition, context: ToolContext, params
 }
 
 /** The outcome, saying that it is missing from the audit log or the journal (the write itself stands). */
-function withNote(outcome: ToolOutcome, key: 'audit_log_failed' | 'journal_failed', message: string): ToolOutcome {
+function withNote(outcome: ToolOutcome, key: 'audit_log_failed' | 'journal_failed' | 'cannot_undo', message: string): ToolOutcome {
   if (!outcome.ok) return { ok: false, error: { ...outcome.error, [key]: message } };
   const { result } = outcome;
   const isRecord = result !== null && typeof result === 'object' && !Array.isArray(result);

@@ -4,7 +4,7 @@ import { listOutput } from '../tools/output-schemas.js';
 import { type ListSource, listPage, pagingParams } from '../tools/answers/page.js';
 import { type ChangeEntry, madeBy } from '../undo/journal.js';
 import { isDamaged } from '../undo/journal-file.js';
-import { latestOf, nameDamage, UndoneIndex } from '../undo/journal-read.js';
+import { latestOf, nameDamage, siteOf, UndoneIndex } from '../undo/journal-read.js';
 import { journalOf } from './journal-of.js';
 
 type Item = ReturnType<typeof listItem>;
@@ -40,7 +40,7 @@ export const listChanges = defineTool({
         const items: Item[] = [];
         const undone = new UndoneIndex();
         let seen = 0;
-        for await (const item of latestOf(journal)) {
+        for await (const item of latestOf(journal, siteOf(context))) {
           if (isDamaged(item)) {
             if (damaged.length < NAMED) damaged.push(await nameDamage(journal, item));
             continue;
@@ -78,6 +78,8 @@ function listItem(entry: ChangeEntry, undone: boolean) {
     summary: entry.summary,
     reversible: entry.reversible,
     undone,
+    // An intent never completed (a process killed mid-write) or an outcome not read back (#47).
+    ...(entry.status === 'pending' || entry.status === 'unknown' ? { incomplete: 'may have been applied: undo reads the site and puts back what changed' } : {}),
     ...(entry.undoes ? { undoes: entry.undoes } : {}),
     // Written before entries had user ids: matched by login (journal.ts: madeBy), and said.
     ...(entry.user_id === undefined ? { matched_by_login: true } : {}),

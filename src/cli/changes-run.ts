@@ -3,7 +3,6 @@ import { approveAll, type Approver } from '../call/approval.js';
 import { createContext } from '../config.js';
 import { ToolError } from '../tools/tool-error.js';
 import { describeUndo, undoWithApproval } from './undo-approve.js';
-import { fileJournal } from '../undo/journal.js';
 import { cliJournal } from './journal-path.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { terminalApprover } from './terminal.js';
@@ -34,8 +33,9 @@ export async function runUndo(changeId: string | undefined, options: UndoCliOpti
     process.stderr.write('The change journal is off (--journal off / CMS_JOURNAL=off): nothing can be undone.\n');
     return 2;
   }
-  const journal = fileJournal(file);
-  const context = createContext(site, { journal });
+  // The store's view of this site (createContext binds it): undo reads this site's changes only.
+  const context = createContext(site, { journal: file });
+  const journal = context.journal as NonNullable<typeof context.journal>;
   await context.client.connect();
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const rl =

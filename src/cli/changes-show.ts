@@ -1,8 +1,10 @@
 import { renderTable } from './render/table.js';
-import { type ChangeEntry, fileJournal } from '../undo/journal.js';
-import { countLines, describeDamage, isDamaged } from '../undo/journal-file.js';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { type ChangeStore, changeStore, type PruneRule, stillRunning } from '../undo/change-store.js';
+import type { ChangeEntry, ChangeJournal } from '../undo/journal.js';
+import { isDamaged } from '../undo/journal-file.js';
 import { latestOf, UndoneIndex } from '../undo/journal-read.js';
-import { pruneJournal, type PruneRule } from '../undo/journal-prune.js';
+import { siteKey } from '../undo/site-key.js';
 import { cliJournal } from './journal-path.js';
 import { resolveCliSiteConfig } from './site-config.js';
 
@@ -14,12 +16,15 @@ export interface ChangesOptions {
   olderThan?: string;
   maxSize?: string;
   repair?: boolean;
+  export?: string;
+  allSites?: boolean;
 }
 
 /**
- * `cms-admin changes`: the journal's last entries as a table, read from the file's end (a
- * journal of 100,000 entries costs what 20 cost); damaged lines met are named on stderr.
- * `--prune` / `--repair` rewrite the file (src/undo/journal-prune.ts).
+ * `cms-admin changes`: the latest entries of the change store (src/undo/change-store.ts) for the
+ * connected site (`--all-sites`: every site, with a site column), as a table, JSON lines, or
+ * exported whole to a file. An index read: a store of a million entries costs what 20 cost.
+ * `--prune` deletes old entries inside the database.
  */
 export async function showChanges(options: ChangesOptions): Promise<number> {
   const limit = Number(options.limit);
@@ -29,16 +34,20 @@ export async function showChanges(options: ChangesOptions): Promise<number> {
   }
   const file = await journalFile(options.journal);
   if (!file) return 2;
-  if (options.prune || options.repair || options.olderThan || options.maxSize) return prune(file, options);
+  const store = changeStore(file);
+  if (options.repair) {
+    process.stdout.write(`Nothing to repair: the change journal ${store.file} is a SQLite database, written in whole transactions (damaged lines of an older JSON Lines journal are named when it is imported).\n`);
+    return 0;
+  }
+  if (options.prune || options.olderThan || options.maxSize) return prune(store, options);
+  const site = options.allSites ? undefined : siteKey((await resolveCliSiteConfig()).url);
+  const journal = store.journal(site);
+  if (options.export !== undefined) return exportTo(options.export, journal);
   const shown: ChangeEntry[] = [];
   const undone = new UndoneIndex();
-  const damaged: string[] = [];
   let more = false;
-  for await (const item of latestOf(fileJournal(file))) {
-    if (isDamaged(item)) {
-      damaged.push(await describeDamage(file, item));
-      continue;
-    }
+  for await (const item of latestOf(journal)) {
+    if (isDamaged(item)) continue;
     if (shown.length === limit) {
       more = true;
       break;
@@ -47,37 +56,51 @@ export async function showChanges(options: ChangesOptions): Promise<number> {
     shown.push(item);
   }
   shown.reverse();
-  for (const where of damaged)
-    process.stderr.write(
-      `cms-admin: ${where}: it is skipped and the changes around it are listed; \`undo\` without a change id refuses until it is set aside with \`cms-admin changes --repair\` (or give the change id).\n`,
-    );
   if (options.json) {
     for (const entry of shown) process.stdout.write(`${JSON.stringify(entry)}\n`);
     return 0;
   }
-  // The total counts lines (nothing parsed): cheap next to reading every entry.
-  const total = more ? (await countLines(file)) - damaged.length : shown.length;
-  process.stdout.write(`${table(shown, undone)}\n${shown.length} of ${total} changes in ${file}\n`);
+  const total = more ? await store.count(site) : shown.length;
+  const where = site ? ` of ${site}` : '';
+  process.stdout.write(`${table(shown, undone, !site)}\n${shown.length} of ${total} changes${where} in ${store.file}\n`);
+  if (shown.some(incomplete))
+    process.stdout.write('incomplete: the write was begun and never completed (a process killed mid-write) or its outcome could not be read back: it may have been applied; `cms-admin undo ID` reads the site and puts back what changed.\n');
   return 0;
 }
 
-function table(shown: ChangeEntry[], undone: UndoneIndex): string {
+const incomplete = (e: ChangeEntry) => (e.status === 'pending' && !stillRunning(e)) || e.status === 'unknown';
+
+function table(shown: ChangeEntry[], undone: UndoneIndex, sites: boolean): string {
   const rows = shown.map((e) => [
     e.change_id,
     e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    ...(sites ? [e.site ?? '?'] : []),
     `${e.user ?? '?'}${e.user_id === undefined ? '' : ` #${e.user_id}`}`,
     e.tool,
-    !e.reversible ? 'no' : undone.isUndone(e) ? 'undone' : 'yes',
+    incomplete(e) ? 'incomplete' : e.status === 'pending' ? 'running' : !e.reversible ? 'no' : undone.isUndone(e) ? 'undone' : 'yes',
     e.summary,
   ]);
-  return renderTable(['change_id', 'when', 'user', 'tool', 'undoable', 'summary'], rows);
+  return renderTable(['change_id', 'when', ...(sites ? ['site'] : []), 'user', 'tool', 'undoable', 'summary'], rows);
+}
+
+/** Every entry (of the site, or all) as JSON Lines in a private file, oldest first. */
+async function exportTo(out: string, journal: ChangeJournal): Promise<number> {
+  const entries = await journal.entries();
+  const fd = openSync(out, 'w', 0o600);
+  try {
+    for (const entry of entries) writeSync(fd, `${JSON.stringify(entry)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  process.stdout.write(`Exported ${entries.length} change(s) to ${out} (JSON Lines, mode 0600).\n`);
+  return 0;
 }
 
 const UNITS_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const UNITS_BYTES: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9 };
 
-async function prune(file: string, options: ChangesOptions): Promise<number> {
-  const rule: PruneRule = { repair: options.repair };
+async function prune(store: ChangeStore, options: ChangesOptions): Promise<number> {
+  const rule: PruneRule = {};
   if (options.olderThan !== undefined) {
     const m = /^(\d+)\s*([hdw])$/i.exec(options.olderThan.trim());
     if (!m) return usage(`--older-than takes an age such as 90d, 12h or 8w (got '${options.olderThan}').`);
@@ -89,18 +112,14 @@ async function prune(file: string, options: ChangesOptions): Promise<number> {
     rule.maxBytes = Number(m[1]) * (UNITS_BYTES[(m[2] as string).toLowerCase()] as number);
   }
   if (options.prune && rule.olderThanMs === undefined && rule.maxBytes === undefined)
-    return usage('--prune needs --older-than AGE and/or --max-size SIZE (what to move out of the journal).');
-  if (!options.prune && (rule.olderThanMs !== undefined || rule.maxBytes !== undefined))
-    return usage('--older-than and --max-size go with --prune.');
+    return usage('--prune needs --older-than AGE and/or --max-size SIZE (what to delete from the journal).');
+  if (!options.prune) return usage('--older-than and --max-size go with --prune.');
   try {
-    const done = await pruneJournal(file, rule);
-    const parts = [`kept ${done.kept} change(s) in ${file}`];
-    if (options.prune) parts.push(`moved ${done.moved} older one(s) to ${done.movedTo} (they can no longer be undone)`);
-    if (options.repair) parts.push(done.damaged ? `set ${done.damaged} damaged line(s) aside in ${done.damagedTo}` : 'no damaged line found');
-    process.stdout.write(`${parts.join('; ')}.\n`);
+    const done = await store.prune(rule);
+    process.stdout.write(`Deleted ${done.removed} older change(s) from ${store.file} (they can no longer be undone; \`changes --export FILE\` first keeps a copy); kept ${done.kept}.\n`);
     return 0;
   } catch (err) {
-    process.stderr.write(`The journal ${file} was left as it was: ${(err as Error).message}\n`);
+    process.stderr.write(`The journal ${store.file} was left as it was: ${(err as Error).message}\n`);
     return 1;
   }
 }

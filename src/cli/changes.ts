@@ -10,18 +10,21 @@ export function registerChangeCommands(program: Command): void {
     .option(...JOURNAL_FLAG)
     .option('-n, --limit <n>', 'how many of the latest changes', '20')
     .option('--json', 'print the entries as JSON lines')
-    .option('--prune', 'move old entries out of the journal to FILE.1 (with --older-than and/or --max-size)')
+    .option('--all-sites', 'every site in the journal, with a site column (default: the connected site)')
+    .option('--export <file>', 'write every entry (of the site, or --all-sites) to FILE as JSON lines (0600)')
+    .option('--prune', 'delete old entries from the journal (with --older-than and/or --max-size)')
     .option('--older-than <age>', 'with --prune: entries older than this, e.g. 90d, 12h, 8w')
-    .option('--max-size <size>', 'with --prune: then the oldest until the file is at most this, e.g. 50MB')
-    .option('--repair', 'set damaged lines (cut short by a full disk or a killed process) aside in FILE.damaged')
+    .option('--max-size <size>', 'with --prune: then the oldest until the store is at most this, e.g. 50MB')
+    .option('--repair', 'kept for scripts: the SQLite journal has no damaged lines to set aside')
     .addHelpText(
       'after',
       `
-Chat, invoke and mcp journal every write by default. The latest changes are read from the
-file's end, so a long journal costs no more to list. A damaged line is named on stderr; undo
-without a change id refuses while one lies among the latest changes (--repair sets it aside).
-A journal past CMS_JOURNAL_MAX_MB (default 100) moves entries older than CMS_JOURNAL_KEEP_DAYS
-(default 90) to FILE.1 by itself; moved entries can no longer be undone. See docs/undo.md.`,
+Chat, invoke and mcp journal every write by default, in one SQLite file per person
+(~/.local/state/cms-admin/changes.db) whose entries each name their site, account and run.
+The intent is written before the write reaches WordPress: an entry marked "incomplete" was
+begun and never completed (a process killed mid-write) and may have been applied; undo reads
+the site and puts back what changed. A store past CMS_JOURNAL_MAX_MB (default 100) deletes
+entries older than CMS_JOURNAL_KEEP_DAYS (default 90) by itself. See docs/undo.md.`,
     )
     .action(async (options: ChangesOptions) => {
       const { showChanges } = await import('./changes-show.js');

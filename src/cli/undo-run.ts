@@ -50,13 +50,27 @@ export async function runUndoRun(runId: string, options: UndoRunOptions): Promis
   const failedToPlan = planned.filter((o) => !o.ok);
   const withChanges = profiles.filter((p) => plans.get(p.name)?.chosen.length);
   for (const o of failedToPlan) if (!o.ok) process.stderr.write(`${o.site}: ${o.error.code}: ${o.error.message}\n`);
+  // --json: one line per selected site, whatever became of it (a site not reached says so: #47.9).
+  const jsonLines = (done: readonly SiteOutcome[]) => {
+    for (const p of profiles) {
+      const line = done.find((o) => o.site === p.name) ?? planned.find((o) => o.site === p.name && !o.ok) ?? { site: p.name, ok: true, result: [] };
+      process.stdout.write(`${JSON.stringify(line)}\n`);
+    }
+  };
+  const finish = (names: string[]) => {
+    if (names.length)
+      process.stderr.write(`Not undone on ${names.join(', ')}: run \`cms-admin undo --run ${runId} --sites ${names.join(',')}\` when ${names.length > 1 ? 'they are' : 'it is'} reachable.\n`);
+  };
   if (!withChanges.length) {
+    if (options.json) jsonLines([]);
     process.stderr.write(`No change of run ${runId} made as you is left to undo on ${failedToPlan.length ? 'the sites that could be read' : 'any site'}.\n`);
+    finish(failedToPlan.map((o) => o.site));
     return 1;
   }
   const question = withChanges.flatMap((p) => [`on ${p.name}:`, ...(plans.get(p.name)?.lines ?? []).map((l) => `  ${l}`)]);
   if (options.dryRun) {
     process.stdout.write(`${question.join('\n')}\n`);
+    finish(failedToPlan.map((o) => o.site));
     return failedToPlan.length ? 1 : 0;
   }
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -85,11 +99,14 @@ export async function runUndoRun(runId: string, options: UndoRunOptions): Promis
     },
     { concurrency, journal: options.journal },
   );
-  for (const o of done) {
-    if (options.json) process.stdout.write(`${JSON.stringify(o)}\n`);
-    else if (!o.ok) process.stdout.write(`${o.site}: FAILED ${o.error.code}: ${o.error.message}\n`);
-    else for (const r of reports.get(o.site) ?? []) process.stdout.write(`${o.site}: ${describeUndo(r)}\n`);
-  }
-  const clean = done.every((o) => o.ok && (reports.get(o.site) ?? []).every((r) => !r.conflicts.length && !r.incomplete));
+  if (options.json) jsonLines(done);
+  else
+    for (const o of done) {
+      if (!o.ok) process.stdout.write(`${o.site}: FAILED ${o.error.code}: ${o.error.message}\n`);
+      else for (const r of reports.get(o.site) ?? []) process.stdout.write(`${o.site}: ${describeUndo(r)}\n`);
+    }
+  const left = (o: SiteOutcome) => !o.ok || (reports.get(o.site) ?? []).some((r) => r.conflicts.length || r.incomplete);
+  finish([...failedToPlan.map((o) => o.site), ...done.filter(left).map((o) => o.site)]);
+  const clean = done.every((o) => !left(o));
   return clean && !failedToPlan.length ? 0 : 1;
 }

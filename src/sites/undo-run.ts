@@ -2,6 +2,7 @@ import { describePlan } from '../changes/undo-review.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone } from '../undo/journal.js';
 import { planUndo } from '../undo/undo.js';
+import { siteOf } from '../undo/journal-read.js';
 
 /**
  * One site's share of `undo --run ID`: the changes of that run this account made on this site
@@ -14,10 +15,14 @@ export async function planRunUndo(
   runId: string,
   opts: { force?: boolean } = {},
 ): Promise<{ chosen: ChangeEntry[]; lines: string[] }> {
-  const all = await journal.entries();
+  // The run's entries of this site only (an index read; a store shared by sites keeps each its own).
+  const site = siteOf(context);
+  const all = (journal.byRun ? await journal.byRun(runId) : (await journal.entries()).filter((e) => e.run_id === runId)).filter(
+    (e) => e.site === undefined || e.site === site,
+  );
   const account = await context.client.connect();
   const chosen = entriesOf(all, account)
-    .filter((e) => e.run_id === runId && !e.undoes && !isUndone(all, e))
+    .filter((e) => !e.undoes && !isUndone(all, e))
     .reverse();
   const lines: string[] = [];
   for (const entry of chosen) {

@@ -51,6 +51,25 @@ export interface ChangeEntry {
   run_id?: string;
   /** An undo some of whose writes failed (a fault): undoing X again finishes it. */
   incomplete?: boolean;
+  /**
+   * The site the change was made on (src/undo/site-key.ts: scheme, host, port, path). Every
+   * entry written since issue #47 has it; a journal view and the undo engine read only their
+   * own site's entries.
+   */
+  site?: string;
+  /**
+   * Where the write stands (issue #47). `pending`: the intent, committed before the first
+   * request that changes the site; a process killed before completing it leaves it so, and it
+   * may have been applied. `done` (or absent, in older entries): completed with the state after.
+   * `unknown`: the answer was lost and the site could not be read back. Undo reconciles
+   * `pending` and `unknown` entries by reading the site (`scope`).
+   */
+  status?: 'pending' | 'done' | 'unknown';
+  /** The process that wrote a pending entry (a pending entry of a live process is still running). */
+  pid?: number;
+  host?: string;
+  /** What the write may touch (an UndoScope): undo of a pending entry reads it back from the site. */
+  scope?: unknown;
 }
 
 export interface ChangeJournal {
@@ -65,4 +84,17 @@ export interface ChangeJournal {
   latest?(): AsyncIterable<JournalLine<ChangeEntry>>;
   /** The file, for a file journal (its messages name it; undos of one file are serialised). */
   readonly path?: string;
+  /**
+   * Replaces the entry with the same change_id (an intent completed). A journal that has it is
+   * written BEFORE each write (the intent), then completed; one without it is appended to after.
+   */
+  update?(entry: ChangeEntry): Promise<void>;
+  /** Drops a pending entry whose write failed and changed nothing. */
+  discard?(changeId: string): Promise<void>;
+  /** The entries of a fleet run on this journal's site (oldest first); without it, `entries()` is filtered. */
+  byRun?(runId: string): Promise<ChangeEntry[]>;
+  /** The site this view reads and writes (site-key.ts); a store's view per site. */
+  readonly site?: string;
+  /** A view of the same store for one site: createContext binds a store's journal to its site. */
+  forSite?(site: string): ChangeJournal;
 }

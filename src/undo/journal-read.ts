@@ -2,20 +2,32 @@ import type { ToolContext } from '../tools/define-tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import { type DamagedLine, describeDamage, isDamaged, type JournalLine } from './journal-file.js';
 import { type ChangeEntry, type ChangeJournal, type JournalAccount, madeBy } from './journal.js';
+import { siteKey } from './site-key.js';
 
 /**
  * Reading the latest of a journal (issue #34): newest first, only as far as needed, and never
  * past a damaged line without saying so.
  */
 
-/** The journal's items newest first (damaged lines included), from `latest()` or `entries()`. */
-export async function* latestOf(journal: ChangeJournal): AsyncGenerator<JournalLine<ChangeEntry>> {
+/**
+ * The journal's items newest first (damaged lines included), from `latest()` or `entries()`.
+ * With `site` (site-key.ts), entries of another site are left out: a change store's view is
+ * already one site's, and a journal of an app's own that several sites share is read the same
+ * way, so no undo ever meets another site's change (issue #47).
+ */
+export async function* latestOf(journal: ChangeJournal, site?: string): AsyncGenerator<JournalLine<ChangeEntry>> {
+  const other = (item: JournalLine<ChangeEntry>) => site !== undefined && !isDamaged(item) && item.site !== undefined && item.site !== site;
   if (journal.latest) {
-    yield* journal.latest();
+    for await (const item of journal.latest()) if (!other(item)) yield item;
     return;
   }
   const all = await journal.entries();
-  for (let i = all.length - 1; i >= 0; i--) yield all[i] as ChangeEntry;
+  for (let i = all.length - 1; i >= 0; i--) if (!other(all[i] as ChangeEntry)) yield all[i] as ChangeEntry;
+}
+
+/** The site a context's journal reads (site-key.ts). */
+export function siteOf(context: ToolContext): string {
+  return siteKey(context.client.siteUrl);
 }
 
 /** The journal met a damaged line where the change an undo would take back may lie. */
@@ -40,11 +52,12 @@ export async function journalTail(
   journal: ChangeJournal,
   account: JournalAccount,
   want: { change_id?: string; last?: number },
+  site?: string,
 ): Promise<ChangeEntry[]> {
   const tail: ChangeEntry[] = [];
   const undone = new UndoneIndex();
   let found = 0;
-  for await (const item of latestOf(journal)) {
+  for await (const item of latestOf(journal, site)) {
     if (isDamaged(item)) {
       if (want.change_id === undefined) throw damagedJournalError(await nameDamage(journal, item));
       continue;
@@ -66,17 +79,17 @@ export async function undoTail(
   journal: ChangeJournal,
   want: { change_id?: string; last?: number },
 ): Promise<ChangeEntry[]> {
-  return journalTail(journal, await context.client.connect(), { change_id: want.change_id, last: want.last });
+  return journalTail(journal, await context.client.connect(), { change_id: want.change_id, last: want.last }, siteOf(context));
 }
 
 /** Entries read back at most when looking for the most recent change that can be undone. */
 const POINTER_SCAN = 10_000;
 
 /** The account's most recent change an undo can take back (reversible, not undone, not an undo), within POINTER_SCAN entries. */
-export async function lastReversible(journal: ChangeJournal, account: JournalAccount): Promise<ChangeEntry | undefined> {
+export async function lastReversible(journal: ChangeJournal, account: JournalAccount, site?: string): Promise<ChangeEntry | undefined> {
   const undone = new UndoneIndex();
   let read = 0;
-  for await (const item of latestOf(journal)) {
+  for await (const item of latestOf(journal, site)) {
     if (++read > POINTER_SCAN) return undefined;
     // Only a pointer: a damaged line is passed over (the undo of the id named reads it again).
     if (isDamaged(item)) continue;

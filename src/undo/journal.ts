@@ -1,13 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { privateLineAppender } from '../audit.js';
 import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
-import { isDamaged, itemsBackward, parseLine } from './journal-file.js';
-import { rotateIfLarge } from './journal-prune.js';
+import { changeStore } from './change-store.js';
+import { siteKey } from './site-key.js';
 
 export type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
-
-const isEntry = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && typeof (value as ChangeEntry).change_id === 'string';
 
 let last = 0;
 
@@ -17,52 +12,29 @@ export function newChangeId(): string {
   return `c${last.toString(36)}${Buffer.from(crypto.getRandomValues(new Uint8Array(2))).toString('hex')}`;
 }
 
-/** The journal error when the file cannot be made private (0600). */
+/** @deprecated since the change store (#47): its errors are ToolErrors (`journal_unavailable`, `journal_not_private`). */
 export class JournalError extends Error {
   override readonly name = 'JournalError';
   readonly code = 'journal_not_private';
 }
 
+export { JournalUnavailableError } from './change-store.js';
+
 /**
- * A journal in a JSON-lines file, mode 0600 like the audit log (it names users and emails);
- * appends are chained, so lines never interleave, and never join a damaged line (audit.ts).
- * `latest()` reads from the end; a damaged line is yielded as such, for the reader to name.
- * A file past the size limit has its old entries moved to `<file>.1` (journal-prune.ts).
+ * The change store at `path` (a SQLite database, 0600; src/undo/change-store.ts), as a journal
+ * of every site in it. A context binds it to its own site (`journalForSite`): what a context
+ * writes names its site, and what it reads is only its site's. A JSON Lines journal of before
+ * issue #47 at `path` is imported into `<path>.db` beside it, once, and kept as a backup.
  */
 export function fileJournal(path: string): ChangeJournal {
-  const append = privateLineAppender(path, {
-    what: 'The change journal',
-    why: 'It names users and emails',
-    option: '--journal / CMS_JOURNAL',
-    error: (message) => new JournalError(message),
-  });
-  return {
-    path,
-    async append(entry) {
-      await append(`${JSON.stringify(entry)}\n`);
-      await rotateIfLarge(path).catch((err: unknown) => {
-        process.stderr.write(`cms-admin: the change journal ${path} could not be rotated: ${(err as Error).message}\n`);
-      });
-    },
-    latest: () => itemsBackward<ChangeEntry>(path, isEntry),
-    async entries() {
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw err;
-      }
-      const entries: ChangeEntry[] = [];
-      const lines = text.split('\n');
-      lines.forEach((line, i) => {
-        // A damaged line is left out here (latest() names it); one glued onto it is recovered.
-        const items = parseLine<ChangeEntry>(Buffer.from(line), 0, i === lines.length - 1, isEntry).reverse();
-        for (const item of items) if (!isDamaged(item)) entries.push(item);
-      });
-      return entries;
-    },
-  };
+  return changeStore(path).journal();
+}
+
+/** The journal as one site's context uses it: a store's view of that site (others as they are). */
+export function journalForSite(journal: ChangeJournal, siteUrl: string): ChangeJournal {
+  const site = siteKey(siteUrl);
+  if (journal.site === site) return journal;
+  return journal.forSite ? journal.forSite(site) : journal;
 }
 
 /** A journal kept in memory (tests, or an app that stores entries itself through `entries`). */
@@ -71,6 +43,15 @@ export function memoryJournal(): ChangeJournal {
   return {
     async append(entry) {
       list.push(structuredClone(entry));
+    },
+    async update(entry) {
+      const i = list.findIndex((e) => e.change_id === entry.change_id);
+      if (i < 0) throw new Error(`change ${entry.change_id} is not in the journal`);
+      list[i] = structuredClone(entry);
+    },
+    async discard(changeId) {
+      const i = list.findIndex((e) => e.change_id === changeId && e.status === 'pending');
+      if (i >= 0) list.splice(i, 1);
     },
     async entries() {
       return structuredClone(list);

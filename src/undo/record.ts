@@ -2,34 +2,45 @@ import { withoutAbortSignal } from '../client/index.js';
 import { maskSecretParams, redactSecrets } from '../redact.js';
 import { summarizeValue } from '../summary.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
+import { hostname } from 'node:os';
+import { ToolError } from '../tools/tool-error.js';
+import { JournalUnavailableError, pendingHere } from './change-store.js';
 import { type ChangeEntry, newChangeId, withUserId } from './journal.js';
+import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
 import { put } from './types.js';
 import { readState, type UndoScope, type UndoState } from './state.js';
 
-/** A write under way: its state before, read; `finish` journals it once it succeeded. */
+/** What journalling a write left to say in its answer. */
+export interface FinishedChange {
+  /** The entry could not be written (also said on stderr): the change cannot be undone. */
+  journalFailed?: string;
+  /** The entry is written but the change cannot be undone, though its tool can undo: why. */
+  cannotUndo?: string;
+}
+
+/** A write under way: its state before, read, and its intent committed; `finish` completes the entry. */
 export interface PendingChange {
   /**
-   * Appends the entry; returns why it could not be (also said on stderr), else undefined. A
-   * call that failed (`failure`: its error code) is journalled only if it changed something.
+   * Completes the entry. A call that failed (`failure`: its error code) and changed nothing
+   * leaves no entry; one whose outcome cannot be read back is left `unknown`.
    */
-  finish(
-    result: unknown,
-    user: string | undefined,
-    secrets: readonly string[],
-    failure?: string,
-  ): Promise<string | undefined>;
+  finish(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string): Promise<FinishedChange>;
 }
 
 /**
  * Before a write runs (not a dry run) on a context with a journal: reads the state the call
- * will replace (the tool's `undo.scope`). A read that fails does not stop the call; its entry
- * then says it cannot be undone, and why.
+ * will replace (the tool's `undo.scope`), then — on a journal that can complete entries (the
+ * change store) — commits the intent (`status: pending`, the site, the account, the state
+ * before) BEFORE the first request that changes the site (issue #47). A journal that cannot be
+ * written stops the write here (`journal_unavailable`). A read that fails does not stop the
+ * call; its entry then says it cannot be undone, and why.
  */
 export async function beginChange(
   tool: AnyToolDefinition,
   context: ToolContext,
   params: Record<string, unknown>,
+  secrets: readonly string[] = [],
 ): Promise<PendingChange | undefined> {
   const { journal } = context;
   const undo = tool.undo;
@@ -46,10 +57,64 @@ export async function beginChange(
       whyNot = `the state before the change could not be read (${firstLine(err)})`;
     }
   }
+  const readFailed = Boolean(undo && whyNot && !undo.irreversible?.(params));
+  const site = siteKey(context.client.siteUrl);
+  const change_id = newChangeId();
+  const at = new Date().toISOString();
+  const account = await context.client.connect().catch(() => undefined);
+  const base = {
+    change_id,
+    at,
+    ...(account ? { user: account.username, user_id: account.id } : {}),
+    tool: tool.name,
+    params: maskSecretParams(params),
+  };
+  const allSecrets = [...(context.secrets ?? []), ...secrets];
+  // The intent: committed before the write, so a process killed in between leaves a record.
+  const intent: ChangeEntry | undefined = journal.update
+    ? redactSecrets(
+        {
+          ...base,
+          summary: `${tool.name}: under way (not completed)`,
+          reversible: !whyNot,
+          ...(whyNot ? { why_not: whyNot } : {}),
+          before: whyNot ? {} : before,
+          after: {},
+          ...(context.runId ? { run_id: context.runId } : {}),
+          site,
+          status: 'pending' as const,
+          pid: process.pid,
+          host: hostname(),
+          scope,
+        },
+        allSecrets,
+      )
+    : undefined;
+  if (intent) {
+    try {
+      await journal.append(intent);
+    } catch (err) {
+      throw err instanceof ToolError ? err : new JournalUnavailableError(journal.path ?? 'journal', firstLine(err));
+    }
+    pendingHere.add(change_id);
+  }
   return {
     async finish(result, user, secrets, failure) {
-      // A failed call that could not be read before, or is not reversible, is not journalled.
-      if (failure && (!undo || whyNot)) return undefined;
+      try {
+        return await complete(result, user, secrets, failure);
+      } finally {
+        pendingHere.delete(change_id);
+      }
+    },
+  };
+
+  async function complete(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string): Promise<FinishedChange> {
+    const drop = async (): Promise<FinishedChange> => {
+      await journal?.discard?.(change_id).catch(() => undefined);
+      return {};
+    };
+    // A failed call that could not be read before, or is not reversible, is not journalled.
+    if (failure && (!undo || whyNot)) return drop();
       let after: UndoState = {};
       if (undo && !whyNot) {
         const created = failure ? {} : (undo.created?.(result, params) ?? {});
@@ -68,7 +133,8 @@ export async function beginChange(
           // The call is done: reading its outcome is not cancelled with it.
           after = await withoutAbortSignal(() => readState(context.client, full));
         } catch (err) {
-          if (failure) return undefined;
+          // Failed, and what it did cannot be read: the intent says so (undo reads the site).
+          if (failure) return intent ? markUnknown(firstLine(err), failure, secrets) : {};
           whyNot = `the state after the change could not be read (${firstLine(err)})`;
         }
       }
@@ -78,7 +144,7 @@ export async function beginChange(
         ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
         : changedCount(before, after);
       // A call that failed after writing part (a merge that moved posts, then stopped) is journalled.
-      if (failure && !changed) return undefined;
+      if (failure && !changed) return drop();
       // Trashed: what the call moved to the Trash, i.e. what was outside it before and is not now.
       if (before.trashed) {
         const left = after.trashed ?? {};
@@ -96,21 +162,47 @@ export async function beginChange(
         after.post_changes = delta;
       }
       const entry: ChangeEntry = {
-        change_id: newChangeId(),
-        at: new Date().toISOString(),
-        ...(user ? { user } : {}),
-        tool: tool.name,
-        params: maskSecretParams(params),
+        ...base,
+        ...(user && !base.user ? { user } : {}),
         summary,
         reversible: !whyNot,
         ...(whyNot ? { why_not: whyNot } : {}),
         before: whyNot ? {} : before,
         after: whyNot ? {} : after,
         ...(context.runId ? { run_id: context.runId } : {}),
+        site,
       };
-      return appendEntry(context, entry, secrets);
-    },
-  };
+      const cannotUndo = whyNot && (readFailed || /could not be read/.test(whyNot)) ? whyNot : undefined;
+      if (!intent) {
+        const journalFailed = await appendEntry(context, entry, secrets);
+        return { ...(journalFailed ? { journalFailed } : {}), ...(cannotUndo && !journalFailed ? { cannotUndo } : {}) };
+      }
+      try {
+        await journal?.update?.(redactSecrets({ ...entry, status: 'done' as const }, [...allSecrets, ...secrets]));
+        return cannotUndo ? { cannotUndo } : {};
+      } catch (err) {
+        // The intent stays (pending): `changes` shows it incomplete and undo reconciles it.
+        const why = `This change's journal entry could not be completed, so it stays marked incomplete (undo reads the site to take it back): ${firstLine(err)}`;
+        process.stderr.write(`cms-admin: ${why}\n`);
+        return { journalFailed: why };
+      }
+    }
+
+  /** The call failed and its outcome could not be read: the entry says it may have been applied. */
+  async function markUnknown(why: string, failure: string, secrets: readonly string[]): Promise<FinishedChange> {
+    if (!intent) return {};
+    const entry: ChangeEntry = {
+      ...intent,
+      summary: `${tool.name} failed (${failure}) and what it changed could not be read back (${why}): it may have been applied`,
+      status: 'unknown',
+    };
+    try {
+      await journal?.update?.(redactSecrets(entry, [...allSecrets, ...secrets]));
+    } catch {
+      // stays pending: the same meaning
+    }
+    return {};
+  }
 }
 
 /** Appends an entry, secrets redacted; returns why it failed (stderr says it too). */
@@ -123,6 +215,8 @@ export async function appendEntry(
   try {
     // The account's id beside its login: a change belongs to the account (journal.ts: madeBy).
     const withId = withUserId(entry, await context.client?.connect().catch(() => undefined));
+    // Every entry names its site (issue #47).
+    if (!withId.site && context.client) withId.site = siteKey(context.client.siteUrl);
     await context.journal.append(redactSecrets(withId, [...(context.secrets ?? []), ...secrets]));
     return undefined;
   } catch (err) {

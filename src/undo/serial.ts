@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { ToolError } from '../tools/tool-error.js';
 import type { ChangeJournal } from './journal.js';
@@ -16,7 +17,9 @@ const WAIT_MS = 120_000;
 const STEP_MS = 50;
 
 export async function withUndoLock<T>(journal: ChangeJournal, run: () => Promise<T>): Promise<T> {
-  const path = (journal as { path?: unknown }).path;
+  const file = (journal as { path?: unknown }).path;
+  // A change store holds many sites: undos are serialised per site (one lock file each).
+  const path = typeof file === 'string' && journal.site ? `${file}.${createHash('sha256').update(journal.site).digest('hex').slice(0, 12)}` : file;
   const key = typeof path === 'string' ? path : journal;
   const before = queues.get(key) ?? Promise.resolve();
   const mine = before.catch(() => undefined).then(() => (typeof path === 'string' ? withLockFile(path, run) : run()));

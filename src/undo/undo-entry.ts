@@ -79,6 +79,8 @@ export function undoEntryOf(
     after,
     undoes: entry.change_id,
     ...(incomplete ? { incomplete: true } : {}),
+    // In the run of the change it undoes: `undo --run` reads a run's entries only, undos included.
+    ...(entry.run_id ? { run_id: entry.run_id } : {}),
   };
 }
 

@@ -1,12 +1,13 @@
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import { type ChangeEntry, type ChangeJournal, entriesOf, isUndone, undoneBy } from './journal.js';
-import { lastReversible, undoTail } from './journal-read.js';
+import { lastReversible, siteOf, undoTail } from './journal-read.js';
 import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
 import { withUndoLock } from './serial.js';
 import { mapState, type UndoReport, undoEntryOf, undoReport } from './undo-entry.js';
-import type { UndoState } from './state.js';
+import { readState, type UndoScope, type UndoState } from './state.js';
+import { stillRunning } from './change-store.js';
 
 export interface UndoItemConflict {
   item: string;
@@ -85,7 +86,7 @@ async function chooseChange(
     // that can (#36), by id, rather than stop there. It is not undone in its place: a person
     // who said "the last" may not mean an older one.
     const other =
-      opts.change_id === undefined && journal ? await lastReversible(journal, await context.client.connect()) : undefined;
+      opts.change_id === undefined && journal ? await lastReversible(journal, await context.client.connect(), siteOf(context)) : undefined;
     const why = `Change ${entry.change_id} (${entry.summary}) cannot be undone: ${entry.why_not ?? 'not reversible'}.`;
     if (!other) throw new ToolError('change_not_reversible', why, { hint: 'list-changes shows what is recorded.' });
     throw new ToolError(
@@ -196,15 +197,39 @@ async function undoChanges(
   return reports;
 }
 
+/**
+ * An entry whose write may or may not have happened (issue #47): an intent a killed process
+ * never completed (`pending`), or a call whose answer and read-back were both lost (`unknown`).
+ * What it may have done is read from the site now, over what it was to touch (`scope`): the
+ * undo puts back the state before wherever the site differs from it, and its question shows
+ * exactly that. An intent still being made by a live process is not touched.
+ */
+async function settle(context: ToolContext, entry: ChangeEntry): Promise<ChangeEntry> {
+  if (entry.status !== 'pending' && entry.status !== 'unknown') return entry;
+  if (stillRunning(entry))
+    throw new ToolError('change_in_progress', `Change ${entry.change_id} (${entry.tool}) is still being made (process ${entry.pid}); it can be undone once it has finished.`, {
+      hint: 'cms-admin changes / list-changes show it when it completes.',
+    });
+  const now = await readState(context.client, (entry.scope ?? {}) as UndoScope);
+  const before = structuredClone(entry.before ?? {}) as UndoState;
+  if (before.trashed) {
+    const left = now.trashed ?? {};
+    before.trashed = Object.fromEntries(Object.entries(before.trashed).filter(([id]) => !(id in left)));
+    delete now.trashed;
+  }
+  return { ...entry, before, after: now };
+}
+
 function lastUndoable(entries: readonly ChangeEntry[]): ChangeEntry | undefined {
   return entries.filter((e) => !e.undoes && !isUndone(entries, e)).at(-1);
 }
 
 /** The engine's run for one entry, ids in today's ids (a dry run: what it would write, in `result`). */
-function restoreEntry(context: ToolContext, entries: readonly ChangeEntry[], entry: ChangeEntry, opts: UndoOptions) {
+async function restoreEntry(context: ToolContext, entries: readonly ChangeEntry[], entry: ChangeEntry, opts: UndoOptions) {
   const resolve = idResolver(entries.slice(entries.indexOf(entry) + 1));
-  const expected = mapState(entry.after as UndoState, resolve);
-  const target = mapState(entry.before as UndoState, resolve);
+  const settled = await settle(context, entry);
+  const expected = mapState(settled.after as UndoState, resolve);
+  const target = mapState(settled.before as UndoState, resolve);
   return restoreState(context, expected, target, { force: opts.force, dryRun: opts.dry_run === true });
 }
 

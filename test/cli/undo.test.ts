@@ -3,7 +3,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultJournalPath } from '../../src/cli/journal-path.js';
+import { defaultStorePath } from '../../src/cli/journal-path.js';
+import { siteKey } from '../../src/undo/site-key.js';
 import { fileJournal } from '../../src/undo/journal.js';
 import { runCli } from '../helpers/cli.js';
 import { recordSecret } from '../helpers/output-log.js';
@@ -15,7 +16,7 @@ const invoke = (tool: string, params: Record<string, unknown>, env: NodeJS.Proce
 
 describe('cms-admin changes and undo', () => {
   it('invoke journals by default in the state folder, per site, 0600; CMS_JOURNAL=off turns it off', async () => {
-    const file = defaultJournalPath(testSite().url);
+    const file = defaultStorePath();
     const name = unique('CLI journal');
     const made = JSON.parse((await invoke('create-tag', { name })).stdout).result;
     expect(file.startsWith(process.env.XDG_STATE_HOME!)).toBe(true);
@@ -23,6 +24,8 @@ describe('cms-admin changes and undo', () => {
     expect((await fileJournal(file).entries()).at(-1)).toMatchObject({
       tool: 'create-tag',
       summary: `created tag ${made.id} '${name}'`,
+      site: siteKey(testSite().url),
+      status: 'done',
     });
     const count = (await fileJournal(file).entries()).length;
     await invoke('create-tag', { name: unique('CLI off') }, { CMS_JOURNAL: 'off' });

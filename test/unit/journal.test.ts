@@ -1,14 +1,17 @@
-import { mkdtempSync, statSync, writeFileSync, readFileSync, chmodSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, statSync, writeFileSync, chmodSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileJournal, isUndone, madeBy, memoryJournal, newChangeId, type ChangeEntry, undoneBy } from '../../src/undo/journal.js';
-import { countLines, type DamagedLine, describeDamage, isDamaged, linesBackward } from '../../src/undo/journal-file.js';
 import { journalTail } from '../../src/undo/journal-read.js';
-import { pruneJournal } from '../../src/undo/journal-prune.js';
+import { changeStore } from '../../src/undo/change-store.js';
+import { siteKey } from '../../src/undo/site-key.js';
 import { appendEntry } from '../../src/undo/record.js';
-import { runCli } from '../helpers/cli.js';
 import type { ToolContext } from '../../src/call/index.js';
+
+const A = 'http://127.0.0.1:9300';
+const B = 'http://127.0.0.1/9300';
 
 const entry = (over: Partial<ChangeEntry> = {}): ChangeEntry => ({
   change_id: newChangeId(),
@@ -29,22 +32,22 @@ describe('change journal', () => {
     expect([...ids].sort((a, b) => (a.slice(0, -4) < b.slice(0, -4) ? -1 : 1))).toEqual(ids);
   });
 
-  it('a file journal is created 0600, tightens a loose file, keeps order and skips a torn line', async () => {
+  it('a change store is created 0600 (its WAL too), tightens a loose file and keeps order', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'journal-'));
-    const file = path.join(dir, 'changes.jsonl');
-    const journal = fileJournal(file);
+    const file = path.join(dir, 'changes.db');
+    const journal = fileJournal(file).forSite!(A);
     const entries = Array.from({ length: 20 }, (_, i) => entry({ summary: `n${i}` }));
-    await Promise.all(entries.map((e) => journal.append(e)));
+    for (const e of entries) await journal.append(e);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
     expect((await journal.entries()).map((e) => e.summary)).toEqual(entries.map((e) => e.summary));
-    writeFileSync(file, `${readFileSync(file, 'utf8')}{"change_id":"cut`);
-    expect(await journal.entries()).toHaveLength(20);
-    const loose = path.join(dir, 'loose.jsonl');
+    expect((await journal.entries()).every((e) => e.site === A)).toBe(true);
+    const loose = path.join(dir, 'loose.db');
     writeFileSync(loose, '');
     chmodSync(loose, 0o644);
-    fileJournal(loose);
+    await fileJournal(loose).forSite!(A).append(entry());
     expect(statSync(loose).mode & 0o777).toBe(0o600);
-    expect(await fileJournal(path.join(dir, 'none.jsonl')).entries()).toEqual([]);
+    expect(await fileJournal(path.join(dir, 'none.db')).entries()).toEqual([]);
   });
 
   it('never stores a password or the application password: masked params, redacted values', async () => {
@@ -81,58 +84,57 @@ describe('change journal', () => {
   });
 });
 
-describe('change journal file: damage, reading from the end, accounts, pruning (#33, #34)', () => {
+describe('change store: sites, accounts, intents, retention, import (#33, #47)', () => {
   const dir = () => mkdtempSync(path.join(tmpdir(), 'journal-'));
 
-  it('reads lines from the end across chunk boundaries exactly as they are from the start', async () => {
-    const file = path.join(dir(), 'lines.jsonl');
-    // Lines from 1 byte to 200 KB: some span several 64 KB chunks.
-    const lines = Array.from({ length: 60 }, (_, i) => 'x'.repeat(((i * 7919) % 200_000) + 1));
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const back: string[] = [];
-    for await (const { bytes } of linesBackward(file)) back.push(bytes.toString());
-    expect(back.reverse()).toEqual(lines);
-    expect(await countLines(file)).toBe(60);
+  it('site keys keep scheme, host, port and path apart, and read one site the same however written', () => {
+    expect(siteKey('http://h:9300')).not.toBe(siteKey('http://h/9300'));
+    expect(siteKey('http://h:9300')).not.toBe(siteKey('https://h:9300'));
+    expect(siteKey('HTTPS://Example.com:443/blog/')).toBe(siteKey('https://example.com/blog'));
   });
 
-  it('an append after a line cut short starts a fresh line; the reader names the cut line and recovers one glued onto it', async () => {
-    const file = path.join(dir(), 'changes.jsonl');
-    const journal = fileJournal(file);
-    const first = entry({ summary: 'first' });
-    await journal.append(first);
-    // A writer killed mid-line (or a full disk before #34): no newline at the end.
-    writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify(entry({ summary: 'cut' })).slice(0, 40)}`);
-    const next = entry({ summary: 'next' });
-    await journal.append(next);
-    const lines = readFileSync(file, 'utf8').split('\n');
-    expect(JSON.parse(lines[2] as string).summary).toBe('next');
-    const items = [];
-    for await (const item of fileJournal(file).latest!()) items.push(item);
-    expect(items.map((i) => (isDamaged(i) ? `damaged:${i.why}` : i.summary))).toEqual(['next', 'damaged:not a change entry', 'first'].map((s) => s.replace('not a change entry', 'cut short')));
-    const damage = items[1] as DamagedLine;
-    expect(await describeDamage(file, damage)).toBe(`line 2 of ${file} is damaged (cut short)`);
-    // A file written before the fix: the next entry glued onto the cut line is recovered.
-    const glued = path.join(dir(), 'glued.jsonl');
-    writeFileSync(glued, `${JSON.stringify(first)}\n{"change_id":"cx","at":"2026${JSON.stringify(next)}\n`);
-    const old = [];
-    for await (const item of fileJournal(glued).latest!()) old.push(isDamaged(item) ? item.why : item.summary);
-    expect(old).toEqual(['next', 'cut short, the next entry joined to it (recovered)', 'first']);
-    expect((await fileJournal(glued).entries()).map((e) => e.summary)).toEqual(['first', 'next']);
-  });
-
-  it('without a change id, an undo refuses to guess past damage newer than the last change; with one it reads past it', async () => {
-    const file = path.join(dir(), 'changes.jsonl');
-    const journal = fileJournal(file);
+  it('one store shared by two sites: each view reads and undoes only its own site (finding 1)', async () => {
+    const file = path.join(dir(), 'shared.db');
+    const a = fileJournal(file).forSite!(siteKey(A));
+    const b = fileJournal(file).forSite!(siteKey(B));
     const me = { id: 1, username: 'admin' };
-    const a = entry({ user: 'admin', user_id: 1, summary: 'a' });
-    await journal.append(a);
-    writeFileSync(file, `${readFileSync(file, 'utf8')}{"change_id":"cut`);
-    await expect(journalTail(journal, me, {})).rejects.toMatchObject({ code: 'journal_damaged', message: expect.stringContaining(`line 2 of ${file} is damaged (cut short)`) });
-    expect((await journalTail(journal, me, { change_id: a.change_id })).map((e) => e.summary)).toEqual(['a']);
-    // Damage older than the last change is no obstacle.
-    const b = entry({ user: 'admin', user_id: 1, summary: 'b' });
-    await journal.append(b);
-    expect((await journalTail(journal, me, {})).map((e) => e.summary)).toEqual(['b']);
+    await a.append(entry({ summary: 'on a', user_id: 1, run_id: 'r1' }));
+    await b.append(entry({ summary: 'on b', user_id: 1, run_id: 'r1' }));
+    expect((await a.entries()).map((e) => e.summary)).toEqual(['on a']);
+    expect((await b.byRun!('r1')).map((e) => e.summary)).toEqual(['on b']);
+    expect((await journalTail(a, me, {})).map((e) => e.summary)).toEqual(['on a']);
+    // A journal of an app's own shared by sites is read per site by the engine too.
+    const mem = memoryJournal();
+    await mem.append(entry({ summary: 'mem a', user_id: 1, site: siteKey(A) }));
+    await mem.append(entry({ summary: 'mem b', user_id: 1, site: siteKey(B) }));
+    expect((await journalTail(mem, me, {}, siteKey(A))).map((e) => e.summary)).toEqual(['mem a']);
+    // A view refuses an entry of another site outright.
+    await expect(a.append(entry({ site: siteKey(B) }))).rejects.toThrow(/written to the journal view/);
+    expect(await changeStore(file).runSites('r1')).toEqual(expect.arrayContaining([siteKey(A), siteKey(B)]));
+  });
+
+  it('an intent is completed in place, keeping its place in the order; a failed one that changed nothing is dropped', async () => {
+    const j = fileJournal(path.join(dir(), 'i.db')).forSite!(siteKey(A));
+    const intent = entry({ summary: 'under way', status: 'pending', pid: process.pid });
+    await j.append(intent);
+    await j.append(entry({ summary: 'later' }));
+    await j.update!({ ...intent, summary: 'done', status: 'done' });
+    expect((await j.entries()).map((e) => `${e.summary}:${e.status}`)).toEqual(['done:done', 'later:undefined']);
+    const failed = entry({ status: 'pending' });
+    await j.append(failed);
+    await j.discard!(failed.change_id);
+    expect(await j.entries()).toHaveLength(2);
+  });
+
+  it('a store that cannot be written stops with journal_unavailable, naming the file and --journal off', async () => {
+    const d = dir();
+    writeFileSync(path.join(d, 'not-a-folder'), 'x');
+    const j = fileJournal(path.join(d, 'not-a-folder', 'changes.db')).forSite!(siteKey(A));
+    await expect(j.append(entry())).rejects.toMatchObject({
+      code: 'journal_unavailable',
+      message: expect.stringContaining('not-a-folder'),
+      hint: expect.stringContaining('--journal off'),
+    });
   });
 
   it('a change belongs to its account id; an entry without one to the login only if the account existed then', () => {
@@ -145,38 +147,51 @@ describe('change journal file: damage, reading from the end, accounts, pruning (
     expect(madeBy(entry({ user: 'admin2', at: '2026-07-01T00:00:00.000Z' }), { id: 9, username: 'admin2' })).toBe(false);
   });
 
-  it('prune moves old entries to FILE.1, repair sets damaged lines aside in FILE.damaged; both keep the rest intact', async () => {
-    const file = path.join(dir(), 'changes.jsonl');
-    const old = entry({ at: '2020-01-01T00:00:00.000Z', summary: 'old' });
-    const recent = entry({ summary: 'recent' });
-    writeFileSync(file, `${JSON.stringify(old)}\n{"change_id":"cu\n${JSON.stringify(recent)}\n`, { mode: 0o600 });
-    const pruned = await pruneJournal(file, { olderThanMs: 90 * 86_400_000 });
-    expect(pruned).toMatchObject({ kept: 1, moved: 1, damaged: 0 });
-    expect(readFileSync(`${file}.1`, 'utf8')).toBe(`${JSON.stringify(old)}\n`);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    const repaired = await pruneJournal(file, { repair: true });
-    expect(repaired).toMatchObject({ kept: 1, damaged: 1 });
-    expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(recent)}\n`);
-    expect(readFileSync(`${file}.damaged`, 'utf8')).toContain('{"change_id":"cu');
+  it('prune deletes by age and by size inside the database; the rest stays whole', async () => {
+    const file = path.join(dir(), 'p.db');
+    const j = fileJournal(file).forSite!(siteKey(A));
+    await j.append(entry({ at: '2020-01-01T00:00:00.000Z', summary: 'old' }));
+    for (let i = 0; i < 300; i++) await j.append(entry({ summary: `new${i}`, before: { pad: 'x'.repeat(2000) } }));
+    const store = changeStore(file);
+    expect(await store.prune({ olderThanMs: 90 * 86_400_000 })).toMatchObject({ removed: 1, kept: 300 });
+    const done = await store.prune({ maxBytes: 600_000 });
+    expect(done.removed).toBeGreaterThan(0);
+    const left = await j.entries();
+    expect(left.length).toBe(done.kept);
+    // The newest are kept, in order.
+    expect(left.at(-1)?.summary).toBe('new299');
   });
 
-  it('past CMS_JOURNAL_MAX_MB an append moves entries older than CMS_JOURNAL_KEEP_DAYS to FILE.1; changes --prune does it on demand', async () => {
-    const file = path.join(dir(), 'changes.jsonl');
-    const old = entry({ at: '2020-01-01T00:00:00.000Z', summary: 'old' });
-    writeFileSync(file, `${JSON.stringify(old)}\n`, { mode: 0o600 });
-    process.env.CMS_JOURNAL_MAX_MB = '0.0001';
-    try {
-      await fileJournal(file).append(entry({ summary: 'new' }));
-    } finally {
-      delete process.env.CMS_JOURNAL_MAX_MB;
-    }
-    expect((await fileJournal(file).entries()).map((e) => e.summary)).toEqual(['new']);
-    expect((await fileJournal(`${file}.1`).entries()).map((e) => e.summary)).toEqual(['old']);
+  it('a JSON Lines journal of before is imported once into FILE.db, kept as it was, its damage named', async () => {
+    const d = dir();
+    const old = path.join(d, 'old.jsonl');
+    const a = entry({ summary: 'a', user_id: 1 });
+    const b = entry({ summary: 'b', user_id: 1 });
+    writeFileSync(old, `${JSON.stringify(a)}\n{"change_id":"cut\n${JSON.stringify(b)}\n`);
+    const text = readFileSync(old, 'utf8');
+    const j = fileJournal(old).forSite!(siteKey(A));
+    expect((await j.entries()).map((e) => e.summary)).toEqual(['a', 'b']);
+    expect(existsSync(`${old}.db`)).toBe(true);
+    expect(readFileSync(old, 'utf8')).toBe(text);
+    // Opened again: nothing twice.
+    expect(await fileJournal(old).forSite!(siteKey(A)).entries()).toHaveLength(2);
+  });
 
-    await fileJournal(file).append(entry({ at: '2021-01-01T00:00:00.000Z', summary: 'older' }));
-    const run = await runCli(['changes', '--journal', file, '--prune', '--older-than', '90d']);
-    expect(run.stdout).toBe(`kept 1 change(s) in ${file}; moved 1 older one(s) to ${file}.1 (they can no longer be undone).\n`);
-    expect((await fileJournal(`${file}.1`).entries()).map((e) => e.summary)).toEqual(['old', 'older']);
-    expect((await runCli(['changes', '--journal', file, '--prune'])).code).toBe(2);
-  }, 60_000);
+  it('4 processes × 1,000 appends with retention forced on: every entry kept (finding 7)', async () => {
+    const file = path.join(dir(), 'c.db');
+    const script = `
+      const { fileJournal } = await import(${JSON.stringify(path.resolve('src/undo/journal.ts'))});
+      const j = fileJournal(process.argv[1]).forSite('http://127.0.0.1:1');
+      for (let i = 0; i < 1000; i++)
+        await j.append({ change_id: 'p' + process.pid + '-' + i, at: new Date().toISOString(), tool: 't', params: {}, summary: 's', reversible: true, before: {}, after: {} });
+    `;
+    const env = { ...process.env, CMS_JOURNAL_MAX_MB: '0.01', CMS_JOURNAL_KEEP_DAYS: '90' };
+    const run = () =>
+      new Promise<number>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, file], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        child.on('exit', (code) => resolve(code ?? 1));
+      });
+    expect(await Promise.all([run(), run(), run(), run()])).toEqual([0, 0, 0, 0]);
+    expect(await changeStore(file).count()).toBe(4000);
+  });
 });
