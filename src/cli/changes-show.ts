@@ -32,6 +32,9 @@ export async function showChanges(options: ChangesOptions): Promise<number> {
     process.stderr.write('--limit takes a whole number ≥ 1.\n');
     return 2;
   }
+  // A journal named by --journal or CMS_JOURNAL is read as it is (every site in it: the operator
+  // reading a copied journal needs no site); the person's own store, for the connected site.
+  const named = options.journal || process.env.CMS_JOURNAL;
   const file = await journalFile(options.journal);
   if (!file) return 2;
   const store = changeStore(file);
@@ -40,7 +43,7 @@ export async function showChanges(options: ChangesOptions): Promise<number> {
     return 0;
   }
   if (options.prune || options.olderThan || options.maxSize) return prune(store, options);
-  const site = options.allSites ? undefined : siteKey((await resolveCliSiteConfig()).url);
+  const site = options.allSites || named ? undefined : siteKey((await resolveCliSiteConfig()).url);
   const journal = store.journal(site);
   if (options.export !== undefined) return exportTo(options.export, journal);
   const shown: ChangeEntry[] = [];
@@ -62,7 +65,8 @@ export async function showChanges(options: ChangesOptions): Promise<number> {
   }
   const total = more ? await store.count(site) : shown.length;
   const where = site ? ` of ${site}` : '';
-  process.stdout.write(`${table(shown, undone, !site)}\n${shown.length} of ${total} changes${where} in ${store.file}\n`);
+  const sites = !site && new Set(shown.map((e) => e.site)).size > 1;
+  process.stdout.write(`${table(shown, undone, sites)}\n${shown.length} of ${total} changes${where} in ${store.file}\n`);
   if (shown.some(incomplete))
     process.stdout.write('incomplete: the write was begun and never completed (a process killed mid-write) or its outcome could not be read back: it may have been applied; `cms-admin undo ID` reads the site and puts back what changed.\n');
   return 0;

@@ -10,7 +10,7 @@ export function registerChangeCommands(program: Command): void {
     .option(...JOURNAL_FLAG)
     .option('-n, --limit <n>', 'how many of the latest changes', '20')
     .option('--json', 'print the entries as JSON lines')
-    .option('--all-sites', 'every site in the journal, with a site column (default: the connected site)')
+    .option('--all-sites', 'every site in the journal, with a site column (default: the connected site; a journal named by --journal or CMS_JOURNAL: every site)')
     .option('--export <file>', 'write every entry (of the site, or --all-sites) to FILE as JSON lines (0600)')
     .option('--prune', 'delete old entries from the journal (with --older-than and/or --max-size)')
     .option('--older-than <age>', 'with --prune: entries older than this, e.g. 90d, 12h, 8w')

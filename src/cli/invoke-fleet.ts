@@ -9,6 +9,13 @@ import { readStdin, wholeNumberFlag } from './shared.js';
 
 type Profiles = ReturnType<typeof selectSites>;
 
+/** "done; cannot be undone: …" when a site's write could not be made undoable (run-tool.ts). */
+function cannotUndo(result: unknown): string | undefined {
+  const r = result as { cannot_undo?: unknown; journal_failed?: unknown } | null;
+  const note = r && typeof r === 'object' ? (r.cannot_undo ?? r.journal_failed) : undefined;
+  return typeof note === 'string' ? note : undefined;
+}
+
 /** The profiles with one per network (its `NAME/main` when selected, else its first), and what each stands for. */
 function oncePerNetwork(profiles: Profiles): { kept: Profiles; once: Map<string, { network: string; sites: string[] }> } {
   const byNetwork = new Map<string, Profiles>();
@@ -73,7 +80,8 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   const print = (o: SiteOutcome) => {
     if (options.json) process.stdout.write(`${JSON.stringify({ ...o, run: runId })}\n`);
     else {
-      const line = o.ok ? summarizeValue(o.result).line : `${o.error.code}: ${o.error.message}`;
+      const note = o.ok ? cannotUndo(o.result) : undefined;
+      const line = o.ok ? `${summarizeValue(o.result).line}${note ? ` (${note})` : ''}` : `${o.error.code}: ${o.error.message}`;
       process.stdout.write(`${o.site.padEnd(width)}  ${o.ok ? 'ok     ' : 'FAILED '}  ${line}\n`);
     }
   };
@@ -105,8 +113,10 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   for (const o of notStarted) print(o);
   const ok = outcomes.filter((o) => o.ok).length;
   const failed = outcomes.filter((o) => !o.ok && !o.error.not_started);
+  const stuck = outcomes.filter((o) => o.ok && cannotUndo(o.result));
   process.stderr.write(
     `run ${runId}: ${ok} ok, ${failed.length} failed${failed.length ? ` (${failed.map((o) => o.site).join(', ')})` : ''}` +
+      `${stuck.length ? `, ${stuck.length} done but not undoable (${stuck.map((o) => o.site).join(', ')})` : ''}` +
       `${notStarted.length ? `, ${notStarted.length} not started (${notStarted.map((o) => o.site).join(', ')})` : ''}` +
       `${ok && !call.tool.annotations.readOnly ? `; undo it on every site: cms-admin undo --run ${runId}` : ''}\n`,
   );

@@ -41,7 +41,25 @@ export function renderAnswer(
     const { code, message, hint } = outcome.error;
     return `✗ ${message} (${code})${hint ? `\n  hint: ${hint}` : ''}`;
   }
-  const result = outcome.result;
+  const { result, notes } = withoutNotes(outcome.result);
+  return `${renderResult(tool, params, result, width)}${notes.map((n) => `\n  ! ${n}`).join('')}`;
+}
+
+/** What the pipeline adds to a write's answer (run-tool.ts): said on lines of their own, whatever the shape. */
+const NOTES = ['cannot_undo', 'journal_failed', 'audit_log_failed'] as const;
+
+function withoutNotes(result: unknown): { result: unknown; notes: string[] } {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return { result, notes: [] };
+  const rest = { ...(result as Result) };
+  const notes: string[] = [];
+  for (const key of NOTES) {
+    if (typeof rest[key] === 'string') notes.push(rest[key] as string);
+    delete rest[key];
+  }
+  return { result: notes.length ? rest : result, notes };
+}
+
+function renderResult(tool: string, params: Record<string, unknown> | undefined, result: unknown, width: number): string {
   const items = listItems(result);
   if (items) return renderList(tool, params, result as Result, items, width);
   if (previewOutput.safeParse(result).success) return renderPreview(result as Result);

@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { cliArgs } from '../helpers/cli-bin.js';
+import { FaultProxy, type FaultRule } from '../helpers/fault-proxy.js';
+import { recordOutput } from '../helpers/output-log.js';
+import { testSite, unique, wp } from '../helpers/site.js';
+import { readTerm } from '../wordpress/taxonomy/fixtures.js';
+
+/**
+ * Issue #47, findings 5 and 6: `kill -9` at each step boundary of a write leaves a record that
+ * says exactly what may have happened, and undo finishes it; a journal that cannot be written
+ * stops the write before WordPress sees it; a write whose outcome cannot be read back says in
+ * its answer that it cannot be undone. The boundaries are made with the fault proxy: a request
+ * it holds parks the CLI right there, and the CLI is killed while it waits.
+ */
+let proxy: FaultProxy;
+beforeAll(async () => {
+  proxy = await new FaultProxy(testSite().url).start();
+});
+afterAll(() => proxy.stop());
+
+const envFor = (journal: string) => {
+  const site = testSite();
+  return { CMS_URL: proxy.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: journal };
+};
+const newJournal = () => path.join(mkdtempSync(path.join(tmpdir(), 'crash-')), 'changes.db');
+
+/** Starts `cms-admin invoke`, waits until the proxy holds the request `rule` picks, kills it (SIGKILL). */
+async function killWhenHeld(call: object, env: NodeJS.ProcessEnv, rule: Omit<FaultRule, 'fault'>): Promise<void> {
+  proxy.clear().inject({ ...rule, limit: 1, fault: { kind: 'hold' } });
+  const child = spawn(process.execPath, [...cliArgs(), 'invoke', JSON.stringify(call)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  await Promise.race([proxy.whenHeld(), exited.then(() => Promise.reject(new Error(`the CLI ended before the held request: ${out}`)))]);
+  child.kill('SIGKILL');
+  expect(await exited).toBe('SIGKILL');
+  recordOutput(out);
+}
+
+const GET_TERM = (id: number) => ({ method: 'GET', path: new RegExp(`/wp/v2/categories\\?include=${id}&`) });
+
+describe('kill -9 at each step of a single write (update-category)', { timeout: 120_000 }, () => {
+  it('before the intent: no entry, nothing changed', async () => {
+    const journal = newJournal();
+    const name = unique('Crash before');
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+    await killWhenHeld({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } }, envFor(journal), { ...GET_TERM(cat.id), nth: 1 });
+    proxy.clear();
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+    const listed = await runCli(['changes'], { env: envFor(journal) });
+    expect(listed.stdout).toContain('0 of 0 changes');
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.stderr).toContain('nothing_to_undo');
+  });
+
+  it('after the intent, the write delivered after the kill: changes says incomplete, undo reads the site and puts it back', async () => {
+    const journal = newJournal();
+    const name = unique('Crash during');
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+    await killWhenHeld({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } }, envFor(journal), {
+      method: 'POST',
+      path: new RegExp(`/wp/v2/categories/${cat.id}\\b`),
+    });
+    // The request reaches WordPress after its sender died: the site changes, nobody hears back.
+    proxy.release();
+    await vi.waitFor(async () => expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`), { timeout: 20_000 });
+    proxy.clear();
+    const listed = await runCli(['changes'], { env: envFor(journal) });
+    expect(listed.stdout).toMatch(/update-category\s+.*incomplete/);
+    expect(listed.stdout).toContain('may have been applied');
+    const dry = await runCli(['undo', '--dry-run'], { env: envFor(journal) });
+    expect(dry.stdout).toContain(`rename it to "${name}"`);
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+    // Undone: a second undo finds nothing left.
+    expect((await runCli(['undo', '--yes'], { env: envFor(journal) })).stderr).toContain('nothing_to_undo');
+  });
+
+  it('held and never delivered: incomplete, and undo finds the site as it was (nothing to put back)', async () => {
+    const journal = newJournal();
+    const name = unique('Crash lost');
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+    await killWhenHeld({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } }, envFor(journal), {
+      method: 'POST',
+      path: new RegExp(`/wp/v2/categories/${cat.id}\\b`),
+    });
+    // clear() forwards what it held; a new rule that drops it first keeps it from WordPress.
+    proxy.inject({ method: 'POST', path: /./, fault: { kind: 'drop', when: 'before' } });
+    proxy.release();
+    proxy.clear();
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+    const undo = await runCli(['undo', '--yes', '--json'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+  });
+
+  it('after WordPress answered, before the entry was completed: incomplete, undo puts it back', async () => {
+    const journal = newJournal();
+    const name = unique('Crash after');
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+    await killWhenHeld({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } }, envFor(journal), { ...GET_TERM(cat.id), nth: 2 });
+    proxy.clear();
+    expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`);
+    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*incomplete/);
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+  });
+});
+
+describe('kill -9 during a bulk write (assign-categories-to-posts)', { timeout: 120_000 }, () => {
+  it('the write delivered after the kill: undo gives each post exactly its categories from before', async () => {
+    const journal = newJournal();
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('Crash bulk') });
+    const posts = await Promise.all(
+      [1, 2, 3].map((i) => wp().post<{ id: number; categories: number[] }>('/wp/v2/posts', { title: unique(`crash ${i}`), status: 'draft' })),
+    );
+    const before = Object.fromEntries(posts.map((p) => [p.id, [...p.categories].sort()]));
+    await killWhenHeld(
+      { tool: 'assign-categories-to-posts', params: { category_ids: [cat.id], post_ids: posts.map((p) => p.id) } },
+      envFor(journal),
+      { method: 'POST', path: /\/(cms-admin\/v1\/post-terms|batch\/v1)/ },
+    );
+    proxy.release();
+    const categoriesOf = async (id: number) => (await wp().get<{ categories: number[] }>(`/wp/v2/posts/${id}`, { context: 'edit' })).categories.sort();
+    await vi.waitFor(async () => expect(await categoriesOf(posts[2]!.id)).toContain(cat.id), { timeout: 20_000 });
+    proxy.clear();
+    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/assign-categories-to-posts\s+.*incomplete/);
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    for (const p of posts) expect(await categoriesOf(p.id)).toEqual(before[p.id]);
+    for (const p of posts) await wp().delete(`/wp/v2/posts/${p.id}`, { force: true });
+  });
+});
+
+describe('what the journal could not do is said before or with the answer (finding 5)', { timeout: 60_000 }, () => {
+  it('a journal that cannot be written stops the write before WordPress sees it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'crash-'));
+    writeFileSync(path.join(dir, 'file'), 'not a folder');
+    const name = unique('No journal');
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+    proxy.clear();
+    const since = proxy.events.length;
+    const out = await runCli(['invoke', JSON.stringify({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } })], {
+      env: envFor(path.join(dir, 'file', 'changes.db')),
+    });
+    expect(out.code).not.toBe(0);
+    const answer = JSON.parse(out.stdout);
+    expect(answer.error.code).toBe('journal_unavailable');
+    expect(answer.error.message).toContain(path.join(dir, 'file'));
+    expect(answer.error.hint).toContain('--journal off');
+    expect(proxy.count('POST', undefined, since)).toBe(0);
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+  });
+
+  it('the state after the write cannot be read: done, and the answer says it cannot be undone and why', async () => {
+    const journal = newJournal();
+    const name = unique('No after');
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+    // Every read after the write (the client's retries included) answers 500.
+    proxy.clear().inject({ ...GET_TERM(cat.id), nth: [2, 3, 4, 5, 6, 7, 8], fault: { kind: 'status', status: 500, when: 'before' } });
+    const out = await runCli(['invoke', JSON.stringify({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } })], { env: envFor(journal) });
+    proxy.clear();
+    expect(out.code, out.stderr).toBe(0);
+    const answer = JSON.parse(out.stdout);
+    expect(answer.result.cannot_undo).toMatch(/^done; cannot be undone: the state after the change could not be read \(.*500/);
+    expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`);
+    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*\bno\b/);
+  });
+});
