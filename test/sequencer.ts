@@ -29,6 +29,7 @@ export const SLOW_FILES = [
   // They bring up two more sandboxes (one WordPress 6.1) when not running: 60-80 s alone.
   'test/agent/fleet-agent.test.ts',
   'test/cli/mcp-fleet.test.ts',
+  'test/cli/fleet-journal.test.ts',
   'test/evals/fleet-evals.test.ts',
 ];
 

@@ -300,6 +300,13 @@ export function changeStore(file: string) {
       const { db } = await handle();
       return Number(db.prepare(`SELECT count(*) AS n FROM changes ${site ? 'WHERE site = ?' : ''}`).get(...(site ? [site] : []))?.n ?? 0);
     },
+    /** Closes this process's connection to the store (it opens again on the next use). */
+    async close(): Promise<void> {
+      const known = handles.get(dbFile);
+      handles.delete(dbFile);
+      const h = await known?.catch(() => undefined);
+      h?.db.close();
+    },
     /** Deletes entries older than the age, then the oldest until the store is at most the size. */
     async prune(rule: PruneRule): Promise<{ removed: number; kept: number }> {
       const { db } = await handle();
