@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AuditSink } from '../audit.js';
 import type { WordPressClient } from '../client/index.js';
 import type { ChangeJournal } from './journal-port.js';
-import type { UndoScope, UndoState } from './undo-data.js';
+import type { CreateLocator, UndoScope, UndoState } from './undo-data.js';
 
 export type ToolkitName = 'taxonomy' | 'users';
 
@@ -64,6 +64,8 @@ export interface ToolUndo<P = any> {
   scope?: (context: ToolContext, params: P) => Promise<UndoScope>;
   /** Objects the call created, from its full result: they did not exist before. */
   created?: (result: any, params: P) => UndoScope;
+  /** What a create makes, by name (undo-data.ts CreateLocator): how an interrupted create is found. */
+  locate?: (params: P) => CreateLocator;
   /** One line for the journal, e.g. "renamed category 12 'News' -> 'Latest'". */
   summary: (params: P, result: any, before: UndoState) => string;
   /** Why this call cannot be undone (a password set, an email sent); undefined when it can. */

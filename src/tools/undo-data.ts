@@ -103,6 +103,18 @@ export interface UndoScope {
   trashOf?: number;
   /** What an undo of the call cannot give back, in words; kept in the entry's `before`. */
   notRestorable?: readonly string[];
+  /**
+   * What a create will make, found by name rather than id (the id is only in its answer): read
+   * before the write (`existed`), so an intent whose process died can find what it created
+   * (issue #47: undo of an incomplete create).
+   */
+  locate?: CreateLocator & { existed?: { terms?: number[]; users?: number[] } };
+}
+
+/** A term by its name or slug (in the scope's taxonomy), a user by login. */
+export interface CreateLocator {
+  term?: { name?: string; slug?: string };
+  user?: { username: string };
 }
 
 /** The taxonomy fields an entry keeps (what the post-terms code needs), copied from a term kind. */

@@ -9,7 +9,7 @@ import { type ChangeEntry, newChangeId, withUserId } from './journal.js';
 import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
 import { put } from './types.js';
-import { readState, type UndoScope, type UndoState } from './state.js';
+import { locateCreated, readState, type UndoScope, type UndoState } from './state.js';
 
 /** What journalling a write left to say in its answer. */
 export interface FinishedChange {
@@ -52,6 +52,9 @@ export async function beginChange(
     try {
       scope = (await undo.scope?.(context, params)) ?? {};
       before = await readState(context.client, scope);
+      // A create: what already goes by its name, so an interrupted one can find what it made.
+      const locator = journal.update ? undo.locate?.(params) : undefined;
+      if (locator) scope = { ...scope, locate: { ...locator, existed: await locateCreated(context.client, scope.taxonomy, locator) } };
     } catch (err) {
       if (context.signal?.aborted) throw err;
       whyNot = `the state before the change could not be read (${firstLine(err)})`;

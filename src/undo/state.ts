@@ -3,6 +3,7 @@ import { readPostTerms } from '../tools/taxonomy/post-terms.js';
 import { readTrashable } from './restore-trash.js';
 import { readNetworkUsers } from './restore-network.js';
 import type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
+import type { CreateLocator } from '../tools/undo-data.js';
 
 export type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
 export { taxonomyRef } from '../tools/undo-data.js';
@@ -46,6 +47,36 @@ export async function readTerms(
   );
   const found = new Map(pages.flat().map((raw) => [Number(raw.id), toTermState(raw)]));
   return Object.fromEntries(unique.map((id) => [String(id), found.get(id) ?? null]));
+}
+
+/**
+ * The objects a create would have made, found by name (undo-data.ts CreateLocator): a term whose
+ * name or slug is the one asked for, in the scope's taxonomy; a user with that login.
+ */
+export async function locateCreated(
+  client: WordPressClient,
+  taxonomy: TaxonomyRef | undefined,
+  locator: CreateLocator,
+): Promise<{ terms?: number[]; users?: number[] }> {
+  const out: { terms?: number[]; users?: number[] } = {};
+  const { term, user } = locator;
+  if (term && taxonomy && (term.name || term.slug)) {
+    const found = await client.get<Array<Record<string, unknown>>>(taxonomy.route, {
+      ...(term.slug ? { slug: term.slug } : { search: term.name }),
+      _fields: 'id,name,slug',
+      hide_empty: false,
+      per_page: 100,
+    });
+    const name = term.name?.trim().toLowerCase();
+    out.terms = found
+      .filter((t) => (term.slug ? t.slug === term.slug : decodeEntities(String(t.name)).trim().toLowerCase() === name))
+      .map((t) => Number(t.id));
+  }
+  if (user) {
+    const found = await client.get<Array<Record<string, unknown>>>('/wp/v2/users', { search: user.username, context: 'edit', _fields: 'id,username', per_page: 100 });
+    out.users = found.filter((u) => String(u.username).toLowerCase() === user.username.toLowerCase()).map((u) => Number(u.id));
+  }
+  return out;
 }
 
 /** A term's fields undo keeps; `meta` is its registered meta shown in REST (#34.3). */

@@ -6,7 +6,8 @@ import { appendEntry } from './record.js';
 import { restoreState } from './restore.js';
 import { withUndoLock } from './serial.js';
 import { mapState, type UndoReport, undoEntryOf, undoReport } from './undo-entry.js';
-import { readState, type UndoScope, type UndoState } from './state.js';
+import { locateCreated, readState, type UndoScope, type UndoState } from './state.js';
+import { put } from './types.js';
 import { stillRunning } from './change-store.js';
 
 export interface UndoItemConflict {
@@ -210,8 +211,17 @@ async function settle(context: ToolContext, entry: ChangeEntry): Promise<ChangeE
     throw new ToolError('change_in_progress', `Change ${entry.change_id} (${entry.tool}) is still being made (process ${entry.pid}); it can be undone once it has finished.`, {
       hint: 'cms-admin changes / list-changes show it when it completes.',
     });
-  const now = await readState(context.client, (entry.scope ?? {}) as UndoScope);
+  let scope = (entry.scope ?? {}) as UndoScope;
   const before = structuredClone(entry.before ?? {}) as UndoState;
+  // A create: what goes by its name now and did not before is what it made.
+  if (scope.locate) {
+    const now = await locateCreated(context.client, scope.taxonomy, scope.locate);
+    const made = (key: 'terms' | 'users') => (now[key] ?? []).filter((id) => !(scope.locate?.existed?.[key] ?? []).includes(id));
+    for (const id of made('terms')) put(before, 'terms', id, null);
+    for (const id of made('users')) put(before, 'users', id, null);
+    scope = { ...scope, terms: [...(scope.terms ?? []), ...made('terms')], users: [...(scope.users ?? []), ...made('users')] };
+  }
+  const now = await readState(context.client, scope);
   if (before.trashed) {
     const left = now.trashed ?? {};
     before.trashed = Object.fromEntries(Object.entries(before.trashed).filter(([id]) => !(id in left)));

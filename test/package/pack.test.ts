@@ -9,6 +9,8 @@ import { asCommonJs, installed, newApp, packTarball, repoVersion, run, runAsync,
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 import { selectTools, tools } from '../../src/call/index.js';
+import { changeStore } from '../../src/undo/change-store.js';
+import { type ChangeEntry, fileJournal } from '../../src/undo/journal.js';
 
 // A single site's tools (the network tools are listed only on a network).
 const registry = selectTools(tools, {});
@@ -204,10 +206,11 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
       const out = await snippet(3);
       expect(out).toContain('I added the tag Scripted, then took it back. (3 model calls)');
       expect(await wp().get<unknown[]>('/wp/v2/tags', { slug: 'scripted' })).toEqual([]);
-      const journals = path.join(stateHome, 'cms-admin', 'changes');
-      const lines = readdirSync(journals).flatMap((f) => readFileSync(path.join(journals, f), 'utf8').trim().split('\n'));
-      // The interrupt snippet's create-user is there too: every write of the toolkits is journalled.
-      const [created, undone] = lines.slice(-2).map((l) => JSON.parse(l));
+      // The person's change store (#47): the interrupt snippet's create-user is there too.
+      const store = path.join(stateHome, 'cms-admin', 'changes.db');
+      const entries = await fileJournal(store).entries();
+      const [created, undone] = entries.slice(-2) as [ChangeEntry, ChangeEntry];
+      await changeStore(store).close();
       expect([created.tool, undone.tool, undone.undoes]).toEqual(['create-tag', 'undo-change', created.change_id]);
     });
   });

@@ -160,7 +160,9 @@ describe.each(PATHS)('two writers meet, generic tools and undo, $path', ({ first
         Array.from({ length: POSTS }, (_, i) => ({ categories: [s.id, ...(i % 3 ? [] : [keep.id])] })),
       );
       const journal = memoryJournal();
-      const merged = await run(journaled(journal, second()), 'merge-categories', {
+      // Made through the address the undo then uses (the same WordPress behind the proxy is
+      // another site to the journal: #47).
+      const merged = await run(journaled(journal, held === 'undo' ? first() : second()), 'merge-categories', {
         source_ids: [s.id],
         target_id: t.id,
         delete_sources: true,

@@ -87,22 +87,30 @@ describe('kill -9 at each step of a single write (update-category)', { timeout: 
     expect((await runCli(['undo', '--yes'], { env: envFor(journal) })).stderr).toContain('nothing_to_undo');
   });
 
-  it('held and never delivered: incomplete, and undo finds the site as it was (nothing to put back)', async () => {
+  it('never delivered (the sender died first): incomplete, and undo finds the site as it was (nothing to put back)', async () => {
     const journal = newJournal();
     const name = unique('Crash lost');
     const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
-    await killWhenHeld({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } }, envFor(journal), {
-      method: 'POST',
-      path: new RegExp(`/wp/v2/categories/${cat.id}\\b`),
+    // The write waits at the proxy, which forwards it only while its sender still waits for it.
+    const path = new RegExp(`/wp/v2/categories/${cat.id}\\b`);
+    proxy.clear().inject({ method: 'POST', path, fault: { kind: 'delay', ms: Number.POSITIVE_INFINITY } });
+    const child = spawn(process.execPath, [...cliArgs(), 'invoke', JSON.stringify({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } })], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...envFor(journal) },
+      stdio: 'ignore',
     });
-    // clear() forwards what it held; a new rule that drops it first keeps it from WordPress.
-    proxy.inject({ method: 'POST', path: /./, fault: { kind: 'drop', when: 'before' } });
-    proxy.release();
+    const exited = new Promise((resolve) => child.on('exit', (_c, signal) => resolve(signal)));
+    await vi.waitFor(() => expect(proxy.count('POST', path)).toBe(1), { timeout: 20_000 });
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
     proxy.clear();
     expect((await readTerm('categories', cat.id))?.name).toBe(name);
-    const undo = await runCli(['undo', '--yes', '--json'], { env: envFor(journal) });
+    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*incomplete/);
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
     expect((await readTerm('categories', cat.id))?.name).toBe(name);
+    // Settled: nothing is left to undo.
+    expect((await runCli(['undo', '--yes'], { env: envFor(journal) })).stderr).toContain('nothing_to_undo');
   });
 
   it('after WordPress answered, before the entry was completed: incomplete, undo puts it back', async () => {
@@ -116,6 +124,36 @@ describe('kill -9 at each step of a single write (update-category)', { timeout: 
     const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
     expect((await readTerm('categories', cat.id))?.name).toBe(name);
+  });
+});
+
+describe('kill -9 during a create (its id was only in the answer)', { timeout: 120_000 }, () => {
+  it('create-category delivered after the kill: undo finds the category by its name and deletes it', async () => {
+    const journal = newJournal();
+    const name = unique('Crash create');
+    await killWhenHeld({ tool: 'create-category', params: { name } }, envFor(journal), { method: 'POST', path: /\/wp\/v2\/categories(\?|$)/ });
+    proxy.release();
+    const named = async () => (await wp().get<Array<{ id: number; name: string }>>('/wp/v2/categories', { search: name, hide_empty: false })).filter((c) => c.name === name);
+    await vi.waitFor(async () => expect(await named()).toHaveLength(1), { timeout: 20_000 });
+    proxy.clear();
+    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/create-category\s+.*incomplete/);
+    const dry = await runCli(['undo', '--dry-run'], { env: envFor(journal) });
+    expect(dry.stdout).toContain(name);
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(await named()).toEqual([]);
+  });
+
+  it('create-tag that WordPress refused (the name was taken before): undo leaves the tag that was there', async () => {
+    const journal = newJournal();
+    const name = unique('Crash taken');
+    const taken = await wp().post<{ id: number }>('/wp/v2/tags', { name });
+    await killWhenHeld({ tool: 'create-tag', params: { name } }, envFor(journal), { method: 'POST', path: /\/wp\/v2\/tags(\?|$)/ });
+    proxy.release();
+    proxy.clear();
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect((await wp().get<{ id: number }>(`/wp/v2/tags/${taken.id}`)).id).toBe(taken.id);
   });
 });
 

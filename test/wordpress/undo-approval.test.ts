@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -97,15 +97,16 @@ describe('undo approval', () => {
   });
 
   it('an entry edited in the journal file (previous roles: administrator): the question and the CLI dry run say administrator', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'undo-edit-')), 'changes.jsonl');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'undo-edit-')), 'changes.db');
     const { context } = journalled(fileJournal(file));
     const user = await makeUser({ prefix: 'edited', roles: ['editor'] });
     await callOkIn(context, 'set-user-role', { id: user.id, role: 'subscriber' });
     // The attacker's edit: the summary still says "was: editor", the state says administrator.
-    const entry = JSON.parse(readFileSync(file, 'utf8').trim());
+    const store = fileJournal(file);
+    const entry = (await store.entries())[0] as any;
     entry.before.users[String(user.id)].roles = ['administrator'];
     entry.tool = "update-category): restore category 4 'Local' (description";
-    writeFileSync(file, `${JSON.stringify(entry)}\n`);
+    await store.update?.(entry);
     expect(entry.summary).toContain('was: editor');
 
     const review = await callIn(context, 'undo-change', { change_id: entry.change_id, dry_run: true });

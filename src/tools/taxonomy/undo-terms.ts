@@ -31,6 +31,7 @@ export function termCreateUndo(kindOf: KindOf): ToolUndo<P> {
   return {
     scope: async ({ client }, params) => ({ taxonomy: taxonomyRef(await kindOf(client, params)) }),
     created: (result: { id: number }) => ({ terms: [result.id] }),
+    locate: (params) => ({ term: { name: params.name, ...(params.slug ? { slug: params.slug } : {}) } }),
     summary: (_params, result: { id: number; name: string }, before) =>
       `created ${noun(before)} ${result.id} ${quoted(result.name)}`,
   };

@@ -19,6 +19,7 @@ export function userUndo(describe: (params: P, name: string, before: UndoState) 
 
 export const createUserUndo: ToolUndo<P> = {
   created: (result: { id: number }) => ({ users: [result.id] }),
+  locate: (params) => ({ user: { username: params.username } }),
   summary: (params, result: { id: number; roles?: string[] }) =>
     `created user ${result.id} ${params.username}${result.roles?.length ? ` (${result.roles.join(', ')})` : ''}`,
 };
