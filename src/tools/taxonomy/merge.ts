@@ -11,6 +11,7 @@ import { postsWithAnyTerm } from './post-terms.js';
 import { withSiteLock } from './site-lock.js';
 import { defaultCategoryId } from './term-writes.js';
 import { type TermKind, termNotFound } from './terms.js';
+import type { PostTermChange } from '../undo-data.js';
 
 type TermRef = { id: number; parent: number };
 
@@ -139,10 +140,34 @@ async function writeMerge(client: WordPressClient, plan: MergePlan): Promise<Mer
   });
   if (childFailures.length) report.children_failed = childFailures;
   try {
-    return await finishMerge(client, plan, report, [...posts.updated, ...posts.unchanged]);
+    const done = await finishMerge(client, plan, report, [...posts.updated, ...posts.unchanged]);
+    return { ...done, post_changes: changesMade(plan, posts.updated, done) };
   } catch (err) {
     throw written(err, report);
   }
+}
+
+/**
+ * What the merge did to each post's terms, from the terms it read just before writing (the
+ * plan) and what the write answered: a post updated gained the target if it lacked it and lost
+ * the sources it had; one left changed by a failure (an added term deleted meanwhile, the
+ * removed ones not given back) lost its sources. A post given its sources back, or failed
+ * untouched, changed nothing.
+ */
+function changesMade(plan: MergePlan, updated: readonly number[], report: MergeReport): Record<string, PostTermChange> {
+  const had = new Map(plan.posts.map((post) => [post.id, post.terms]));
+  const failed = new Map(report.posts_failed.map((f) => [f.post_id, f.error]));
+  const out: Record<string, PostTermChange> = {};
+  const lost = (id: number) => plan.sourceIds.filter((t) => had.get(id)?.includes(t));
+  for (const id of updated) {
+    if (failed.has(id)) continue;
+    const added = had.get(id)?.includes(plan.targetId) ? [] : [plan.targetId];
+    const removed = lost(id);
+    if (added.length || removed.length) out[String(id)] = { added, removed };
+  }
+  for (const [id, error] of failed)
+    if (error.changed && lost(id).length) out[String(id)] = { added: [], removed: lost(id) };
+  return out;
 }
 
 /** A merge that fails after its post writes says what it had written (and that no source is deleted). */
