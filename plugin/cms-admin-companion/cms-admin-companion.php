@@ -37,6 +37,7 @@ require_once __DIR__ . '/includes/sessions.php';
 require_once __DIR__ . '/includes/offboarding.php';
 require_once __DIR__ . '/includes/network.php';
 require_once __DIR__ . '/includes/app-passwords.php';
+require_once __DIR__ . '/includes/term-meta.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit
