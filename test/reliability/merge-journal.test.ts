@@ -4,7 +4,7 @@ import { type ChangeEntry, memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { wp } from '../helpers/site.js';
 import { makeCategory, makePosts, readPosts } from '../wordpress/taxonomy/fixtures.js';
-import { companion, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
+import { BULK, companion, proxied, proxy, run, useFaultProxy } from './fault-setup.js';
 import { journaled } from './undo-engine.js';
 
 useFaultProxy();
@@ -61,3 +61,40 @@ describe.each([
     expect(changes[String(late[0])]).toEqual({ added: [target.id], removed: [source.id] });
   });
 });
+
+/**
+ * And a writer landing between the merge's own read and its write (the plugin's bulk route,
+ * which takes no site lock): a post the merge read with source A is given source B, and the
+ * write takes both off. The plugin (0.5.3) says what each post really lost, so the journal keeps
+ * both and an undo gives both back; from the merge's read alone B would be lost.
+ */
+describe('merge-categories meets a writer between its read and its write (bulk route)', () => {
+  it('journals what each post really lost, and undo gives it all back', async () => {
+    const [a, b, target] = [await makeCategory('Merge47 A'), await makeCategory('Merge47 B'), await makeCategory('Merge47 T')];
+    const posts = await makePosts(Array.from({ length: 4 }, () => ({ categories: [a.id] })));
+    const journal = memoryJournal();
+    const context: ToolContext = journaled(journal, companion());
+    proxy.clear().inject({ method: 'POST', path: BULK, limit: 1, fault: { kind: 'hold' } });
+
+    const merging = run(context, 'merge-categories', { source_ids: [a.id, b.id], target_id: target.id });
+    await proxy.whenHeld();
+    const given = await wp().post(`/wp/v2/posts/${posts[0]}`, { categories: [a.id, b.id] }, { _fields: 'id' });
+    expect(given).toBeTruthy();
+    proxy.release();
+    const merged = await merging;
+    proxy.clear();
+    expect(merged).toMatchObject({ ok: true, result: { posts_moved: 4 } });
+    const moved = await readPosts(posts);
+    for (const id of posts) expect(moved.get(id)?.categories, `post ${id} after the merge`).toEqual([target.id]);
+
+    const [entry] = (await journal.entries()) as ChangeEntry[];
+    const report = await undoChange(context, journal, { change_id: entry?.change_id });
+    expect(report.conflicts).toEqual([]);
+    const back = await readPosts(posts);
+    expect(back.get(posts[0] as number)?.categories.sort((x, y) => x - y)).toEqual([a.id, b.id].sort((x, y) => x - y));
+    for (const id of posts.slice(1)) expect(back.get(id)?.categories, `post ${id} after the undo`).toEqual([a.id]);
+    const changes = (entry?.after as { post_changes?: Record<string, unknown> } | undefined)?.post_changes ?? {};
+    expect(changes[String(posts[0])]).toEqual({ added: [target.id], removed: [a.id, b.id] });
+  });
+});
+
