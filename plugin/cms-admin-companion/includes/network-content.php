@@ -67,6 +67,8 @@ function cms_admin_network_other_sites(WP_User $user, array $listed, array $role
 function cms_admin_network_reassign_posts(int $user_id, WP_Site $site, int $heir): array
 {
     global $wpdb;
+    // Counted as the question counts them (revisions left out); all of them change hands.
+    $count = cms_admin_network_posts_by_site($user_id, [(int) $site->blog_id])[(int) $site->blog_id];
     switch_to_blog((int) $site->blog_id);
     try {
         $post_ids = $wpdb->get_col($wpdb->prepare("SELECT ID FROM {$wpdb->posts} WHERE post_author = %d", $user_id));
@@ -82,7 +84,7 @@ function cms_admin_network_reassign_posts(int $user_id, WP_Site $site, int $heir
     } finally {
         restore_current_blog();
     }
-    return ['site' => cms_admin_network_site_ref($site), 'posts_reassigned' => count($post_ids), 'reassigned_to' => $heir];
+    return ['site' => cms_admin_network_site_ref($site), 'posts_reassigned' => $count, 'reassigned_to' => $heir];
 }
 
 /**
