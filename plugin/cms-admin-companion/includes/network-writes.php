@@ -64,7 +64,9 @@ function cms_admin_network_user(WP_REST_Request $request)
         $site['posts'] = $posts[$site['site_id']];
     }
     unset($site);
-    $record['other_sites'] = cms_admin_network_other_sites($user, $listed, $roles);
+    if ($request['other_sites']) {
+        $record['other_sites'] = cms_admin_network_other_sites($user, $listed, $roles);
+    }
     $record['super_admins'] = count(get_super_admins());
     return $record;
 }

@@ -5,8 +5,8 @@
  * /wp/v2/users works on one site, and on a network it cannot delete a user (501).
  *
  *   GET    cms-admin/v1/network/users            {page, per_page, search}  super admin
- *   GET    cms-admin/v1/network/users/{id}       one user: sites, roles, posts per site; other_sites
- *          (0.5.3): archived sites it belongs to, sites it was removed from that hold its posts
+ *   GET    cms-admin/v1/network/users/{id}       one user: sites, roles, posts per site; with
+ *          {other_sites: true} (0.5.3) also archived sites it belongs to and sites it left that hold its posts
  *   GET    cms-admin/v1/network/sites/{site}/roles        that site's roles (0.5.2), as GET roles
  *   POST   cms-admin/v1/network/sites/{site}/users        {user, role}
  *   DELETE cms-admin/v1/network/sites/{site}/users/{id}   {reassign}
@@ -43,7 +43,8 @@ add_action('rest_api_init', static function (): void {
         ],
     ]);
     register_rest_route($ns, '/network/users/(?P<id>\d+)', [
-        ['methods' => WP_REST_Server::READABLE, 'callback' => 'cms_admin_network_user', 'permission_callback' => $can, 'args' => $id],
+        // `other_sites` (0.5.3): asked by a network delete only, as it visits every site of the network.
+        ['methods' => WP_REST_Server::READABLE, 'callback' => 'cms_admin_network_user', 'permission_callback' => $can, 'args' => $id + ['other_sites' => ['type' => 'boolean', 'default' => false]]],
         ['methods' => WP_REST_Server::DELETABLE, 'callback' => 'cms_admin_network_delete_user', 'permission_callback' => $can, 'args' => $id + $reassign],
     ]);
     // A role's capabilities differ per site (a role editor plugin on one of them): what

@@ -30,7 +30,7 @@ export const deleteUserOnNetwork: AnyToolDefinition = defineTool({
     await requireNetwork(client, 'Deleting a network account');
     // An older plugin hands over posts only on the active sites the account still belongs to.
     await requireCompanion(client, 'Deleting a network account', 'network/delete');
-    const user = await networkUser(client, params.id);
+    const user = await networkUser(client, params.id, true);
     if (user.super_admin) {
       throw new ToolError('delete_super_admin', `${user.username} is a super admin; WordPress never deletes one. Nothing was changed.`, {
         hint: 'Revoke super admin first (revoke-super-admin).',

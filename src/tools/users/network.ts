@@ -71,8 +71,9 @@ export async function requireNetwork(client: WordPressClient, what: string): Pro
   }
 }
 
-export async function networkUser(client: WordPressClient, id: number): Promise<NetworkUser> {
-  return client.get<NetworkUser>(`${NETWORK}/users/${id}`);
+/** `otherSites`: also the sites a network delete must visit (plugin 0.5.3; it reads every site). */
+export async function networkUser(client: WordPressClient, id: number, otherSites = false): Promise<NetworkUser> {
+  return client.get<NetworkUser>(`${NETWORK}/users/${id}`, otherSites ? { other_sites: true } : undefined);
 }
 
 /** "sports", "main" or an id, as the plugin's routes take it. */
