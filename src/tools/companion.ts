@@ -43,6 +43,11 @@ export const COMPANION_ROUTES = {
   network: '0.5.0',
   /** 0.5.2: one site's roles on a network, for add-user-to-site's question (a role differs per site). */
   'network/site-roles': '0.5.2',
+  /**
+   * 0.5.3: a network delete finds the account's posts on every site (archived ones, ones it was
+   * removed from: `other_sites`) and hands them all to the heir; older, they kept the deleted id.
+   */
+  'network/delete': '0.5.3',
   /** 0.5.0: every account's application passwords in one listing (app-passwords.php). */
   'app-passwords': '0.5.0',
 } as const;

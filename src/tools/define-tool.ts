@@ -66,6 +66,13 @@ export interface ToolUndo<P = any> {
   created?: (result: any, params: P) => UndoScope;
   /** What a create makes, by name (undo-data.ts CreateLocator): how an interrupted create is found. */
   locate?: (params: P) => CreateLocator;
+  /**
+   * What the call's own execute changed, from its full result (#47.2: a merge's posts, as each
+   * gained and lost terms). Journalled instead of the difference between the reads before and
+   * after, which miss what the execute found after the scope was read (a post given a source
+   * meanwhile).
+   */
+  done?: (result: any, params: P) => Pick<UndoState, 'post_changes'> | undefined;
   /** One line for the journal, e.g. "renamed category 12 'News' -> 'Latest'". */
   summary: (params: P, result: any, before: UndoState) => string;
   /** Why this call cannot be undone (a password set, an email sent); undefined when it can. */

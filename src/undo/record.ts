@@ -119,14 +119,17 @@ export async function beginChange(
     // A failed call that could not be read before, or is not reversible, is not journalled.
     if (failure && (!undo || whyNot)) return drop();
       let after: UndoState = {};
+      // What the tool says its execute changed (#47.2), when it says: journalled as it is.
+      let done: Pick<UndoState, 'post_changes'> | undefined;
       if (undo && !whyNot) {
+        done = failure ? undefined : undo.done?.(result, params);
         const created = failure ? {} : (undo.created?.(result, params) ?? {});
         for (const id of created.terms ?? []) put(before, 'terms', id, null);
         for (const id of created.users ?? []) put(before, 'users', id, null);
         const full = {
           taxonomy: scope.taxonomy ?? created.taxonomy,
           terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
-          posts: scope.posts,
+          posts: done?.post_changes ? undefined : scope.posts,
           users: [...(scope.users ?? []), ...(created.users ?? [])],
           networkUsers: scope.networkUsers,
           trashOf: scope.trashOf,
@@ -142,7 +145,8 @@ export async function beginChange(
         }
       }
       // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
-      const delta = scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined;
+      const delta =
+        done?.post_changes ?? (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined);
       const changed = delta
         ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
         : changedCount(before, after);

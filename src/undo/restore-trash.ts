@@ -1,4 +1,5 @@
 import { decodeEntities, type WordPressClient, WordPressError } from '../client/index.js';
+import { type PostTypeRoute, POST_STATUSES, withStatuses } from '../tools/taxonomy/post-types.js';
 import type { UndoState } from './types.js';
 import { message, type RestoreOptions, type RestoreOutcome, type TrashedPost, writeFailed } from './types.js';
 
@@ -9,19 +10,29 @@ import { message, type RestoreOptions, type RestoreOutcome, type TrashedPost, wr
  * and slug (wp_trash_post adds `__trashed` to it). The account itself stays deleted.
  */
 
-/** What wp_delete_post moves to the Trash rather than deleting: posts and pages. */
-const TRASHED_TYPES = ['/wp/v2/posts', '/wp/v2/pages'];
-/** Every status REST lists (a custom status is not listed: docs/undo.md says so). */
-const LIVE = ['publish', 'future', 'draft', 'pending', 'private'];
+/** REST's usual statuses; the schema's own list adds the registered ones. */
+const LIVE = POST_STATUSES.filter((s) => s !== 'trash');
 
-/** The user's posts and pages outside the Trash: what a delete with its content trashes. */
+/** What wp_delete_post moves to the Trash rather than deleting: posts and pages. */
+const TRASHED_TYPES: PostTypeRoute[] = [
+  { type: 'post', route: '/wp/v2/posts', statuses: LIVE },
+  { type: 'page', route: '/wp/v2/pages', statuses: LIVE },
+];
+
+/**
+ * The user's posts and pages outside the Trash: what a delete with its content trashes. Every
+ * status, a registered custom one too (#47.4: wp_trash_post trashes a post in any status, and a
+ * list of REST's usual five left those in the Trash after an undo): the statuses each
+ * collection's own schema takes (post-types.ts), but the Trash.
+ */
 export async function readTrashable(client: WordPressClient, author: number): Promise<Record<string, TrashedPost>> {
+  const routes = await withStatuses(client, TRASHED_TYPES);
   const lists = await Promise.all(
-    TRASHED_TYPES.map(async (route) =>
+    routes.map(async ({ route, statuses }) =>
       (
         await client.all<{ id: number; status: string; slug: string; title?: { raw?: string } }>(route, {
           author,
-          status: LIVE,
+          status: statuses.filter((s) => s !== 'trash'),
           context: 'edit',
           orderby: 'id',
           _fields: 'id,status,slug,title',

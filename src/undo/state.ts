@@ -79,18 +79,26 @@ export async function locateCreated(
   return out;
 }
 
-/** A term's fields undo keeps; `meta` is its registered meta shown in REST (#34.3). */
-export const TERM_STATE_FIELDS = 'id,name,slug,description,parent,meta';
+/**
+ * A term's fields undo keeps; `meta` is its registered meta shown in REST (#34.3), and
+ * `cms_meta_keys` (companion plugin 0.5.3) which of those keys the term really has a row for.
+ */
+export const TERM_STATE_FIELDS = 'id,name,slug,description,parent,meta,cms_meta_keys';
 
 export function toTermState(raw: Record<string, unknown>): TermState {
   // No meta registered: REST gives `[]` (PHP's empty array); nothing to keep.
-  const meta = raw.meta && typeof raw.meta === 'object' && !Array.isArray(raw.meta) ? raw.meta : undefined;
+  const shown = raw.meta && typeof raw.meta === 'object' && !Array.isArray(raw.meta) ? raw.meta : undefined;
+  // REST shows every registered key, its default where the term has no row: with the plugin's
+  // list only the keys that exist are kept, so a recreated term gets no others (#47.10).
+  const stored = Array.isArray(raw.cms_meta_keys) ? new Set(raw.cms_meta_keys.map(String)) : undefined;
+  const meta = shown && stored ? Object.fromEntries(Object.entries(shown).filter(([key]) => stored.has(key))) : shown;
   return {
     name: decodeEntities(String(raw.name ?? '')),
     slug: String(raw.slug ?? ''),
     description: String(raw.description ?? ''),
     parent: Number(raw.parent ?? 0),
-    ...(meta && Object.keys(meta).length ? { meta: meta as Record<string, unknown> } : {}),
+    // With the plugin an empty set is kept too: the term had no meta, and that is compared.
+    ...(meta && (stored || Object.keys(meta).length) ? { meta: meta as Record<string, unknown> } : {}),
   };
 }
 

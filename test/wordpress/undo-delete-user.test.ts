@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { describeUndo } from '../../src/cli/undo-approve.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { callOkIn, testSite, unique, wp } from '../helpers/site.js';
-import { makeUser, readUser } from './users/helpers.js';
+import { testMuPlugin } from '../helpers/mu-plugin.js';
+import { makeUser, readUser, wpPhp } from './users/helpers.js';
 
 /**
  * Issue #34.7: delete-user with delete_content trashed 19 posts; the journal said only "deleted
@@ -63,9 +64,12 @@ describe('undo of delete-user with delete_content', () => {
     expect(report.restored).toHaveLength(6);
     expect(report.notes).toEqual([
       `user ${user.id} (${user.username}): a deleted account cannot be recreated`,
+      'post 1: deleted for good with the account, cannot be restored',
       '6 of 6 trashed post(s) restored from the Trash',
     ]);
-    expect(describeUndo(report)).toContain('a deleted account cannot be recreated; 6 of 6 trashed post(s) restored from the Trash');
+    expect(describeUndo(report)).toContain(
+      'a deleted account cannot be recreated; post 1: deleted for good with the account, cannot be restored; 6 of 6 trashed post(s) restored from the Trash',
+    );
     for (const [i, post] of live.entries()) expect(await read(routeOf(i), post.id)).toEqual(post);
     await expect(read('/wp/v2/posts', trashed)).rejects.toMatchObject({ status: 404 });
     await expect(readUser(user.id)).rejects.toMatchObject({ status: 404 });
@@ -85,5 +89,61 @@ describe('undo of delete-user with delete_content', () => {
     const [entry] = await journal.entries();
     expect(entry).toMatchObject({ reversible: false, summary: `deleted user ${user.id}, posts to ${heir.id}` });
     await expect(undoChange(context, journal)).rejects.toMatchObject({ code: 'change_not_reversible' });
+  });
+});
+
+/**
+ * Issue #47, finding 4: wp_trash_post trashes a post or page in any status, a registered custom
+ * one too, but the journal listed only REST's usual five statuses: its dry run counted the
+ * custom ones, the undo answered "2 of 2 trashed post(s) restored" and left them in the Trash.
+ * A post type hidden from REST is deleted for good with the account: the undo names it, never
+ * counts it as restored.
+ */
+describe('undo of delete-user with delete_content, custom statuses and a type hidden from REST', () => {
+  const muPlugin = testMuPlugin('cms-test-loss47.php');
+  afterAll(() => muPlugin.remove());
+
+  it('journals and restores the posts in a custom status; names what was deleted for good', async () => {
+    await muPlugin.install(`<?php
+// Test-only (test/wordpress/undo-delete-user.test.ts): a custom status and a type REST does not show.
+add_action('init', static function (): void {
+    register_post_status('loss47_archived', ['label' => 'Archived', 'public' => false, 'exclude_from_search' => true, 'show_in_admin_all_list' => false]);
+    register_post_type('ledger47', ['label' => 'Ledger', 'public' => false, 'show_in_rest' => false, 'delete_with_user' => true]);
+});
+`);
+    const journal = memoryJournal();
+    const context = createContext(testSite(), { journal });
+    const user = await makeUser({ prefix: 'undo_loss47', roles: ['author'] });
+    const made = JSON.parse(
+      await wpPhp(`$ids = []; foreach ([['post', 'publish'], ['post', 'loss47_archived'], ['page', 'loss47_archived'], ['ledger47', 'publish']] as [$type, $status]) {
+        $ids[] = wp_insert_post(['post_title' => 'Loss47 ' . $type . ' ' . $status, 'post_name' => 'loss47-' . $type . '-' . str_replace('_', '-', $status) . '-${user.id}', 'post_type' => $type, 'post_status' => $status, 'post_author' => ${user.id}], true); }
+        echo json_encode($ids);`),
+    ) as number[];
+    const [published, archivedPost, archivedPage, ledger] = made as [number, number, number, number];
+    const state = async () =>
+      JSON.parse(
+        await wpPhp(`$out = []; foreach ([${made.join(',')}] as $id) { $p = get_post($id); $out[$id] = $p ? $p->post_type . '/' . $p->post_status . '/' . $p->post_name : 'gone'; } echo json_encode($out);`),
+      ) as Record<string, string>;
+    const before = await state();
+
+    const result = await callOkIn(context, 'delete-user', { id: user.id, reassign_to: null, delete_content: true });
+    expect(result.posts_trashed).toEqual({ post: 2, page: 1 });
+    expect(result.posts_deleted).toEqual({ ledger47: 1 });
+    const [entry] = await journal.entries();
+    expect(entry!.summary).toContain('3 post(s) moved to the Trash');
+    expect(entry!.summary).not.toContain('not restorable');
+
+    const report = await undoChange(context, journal);
+    expect(report.conflicts).toEqual([]);
+    expect(report.notes).toEqual([
+      `user ${user.id} (${user.username}): a deleted account cannot be recreated`,
+      'ledger47 1: deleted for good with the account, cannot be restored',
+      '3 of 3 trashed post(s) restored from the Trash',
+    ]);
+    // Read back by PHP (REST lists none of the custom status by default): each as it was.
+    expect(await state()).toEqual({ ...before, [ledger]: 'gone' });
+    expect(before[archivedPost]).toMatch(/^post\/loss47_archived\//);
+    expect(before[archivedPage]).toMatch(/^page\/loss47_archived\//);
+    expect(before[published]).toMatch(/^post\/publish\//);
   });
 });

@@ -5,6 +5,7 @@ import { undoChange } from '../../src/undo/undo.js';
 import { callOkIn, testSite, unique, wp } from '../helpers/site.js';
 import { installTermMeta, removeTermMeta } from '../reliability/term-meta-fixture.js';
 import { makePosts, readPosts } from './taxonomy/fixtures.js';
+import { wpPhp } from './users/helpers.js';
 
 /**
  * Issue #34.3: undo of a deleted or merged-away term gave it back without its registered term
@@ -66,3 +67,40 @@ describe('undo gives back registered term meta', () => {
     expect((await bySlug('/wp/v2/genres', target.slug))?.meta).toEqual({ color: 'c-scifi', rank: 3 });
   });
 });
+
+/**
+ * Issue #47, finding 10: REST's `meta` shows every registered key, its default where the term
+ * has no row, and the undo recreated a term with all of them (`rank=0`, `color=''`): rows it
+ * never had. With the companion plugin (0.5.3, `cms_meta_keys`) the journal keeps only the keys
+ * the term has, and the recreated term gets those and no others; read back from the database.
+ */
+describe('undo recreates only the meta rows a term had', () => {
+  /** The term's meta rows as WordPress stores them (key → value), not as REST shows them. */
+  const rows = async (id: number) =>
+    JSON.parse(await wpPhp(`echo json_encode((object) array_map(fn ($v) => $v[0], get_term_meta(${id}) ?: []));`)) as Record<
+      string,
+      string
+    >;
+
+  // Tags too: REST names post_tag's object type "tag", where the plugin's field must be registered.
+  it.each([
+    ['delete-category', '/wp/v2/categories', 'one of its two registered keys', { color: 'c-only' }, { color: 'c-only' }],
+    ['delete-category', '/wp/v2/categories', 'none of them', {}, {}],
+    ['delete-tag', '/wp/v2/tags', 'one of its two registered keys', { rank: 4 }, { rank: '4' }],
+  ])('%s (%s) of a term with %s → undo recreates exactly those rows', async (tool, route, _what, meta, want) => {
+    const context = journalled();
+    const made = await wp().post<Term>(route, { name: unique('Meta rows'), meta }, { context: 'edit' });
+    expect(await rows(made.id)).toEqual(want);
+    // REST cannot tell: it shows the unset key with its default.
+    expect(made.meta).toEqual({ color: '', rank: 0, ...meta });
+    await callOkIn(context, tool, { id: made.id, force: true });
+
+    const report = await undoChange(context, context.journal!);
+    expect(report.conflicts).toEqual([]);
+    const back = (await bySlug(route, made.slug))!;
+    expect(back.id).not.toBe(made.id);
+    expect(await rows(back.id)).toEqual(want);
+    expect(back.meta).toEqual(made.meta);
+  });
+});
+

@@ -56,10 +56,16 @@ function cms_admin_network_user(WP_REST_Request $request)
     if (is_wp_error($user)) {
         return $user;
     }
-    $record = cms_admin_network_user_record($user, cms_admin_network_roles([$user->ID])[$user->ID] ?? [], cms_admin_network_sites());
-    $posts = cms_admin_network_posts_by_site($user->ID, wp_list_pluck($record['sites'], 'site_id'));
+    $roles = cms_admin_network_roles([$user->ID])[$user->ID] ?? [];
+    $record = cms_admin_network_user_record($user, $roles, cms_admin_network_sites());
+    $listed = array_map('intval', wp_list_pluck($record['sites'], 'site_id'));
+    $posts = cms_admin_network_posts_by_site($user->ID, $listed);
     foreach ($record['sites'] as &$site) {
         $site['posts'] = $posts[$site['site_id']];
+    }
+    unset($site);
+    if ($request['other_sites']) {
+        $record['other_sites'] = cms_admin_network_other_sites($user, $listed, $roles);
     }
     $record['super_admins'] = count(get_super_admins());
     return $record;
@@ -114,7 +120,7 @@ function cms_admin_network_leave_site(WP_User $user, WP_Site $site, int $heir)
     if ($posts > 0 && !$heir) {
         return cms_admin_network_error('cms_admin_content_needs_heir', sprintf('%s has %d post(s) on site %s: say who gets them (reassign).', $user->user_login, $posts, cms_admin_network_site_ref($site)['slug'] ?: 'main'), 409, ['posts' => $posts]);
     }
-    if ($posts > 0 && !is_user_member_of_blog($heir, $blog)) {
+    if ($posts > 0 && !cms_admin_network_belongs($heir, $blog)) {
         return cms_admin_network_error('cms_admin_heir_not_member', sprintf('User %d does not belong to site %s, so cannot take its posts.', $heir, cms_admin_network_site_ref($site)['slug'] ?: 'main'), 409);
     }
     $removed = remove_user_from_blog($user->ID, $blog, $posts > 0 ? $heir : 0);
@@ -193,24 +199,33 @@ function cms_admin_network_delete_user(WP_REST_Request $request)
     if ($heir === $user->ID || ($heir && !get_userdata($heir))) {
         return cms_admin_network_error('cms_admin_bad_heir', 'The account to give the posts to must be another existing user.');
     }
-    $blogs = array_map('intval', array_keys(get_blogs_of_user($user->ID)));
-    $posts = cms_admin_network_posts_by_site($user->ID, $blogs);
+    // Every site with its posts, archived ones and ones it was removed from too (0.5.3).
+    $posts = cms_admin_network_posts_everywhere($user->ID);
     $blocked = [];
     foreach ($posts as $blog => $count) {
-        if ($count > 0 && (!$heir || !is_user_member_of_blog($heir, $blog))) {
+        if (!$heir || !cms_admin_network_belongs($heir, $blog)) {
             $blocked[] = (cms_admin_network_site_ref(get_site($blog))['slug'] ?: 'main') . " ($count)";
         }
     }
     if ($blocked) {
         return cms_admin_network_error('cms_admin_content_needs_heir', sprintf('%s has posts on %s: give them to a user who belongs to each of those sites (reassign).', $user->user_login, implode(', ', $blocked)), 409);
     }
+    // Memberships of archived, spam and deactivated sites too: get_blogs_of_user($id, true).
+    $members = array_map('intval', array_keys(get_blogs_of_user($user->ID, true)));
     $sites = [];
-    foreach ($blogs as $blog) {
-        $done = cms_admin_network_leave_site($user, get_site($blog), $heir);
+    foreach ($members as $blog) {
+        $site = get_site($blog);
+        $done = cms_admin_network_leave_site($user, $site, $heir);
         if (is_wp_error($done)) {
             return $done;
         }
-        $sites[] = $done;
+        $sites[] = $done + ['member' => true, 'inactive' => cms_admin_network_site_inactive($site)];
+    }
+    foreach (array_keys($posts) as $blog) {
+        if (!in_array($blog, $members, true)) {
+            $site = get_site($blog);
+            $sites[] = cms_admin_network_reassign_posts($user->ID, $site, $heir) + ['member' => false, 'inactive' => cms_admin_network_site_inactive($site)];
+        }
     }
     if (!wpmu_delete_user($user->ID)) {
         return cms_admin_network_error('cms_admin_delete_failed', 'WordPress did not delete the account.', 500);

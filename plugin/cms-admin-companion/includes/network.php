@@ -5,13 +5,14 @@
  * /wp/v2/users works on one site, and on a network it cannot delete a user (501).
  *
  *   GET    cms-admin/v1/network/users            {page, per_page, search}  super admin
- *   GET    cms-admin/v1/network/users/{id}       one user: sites, roles, posts per site
+ *   GET    cms-admin/v1/network/users/{id}       one user: sites, roles, posts per site; with
+ *          {other_sites: true} (0.5.3) also archived sites it belongs to and sites it left that hold its posts
  *   GET    cms-admin/v1/network/sites/{site}/roles        that site's roles (0.5.2), as GET roles
  *   POST   cms-admin/v1/network/sites/{site}/users        {user, role}
  *   DELETE cms-admin/v1/network/sites/{site}/users/{id}   {reassign}
  *   POST   cms-admin/v1/network/super-admins/{id}
  *   DELETE cms-admin/v1/network/super-admins/{id}
- *   DELETE cms-admin/v1/network/users/{id}       {reassign}
+ *   DELETE cms-admin/v1/network/users/{id}       {reassign}: every site's posts to the heir (0.5.3: other_sites too)
  *
  * Only a super admin may act across the network, checked with WordPress's own functions
  * (is_super_admin, manage_network_users) in every route's permission callback.
@@ -42,7 +43,8 @@ add_action('rest_api_init', static function (): void {
         ],
     ]);
     register_rest_route($ns, '/network/users/(?P<id>\d+)', [
-        ['methods' => WP_REST_Server::READABLE, 'callback' => 'cms_admin_network_user', 'permission_callback' => $can, 'args' => $id],
+        // `other_sites` (0.5.3): asked by a network delete only, as it visits every site of the network.
+        ['methods' => WP_REST_Server::READABLE, 'callback' => 'cms_admin_network_user', 'permission_callback' => $can, 'args' => $id + ['other_sites' => ['type' => 'boolean', 'default' => false]]],
         ['methods' => WP_REST_Server::DELETABLE, 'callback' => 'cms_admin_network_delete_user', 'permission_callback' => $can, 'args' => $id + $reassign],
     ]);
     // A role's capabilities differ per site (a role editor plugin on one of them): what
@@ -179,4 +181,5 @@ function cms_admin_network_sites(): array
     return $sites;
 }
 
+require_once __DIR__ . '/network-content.php';
 require_once __DIR__ . '/network-writes.php';

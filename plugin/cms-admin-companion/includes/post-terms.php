@@ -4,7 +4,8 @@
  *
  *   POST cms-admin/v1/post-terms {taxonomy: <slug>, post_ids: [..≤500], add: [ids], remove: [ids]}
  *   (posts of every type the taxonomy is registered for, any status but auto-draft)
- *   → {updated: [ids], unchanged: [ids], failed: [{post_id, code, message}]}
+ *   → {updated: [ids], unchanged: [ids], failed: [{post_id, code, message}],
+ *      changes: {post_id: {added, removed}} (0.5.3: what each updated post really gained and lost)}
  *
  * Changes, not replacements (since 0.3.0): each post gets wp_add_object_terms() and
  * wp_remove_object_terms(), never a rewrite of its whole list, so terms another writer gave the
@@ -55,19 +56,26 @@ function cms_admin_rest_post_terms(WP_REST_Request $request): array|WP_Error
     if ($refusal) {
         return $refusal;
     }
-    $report = ['updated' => [], 'unchanged' => [], 'failed' => []];
+    $report = ['updated' => [], 'unchanged' => [], 'failed' => [], 'changes' => []];
 
     wp_defer_term_counting(true);
     foreach (array_unique(array_map('intval', (array) $request['post_ids'])) as $post_id) {
-        $outcome = cms_admin_change_post_terms($post_id, $taxonomy, $add, $remove);
+        $change = null;
+        $outcome = cms_admin_change_post_terms($post_id, $taxonomy, $add, $remove, $change);
         if (is_wp_error($outcome)) {
             $report['failed'][] = ['post_id' => $post_id, 'code' => $outcome->get_error_code(), 'message' => $outcome->get_error_message()];
         } else {
             $report[$outcome][] = $post_id;
+            if ($outcome === 'updated') {
+                $report['changes'][(string) $post_id] = $change;
+            }
         }
     }
     // Recounts every term touched above, once.
     wp_defer_term_counting(false);
+    // `changes` (0.5.3): per updated post, the terms it really gained and lost, read as it was
+    // written (a term another writer gave it a moment before is in it): what the journal keeps.
+    $report['changes'] = (object) $report['changes'];
     return $report;
 }
 
@@ -118,8 +126,11 @@ function cms_admin_post_terms_refusal(string $taxonomy, array $term_ids): ?WP_Er
     return null;
 }
 
-/** One post: 'updated', 'unchanged' or a WP_Error naming why it was left as it was. */
-function cms_admin_change_post_terms(int $post_id, string $taxonomy, array $add, array $remove): string|WP_Error
+/**
+ * One post: 'updated', 'unchanged' or a WP_Error naming why it was left as it was. `$change`
+ * gets, for an updated post, the terms it gained and lost (`added`, `removed`).
+ */
+function cms_admin_change_post_terms(int $post_id, string $taxonomy, array $add, array $remove, ?array &$change = null): string|WP_Error
 {
     $post = get_post($post_id);
     // Any post type the taxonomy is registered for (pages, custom types), and trashed posts,
@@ -166,6 +177,7 @@ function cms_admin_change_post_terms(int $post_id, string $taxonomy, array $add,
             return cms_admin_terms_gone($gone, $taxonomy, $post_id);
         }
     }
+    $change = ['added' => $to_add, 'removed' => $to_remove];
     return 'updated';
 }
 

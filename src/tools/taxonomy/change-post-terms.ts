@@ -58,6 +58,8 @@ type BulkReport = {
   updated: number[];
   unchanged: number[];
   failed: Array<{ post_id: number; code: string; message: string }>;
+  /** 0.5.3: what each updated post gained and lost (an object; older plugins leave it out). */
+  changes?: AssignReport['changes'];
 };
 
 async function viaCompanion(
@@ -79,10 +81,12 @@ async function viaCompanion(
       return readBack(client, kind, postIds, change, err);
     }
   });
+  const changes = Object.assign({}, ...reports.map((r) => (r.changes && !Array.isArray(r.changes) ? r.changes : {})));
   return {
     updated: reports.flatMap((r) => r.updated),
     unchanged: reports.flatMap((r) => r.unchanged),
     failed: reports.flatMap((r) => r.failed.map((f) => failure(f.post_id, f))),
+    ...(Object.keys(changes).length ? { changes } : {}),
   };
 }
 

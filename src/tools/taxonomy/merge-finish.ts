@@ -2,6 +2,7 @@ import type { WordPressClient } from '../../client/index.js';
 import { changePostTerms } from './change-post-terms.js';
 import { failure, missingTerms, type PostFailure, type PostTerms, postsWithAnyTerm } from './post-terms.js';
 import type { TermKind } from './terms.js';
+import type { PostTermChange } from '../undo-data.js';
 
 export interface MergePlan {
   /** The taxonomy merged in: categories, tags, any other. */
@@ -24,6 +25,11 @@ export interface MergeReport {
   children_failed?: Array<{ id: number; error: { code: string; message: string } }>;
   sources_kept_reason?: string;
   sources_delete_failed?: Array<{ id: number; error: { code: string; message: string } }>;
+  /**
+   * Per post this merge wrote, the terms it gained and lost (#47.2): what the journal keeps, so
+   * posts given a source after the undo scope was read are journalled too. Not in the answer.
+   */
+  post_changes?: Record<string, PostTermChange>;
 }
 
 /**

@@ -50,8 +50,10 @@ export function termMergeTool(spec: { name: string; description: string; kind?: 
     // Thousands of posts: failed posts by reason, id ranges (the audit log keeps every post).
     answer: (result: MergeReport | ReturnType<typeof describePlan>) => {
       if (!('posts_failed' in result)) return result;
-      const { failures, more } = failuresByReason(result.posts_failed);
-      return { ...result, posts_failed: failures, ...(more ? { posts_failed_reasons_not_listed: more } : {}) };
+      // Each post's change is for the journal (undo-terms.ts), not the answer.
+      const { post_changes: _journalled, ...answer } = result;
+      const { failures, more } = failuresByReason(answer.posts_failed);
+      return { ...answer, posts_failed: failures, ...(more ? { posts_failed_reasons_not_listed: more } : {}) };
     },
     // The plan, read from the site: which posts would move, which children, which sources go.
     preview: async ({ client }, params) => describePlan(await plan(client, params as Params)),

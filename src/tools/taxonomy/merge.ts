@@ -7,10 +7,11 @@ import { finishMerge, type MergePlan, type MergeReport } from './merge-finish.js
 
 export type { MergePlan, MergeReport };
 import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
-import { postsWithAnyTerm } from './post-terms.js';
+import { type AssignReport, postsWithAnyTerm } from './post-terms.js';
 import { withSiteLock } from './site-lock.js';
 import { defaultCategoryId } from './term-writes.js';
 import { type TermKind, termNotFound } from './terms.js';
+import type { PostTermChange } from '../undo-data.js';
 
 type TermRef = { id: number; parent: number };
 
@@ -139,10 +140,36 @@ async function writeMerge(client: WordPressClient, plan: MergePlan): Promise<Mer
   });
   if (childFailures.length) report.children_failed = childFailures;
   try {
-    return await finishMerge(client, plan, report, [...posts.updated, ...posts.unchanged]);
+    const done = await finishMerge(client, plan, report, [...posts.updated, ...posts.unchanged]);
+    return { ...done, post_changes: changesMade(plan, posts, done) };
   } catch (err) {
     throw written(err, report);
   }
+}
+
+/**
+ * What the merge did to each post's terms: as the companion plugin (0.5.3) read them while
+ * writing each post, else from the terms the merge read just before writing (the plan; on the
+ * core path under the site lock): a post updated gained the target if it lacked it and lost the
+ * sources it had. One left changed by a failure (an added term deleted meanwhile, the removed
+ * ones not given back) lost its sources. A post given its sources back, or failed untouched,
+ * changed nothing.
+ */
+function changesMade(plan: MergePlan, written: AssignReport, report: MergeReport): Record<string, PostTermChange> {
+  const had = new Map(plan.posts.map((post) => [post.id, post.terms]));
+  const failed = new Map(report.posts_failed.map((f) => [f.post_id, f.error]));
+  const out: Record<string, PostTermChange> = {};
+  const lost = (id: number) => plan.sourceIds.filter((t) => had.get(id)?.includes(t));
+  for (const id of written.updated) {
+    if (failed.has(id)) continue;
+    const exact = written.changes?.[String(id)];
+    const added = exact ? exact.added : had.get(id)?.includes(plan.targetId) ? [] : [plan.targetId];
+    const removed = exact ? exact.removed : lost(id);
+    if (added.length || removed.length) out[String(id)] = { added, removed };
+  }
+  for (const [id, error] of failed)
+    if (error.changed && lost(id).length) out[String(id)] = { added: [], removed: lost(id) };
+  return out;
 }
 
 /** A merge that fails after its post writes says what it had written (and that no source is deleted). */

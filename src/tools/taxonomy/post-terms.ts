@@ -163,4 +163,9 @@ export interface AssignReport {
   updated: number[];
   unchanged: number[];
   failed: PostFailure[];
+  /**
+   * Per updated post, the terms it really gained and lost, as the companion plugin (0.5.3) read
+   * them while writing; absent on the core path and for posts whose answer was lost.
+   */
+  changes?: Record<string, { added: number[]; removed: number[] }>;
 }

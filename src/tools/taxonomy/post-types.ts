@@ -76,7 +76,7 @@ type Endpoint = { methods?: string[]; args?: { status?: { items?: { enum?: unkno
  * content. An index that does not say keeps the usual statuses.
  * https://developer.wordpress.org/reference/functions/register_post_status/
  */
-async function withStatuses(client: WordPressClient, routes: PostTypeRoute[]): Promise<PostTypeRoute[]> {
+export async function withStatuses(client: WordPressClient, routes: PostTypeRoute[]): Promise<PostTypeRoute[]> {
   const byNamespace = new Map<string, PostTypeRoute[]>();
   for (const route of routes) {
     const namespace = route.route.slice(0, route.route.lastIndexOf('/'));

@@ -1,6 +1,6 @@
 import type { WordPressClient } from '../../client/index.js';
 import type { ToolUndo } from '../define-tool.js';
-import { taxonomyRef, type UndoState } from '../undo-data.js';
+import { type PostTermChange, taxonomyRef, type UndoState } from '../undo-data.js';
 import { postsWithAnyTerm } from './post-terms.js';
 import { defaultCategoryId } from './term-writes.js';
 import type { TermKind } from './terms.js';
@@ -91,8 +91,12 @@ export function termMergeUndo(kindOf: KindOf): ToolUndo<P> {
         postTerms,
       };
     },
-    summary: (params, result: { sources_deleted?: number[] }, before) =>
-      `merged ${plural(before, params.source_ids.length)} ${params.source_ids.join(', ')} into ${params.target_id} (${Object.keys(before.posts ?? {}).length} post(s)${result.sources_deleted?.length ? `; deleted ${result.sources_deleted.join(', ')}` : ''})`,
+    // The posts the merge itself moved, as it read them just before writing (merge.ts), not the
+    // scope read earlier: a post given a source in between is moved, so it is journalled (#47.2).
+    done: (result: { post_changes?: Record<string, PostTermChange> }) =>
+      result.post_changes ? { post_changes: result.post_changes } : undefined,
+    summary: (params, result: { sources_deleted?: number[]; posts_moved?: number }, before) =>
+      `merged ${plural(before, params.source_ids.length)} ${params.source_ids.join(', ')} into ${params.target_id} (${result.posts_moved ?? Object.keys(before.posts ?? {}).length} post(s)${result.sources_deleted?.length ? `; deleted ${result.sources_deleted.join(', ')}` : ''})`,
   };
 }
 

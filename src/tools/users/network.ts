@@ -22,12 +22,25 @@ export interface Membership {
   posts?: number;
 }
 
+/**
+ * A site not among the user's `sites` (active memberships) where it still has posts or a
+ * membership: an archived site it belongs to, a site it was removed from that holds its posts
+ * (plugin 0.5.3, single-user read).
+ */
+export interface OtherSite extends Membership {
+  member: boolean;
+  /** 'archived', 'spam' or 'deactivated'; null for an active site. */
+  inactive: string | null;
+  posts: number;
+}
+
 export interface NetworkUser {
   id: number;
   username: string;
   name: string;
   super_admin: boolean;
   sites: Membership[];
+  other_sites?: OtherSite[];
   /** How many super admins the network has (single-user read). */
   super_admins?: number;
 }
@@ -58,8 +71,9 @@ export async function requireNetwork(client: WordPressClient, what: string): Pro
   }
 }
 
-export async function networkUser(client: WordPressClient, id: number): Promise<NetworkUser> {
-  return client.get<NetworkUser>(`${NETWORK}/users/${id}`);
+/** `otherSites`: also the sites a network delete must visit (plugin 0.5.3; it reads every site). */
+export async function networkUser(client: WordPressClient, id: number, otherSites = false): Promise<NetworkUser> {
+  return client.get<NetworkUser>(`${NETWORK}/users/${id}`, otherSites ? { other_sites: true } : undefined);
 }
 
 /** "sports", "main" or an id, as the plugin's routes take it. */

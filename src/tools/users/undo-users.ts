@@ -1,5 +1,6 @@
 import type { ToolUndo } from '../define-tool.js';
 import type { UndoState } from '../undo-data.js';
+import { contentOutcome, loadUserContent } from './user-content.js';
 
 /**
  * How the user tools' calls are journalled for undo (src/undo/): the user's email, name, bio,
@@ -38,12 +39,17 @@ export const deleteUserUndo: ToolUndo<P> = {
   irreversible: (params) =>
     params.delete_content ? undefined : 'a deleted account cannot be recreated (its posts went to another account)',
   scope: async ({ client }, params) => {
-    const user = await client.get<{ username?: string }>(`/wp/v2/users/${params.id}`, {
-      context: 'edit',
-      _fields: 'username',
-    });
+    const [user, content] = await Promise.all([
+      client.get<{ username?: string }>(`/wp/v2/users/${params.id}`, { context: 'edit', _fields: 'username' }),
+      loadUserContent(client, params.id),
+    ]);
     const who = `user ${params.id}${user.username ? ` (${user.username})` : ''}`;
-    return { trashOf: params.id, notRestorable: [`${who}: a deleted account cannot be recreated`] };
+    // What wp_delete_user deletes for good (other types, posts already in the Trash, links):
+    // named, so an undo's answer counts only what it can give back (#47.4).
+    const gone = Object.entries(contentOutcome(content, false).posts_deleted).map(([type, n]) => `${type} ${n}`);
+    if (content.links) gone.push(`link ${content.links}`);
+    const lost = gone.length ? [`${gone.join(', ')}: deleted for good with the account, cannot be restored`] : [];
+    return { trashOf: params.id, notRestorable: [`${who}: a deleted account cannot be recreated`, ...lost] };
   },
   summary: (params, result: { username?: string; posts_trashed?: Record<string, number> }, before) => {
     if (!params.delete_content) return `deleted user ${params.id}, posts to ${params.reassign_to}`;
