@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalInterrupt } from '../../src/index.js';
 import { UserToolkit } from '../../src/index.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
-import { testContext } from '../helpers/site.js';
+import { createContext } from '../../src/config.js';
+import type { ToolContext } from '../../src/call/index.js';
+import { FaultProxy } from '../helpers/fault-proxy.js';
+import { testContext, testSite } from '../helpers/site.js';
 import { type Fixture, makeUser, readUser } from '../wordpress/users/helpers.js';
 
 /**
@@ -28,8 +31,8 @@ const toolResults = (messages: BaseMessage[]) =>
   );
 
 /** A StateGraph as many LangGraph apps build it: a model node, the prebuilt ToolNode, a checkpointer. */
-function toolNodeApp(calls: Array<{ name: string; args: Record<string, unknown> }>) {
-  const tools = new UserToolkit({ context: testContext(), approvals: 'interrupt' }).getTools();
+function toolNodeApp(calls: Array<{ name: string; args: Record<string, unknown> }>, context: ToolContext = testContext()) {
+  const tools = new UserToolkit({ context, approvals: 'interrupt' }).getTools();
   const ids = calls.map((_, i) => `call_${i}_${randomUUID().slice(0, 8)}`);
   // The "model": the tool calls at first, then a closing message once their results are in.
   const model = (state: { messages: BaseMessage[] }) =>
@@ -62,10 +65,21 @@ async function answerAll(
   return out;
 }
 
+let proxy: FaultProxy;
+beforeAll(async () => {
+  proxy = await new FaultProxy(testSite().url).start();
+});
+afterAll(() => proxy.stop());
+
 describe('ToolNode in a StateGraph: three set-user-role calls wait together', () => {
   it('the person approves a and c and rejects b: a and c become administrators, b does not, and each result is its own', async () => {
     const [a, b, c] = await Promise.all(['tna', 'tnb', 'tnc'].map((prefix) => makeUser({ prefix })));
-    const { graph, ids, config } = toolNodeApp([promote(a!), promote(b!), promote(c!)]);
+    // The site answers about a slowest and b slower than c, on every run: the calls reach
+    // interrupt() as c, b, a. So the run after c is approved and has run (its review now asks
+    // nothing), b and a come first to the answers given to c's and b's questions.
+    const slow = (user: Fixture, ms: number) => ({ method: 'GET', path: new RegExp(`/wp/v2/users/${user.id}(?:[?/]|$)`), fault: { kind: 'delay' as const, ms } });
+    proxy.clear().inject(slow(a!, 700)).inject(slow(b!, 350));
+    const { graph, ids, config } = toolNodeApp([promote(a!), promote(b!), promote(c!)], createContext({ ...testSite(), url: proxy.url }));
     const run = (input: unknown) => graph.invoke(input as never, config) as never;
     const first = await run({ messages: [new HumanMessage('Make a, b and c administrators.')] });
     const asked: ApprovalInterrupt[] = [];
@@ -81,6 +95,8 @@ describe('ToolNode in a StateGraph: three set-user-role calls wait together', ()
     expect((await readUser(a!.id)).roles).toEqual(['administrator']);
     expect((await readUser(b!.id)).roles).toEqual(['subscriber']);
     expect((await readUser(c!.id)).roles).toEqual(['administrator']);
+    // One question at a time, in the order the site answered: c, b, a.
+    expect(asked.map((q) => q.tool_call_id)).toEqual([ids[2], ids[1], ids[0]]);
     // Every question names its user and carries its own call's id.
     for (const q of asked) {
       const user = [a!, b!, c!].find((u) => q.summary.includes(u.username))!;
