@@ -53,6 +53,10 @@ export function toLangChainTool(
   return new RegistryTool(tool, context, options);
 }
 
+/** The question carries the model's tool-call id: a LangGraph resume is matched to its call by it (interrupt.ts). */
+const forCall = (approver: Approver, id: unknown): Approver =>
+  typeof id === 'string' && id ? (request) => approver({ ...request, tool_call_id: id }) : approver;
+
 type ToolCallShape = { type: 'tool_call'; id?: string; name: string; args: unknown };
 const isToolCall = (arg: unknown): arg is ToolCallShape =>
   typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'tool_call';
@@ -62,7 +66,7 @@ class RegistryTool extends DynamicStructuredTool {
   readonly #strict: boolean;
 
   constructor(tool: AnyToolDefinition, context: ToolContext | Fleet, options: LangChainToolOptions) {
-    const approver = approverFor(options.approvals);
+    const callApprover = approverFor(options.approvals);
     super({
       name: tool.name,
       description: tool.description,
@@ -73,6 +77,7 @@ class RegistryTool extends DynamicStructuredTool {
       // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
       func: async (input: unknown, _runManager, config) => {
         const signal = config?.signal;
+        const approver = forCall(callApprover, (config as { toolCall?: { id?: unknown } } | undefined)?.toolCall?.id);
         if (isFleet(context)) {
           const outcome = await runOnFleet(tool, context, input, approver, signal);
           return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });

@@ -17,6 +17,8 @@ export interface ApprovalRequest {
   summary: string;
   /** A write on several sites (#38): each site's effect, read from that site; `summary` lists them all. */
   sites?: Array<{ site: string; summary: string }>;
+  /** The model's id for this tool call, when a LangChain tool call carried one. */
+  tool_call_id?: string;
 }
 
 /** `unavailable`: no one could be asked (no terminal, no `approvals` option, no elicitation). */

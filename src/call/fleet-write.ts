@@ -43,7 +43,9 @@ export async function fleetWrite(
     else go.push({ ...site, review: site.review });
   }
   if (!go.length) return { sites: [...refused.values()] };
-  const lines = go.map((site) => ({ site: site.name, summary: site.review.summary }));
+  // Built by us from what will run, a line a site in the session's order; a site's own words
+  // (names and roles read from it) stay on its line: they cannot add or reorder lines (#48).
+  const lines = go.map((site) => ({ site: site.name, summary: siteLine(site.review.summary) }));
   const failing = refused.size ? `\n(not on ${[...refused.keys()].join(', ')}: the call would fail there)` : '';
   const summary = `on ${go.length} sites:\n${lines.map((l) => `- ${l.site}: ${l.summary}`).join('\n')}${failing}`;
   const args = { ...params, site: go.map((s) => s.name).join(',') };
@@ -53,10 +55,52 @@ export async function fleetWrite(
     return { error: { ...error, message: error.message.replace('Nothing was changed.', 'Nothing was changed on any site.') } };
   }
   // Stopped (Ctrl-C, the caller's signal) once approved: no new site starts; each one not
-  // started is said by name, nothing written there.
-  const ran = await fanOutSites(go, (site) => runTool(tool, site.context, site.review.params ?? params), concurrency, signal);
+  // started is said by name, nothing written there. Each site is read again first: one that
+  // changed while the person read the question is not written (asked about anew by a new call).
+  const ran = await fanOutSites(go, (site) => runIfUnchanged(tool, site, params), concurrency, signal);
   const byName = new Map([...refused, ...ran.map((r) => [r.site, r] as const)]);
   return { sites: sites.map((s) => byName.get(s.name)).filter((r): r is SiteResult => r !== undefined) };
+}
+
+/** The approved call on one site, if that site still reads as its line of the question said. */
+async function runIfUnchanged(
+  tool: AnyToolDefinition,
+  site: { name: string; context: ToolContext; review: CallReview },
+  params: Record<string, unknown>,
+): Promise<ToolOutcome> {
+  const approved = site.review.params ?? params;
+  const now = await reviewCall(readingTool(tool), site.context, approved);
+  if (now.approval === 'fails') return { ok: false, error: now.error };
+  if (now.summary === site.review.summary) return runTool(tool, site.context, approved);
+  return {
+    ok: false,
+    error: {
+      code: 'changed_since_question',
+      message: `${site.name} changed while the question was open: the call would now ${siteLine(now.summary).slice(0, 300)}, not what was approved. Nothing was changed there.`,
+      hint: `Make the call again for ${site.name}: it is asked anew.`,
+    },
+  };
+}
+
+/**
+ * A site's words on one line of a question: line breaks, the characters that can pass for one,
+ * controls and bidi overrides become spaces (a name read from a site cannot start a new line
+ * that looks like another site's).
+ */
+export function siteLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ');
+}
+
+/**
+ * In a session of several sites, a write on one site is asked about naming it (#48): the summary
+ * starts `on NAME:`, `args` keep `site`, `sites` has its one line — so staging and production
+ * clones never read the same.
+ */
+export function namingSite(approver: Approver, site: string): Approver {
+  return (request) => {
+    const line = siteLine(request.summary);
+    return approver({ ...request, args: { ...request.args, site }, summary: `on ${site}: ${line}`, sites: [{ site, summary: line }] });
+  };
 }
 
 /**

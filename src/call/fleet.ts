@@ -6,7 +6,7 @@ import { parseParams } from '../tools/params.js';
 import { typeOnly } from '../tools/schema.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, decideCall } from './approval.js';
-import { type FleetAnswer, fanOutSites, fleetWrite } from './fleet-write.js';
+import { type FleetAnswer, fanOutSites, fleetWrite, namingSite } from './fleet-write.js';
 import { invalidParams, runTool, type ToolOutcome } from './run-tool.js';
 
 /**
@@ -92,9 +92,11 @@ export async function runOnFleet(
     if ('error' in done) return { ok: false, error: done.error };
     answer = done;
   } else {
+    // One site of several: its question names it (#48); a one-site session asks as before.
+    const ask = (name: string) => (fleet.sites.length > 1 ? namingSite(approver, name) : approver);
     const sites = await fanOutSites(
       contexts,
-      ({ context }) => (write ? decideThenRun(base, context, params, approver) : runTool(base, context, params)),
+      ({ name, context }) => (write ? decideThenRun(base, context, params, ask(name)) : runTool(base, context, params)),
       concurrency,
       signal,
     );

@@ -28,5 +28,5 @@ export {
   USAGE_ERROR_CODES,
 } from './envelope.js';
 export { type Fleet, type FleetSite, fleetTools, isFleet, pickSites, runOnFleet, SITE } from './fleet.js';
-export type { FleetAnswer, SiteResult } from './fleet-write.js';
+export { type FleetAnswer, namingSite, type SiteResult, siteLine } from './fleet-write.js';
 export { type FanOutResult, fanOut } from './fan-out.js';

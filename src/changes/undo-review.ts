@@ -31,7 +31,7 @@ import { rolePowers, withPowers } from '../tools/users/risk.js';
  * dry run (what will be written, conflicts left out — never the entry's summary, which is
  * only text in a file) is turned into forward calls, and each call's own review (its preview
  * where it has none) says it, with its refusals: an undo of a demotion reads as set-user-role
- * ("give ghopper the role administrator (manage_options, …)"), of a disable as enable-user,
+ * ("give ghopper the role administrator (manage_options, …) (was: subscriber)"), of a disable as enable-user,
  * of create-user as delete-user (posts, "cannot be undone"), of delete-term as create-term,
  * of revoke-super-admin as grant-super-admin, of remove-user-from-site as add-user-to-site.
  */
@@ -144,23 +144,22 @@ async function networkLines(context: ToolContext, now: UndoState, after: UndoSta
 }
 
 /**
- * What the user's roles become, in a person's words (#36): "role editor back for alice (now
- * administrator)", and the powers it gives. One role: set-user-role's review runs for its
- * refusals (a role above the caller's, the last administrator); several or none: the same checks.
+ * What the user's roles become, in set-user-role's own words (#36, #48): "give alice the role
+ * administrator (manage_options, promote_users, …) (was: subscriber)" — the power it gives back
+ * named as the forward call names it, its refusals (a stronger account, a role above the
+ * caller's, the last administrator) checked by its review. Several roles or none: the same
+ * words and checks for each role.
  */
 async function rolesLine(context: ToolContext, id: number, is: UserState, want: UserState): Promise<string> {
   const [only] = want.roles;
+  if (want.roles.length === 1 && only) return forward(context, setUserRole, { id, role: only });
   const { client } = context;
-  if (want.roles.length === 1 && only) await forward(context, setUserRole, { id, role: only });
-  else {
-    await refuseStrongerAccount(client, id, 'change the roles of');
-    for (const role of want.roles) await refuseStrongerRole(client, role);
-  }
+  await refuseStrongerAccount(client, id, 'change the roles of');
+  for (const role of want.roles) await refuseStrongerRole(client, role);
+  const was = is.roles.join(', ') || 'no role';
+  if (!want.roles.length) return `take every role from ${is.username} (was: ${was})`;
   const powersOf = await rolePowers(client);
-  const roles = want.roles.length ? `${want.roles.length > 1 ? 'roles' : 'role'} ${want.roles.join(', ')}` : 'no role';
-  const powerful = want.roles.filter((role) => powersOf(role).length).map((role) => withPowers(role, powersOf(role)));
-  const gives = powerful.length ? `; powers: ${powerful.join(', ')}` : '';
-  return `${roles} back for ${is.username} (now ${is.roles.join(', ') || 'no role'})${gives}`;
+  return `give ${is.username} the roles ${want.roles.map((role) => withPowers(role, powersOf(role))).join(', ')} (was: ${was})`;
 }
 
 function termTools(taxonomy: TaxonomyRef) {

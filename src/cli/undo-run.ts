@@ -1,6 +1,7 @@
 import { UNDO_CHANGE } from '../changes/undo-change.js';
 import { createInterface } from 'node:readline/promises';
 import { approvalRequest, approveAll, type Approver } from '../call/approval.js';
+import { siteLine } from '../call/index.js';
 import { ConfigError } from '../config.js';
 import { runOnSites, type SiteOutcome } from '../sites/run.js';
 import { selectSites } from '../sites/select.js';
@@ -67,7 +68,8 @@ export async function runUndoRun(runId: string, options: UndoRunOptions): Promis
     finish(failedToPlan.map((o) => o.site));
     return 1;
   }
-  const question = withChanges.flatMap((p) => [`on ${p.name}:`, ...(plans.get(p.name)?.lines ?? []).map((l) => `  ${l}`)]);
+  // A site's words stay on their own lines (#48): read from the site, they cannot pass for another site's.
+  const question = withChanges.flatMap((p) => [`on ${p.name}:`, ...(plans.get(p.name)?.lines ?? []).map((l) => `  ${siteLine(l)}`)]);
   if (options.dryRun) {
     process.stdout.write(`${question.join('\n')}\n`);
     finish(failedToPlan.map((o) => o.site));

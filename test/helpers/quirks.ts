@@ -29,6 +29,8 @@ export interface Quirks {
   dropAuthorization?: boolean;
   /** A security plugin closing the REST API to visitors not logged in: this JSON error for requests without credentials. */
   securityPlugin?: { status: number; code: string; message: string };
+  /** A hostile or compromised site: every JSON string `from` in its answers reads `to` (any characters: newlines, bidi overrides). */
+  forge?: { from: string; to: string };
 }
 
 export interface Answer {
@@ -131,6 +133,10 @@ export function responseQuirks(q: Quirks, res: Answer, urls: { proxy: string; ta
     delete headers.link;
   }
   const json = String(headers['content-type'] ?? '').includes('json');
+  if (q.forge && json) {
+    const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
+    body = Buffer.from(Buffer.from(body).toString('utf8').split(inJson(q.forge.from)).join(inJson(q.forge.to)), 'utf8');
+  }
   if (q.phpOutput && json) {
     const prefix = `${q.phpOutput.bom ? '\uFEFF' : ''}${q.phpOutput.notice ? PHP_NOTICE : ''}`;
     body = Buffer.concat([Buffer.from(prefix, 'utf8'), Buffer.from(body)]);

@@ -85,12 +85,21 @@ describe('undo approval', () => {
     expect(answers.map((a) => a.error?.code ?? a.change_id).sort()).toEqual(['already_undone', category.change_id].sort());
   });
 
-  it('undo of a demotion says what the role becomes, with set-user-role\'s checks: "role administrator back for … (now subscriber); powers: …"; the dry run says the same', async () => {
+  it('undo of a demotion asks in set-user-role\'s words, naming the power it gives back: "give … the role administrator (manage_options, promote_users, edit_users, …) (was: subscriber)"; the dry run says the same', async () => {
     const { context, user, demotion } = await demotionThenCategory();
     const { questions, undo } = lookingOnly(context);
     await undo.invoke({ change_id: demotion.change_id });
-    expect(questions[0]!.summary).toContain(`role administrator back for ${user.username} (now subscriber)`);
-    expect(questions[0]!.summary).toContain('powers: administrator (manage_options, promote_users');
+    // The very words set-user-role asks with for the same change (#48, finding 7).
+    const forward: ApprovalRequest[] = [];
+    const looking: Approver = async (request) => {
+      forward.push(request);
+      return { approved: false, reason: 'just looking' };
+    };
+    const setRole = new UserToolkit({ context, approvals: looking }).getTools().find((t) => t.name === 'set-user-role')!;
+    await setRole.invoke({ id: user.id, role: 'administrator' });
+    expect(forward[0]!.summary).toBe(`give ${user.username} the role administrator (manage_options, promote_users, edit_users, …) (was: subscriber)`);
+    expect(questions[0]!.summary).toContain(forward[0]!.summary);
+    expect(questions[0]!.summary).not.toContain('back for');
     const dry = JSON.parse(String(await undo.invoke({ change_id: demotion.change_id, dry_run: true })));
     expect(dry.would).toBe(questions[0]!.summary);
     expect((await readUser(user.id)).roles).toEqual(['subscriber']);
@@ -111,12 +120,11 @@ describe('undo approval', () => {
 
     const review = await callIn(context, 'undo-change', { change_id: entry.change_id, dry_run: true });
     expect(review.ok && (review.result as { would: string }).would).toContain(
-      `role administrator back for ${user.username}`,
+      `give ${user.username} the role administrator (manage_options`,
     );
     const dry = await runCli(['undo', entry.change_id, '--dry-run'], { env: { CMS_JOURNAL: file } });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`role administrator back for ${user.username}`);
-    expect(dry.stdout).toContain('powers: administrator (manage_options');
+    expect(dry.stdout).toContain(`give ${user.username} the role administrator (manage_options`);
     expect(dry.stdout).not.toContain('(roles)');
     // The entry's words are not the question's: its tool shows only as a name's characters.
     expect(dry.stdout).not.toContain("restore category 4 'Local'");

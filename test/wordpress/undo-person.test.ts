@@ -53,14 +53,17 @@ describe('undo as a person means it', () => {
     expect((await wp().get<{ roles: string[] }>(`/wp/v2/users/${alice.id}`, { context: 'edit' })).roles).toEqual(['author']);
   });
 
-  it('the question says what each change will become: a role back for its user (now …)', async () => {
+  it('the question says what each change will become: the role given back, in set-user-role\'s words (was: …)', async () => {
     const context = journalled();
     const alice = await makeUser({ roles: ['editor'] });
     await callOkIn(context, 'set-user-role', { id: alice.id, role: 'administrator' });
     const review = await reviewCall(findTool('undo-change')!, context, {});
     expect(review).toMatchObject({
       approval: 'required',
-      summary: expect.stringContaining(`role editor back for ${alice.username} (now administrator)`),
+      summary: expect.stringContaining(`give ${alice.username} the role editor (`),
+    });
+    expect(review).toMatchObject({
+      summary: expect.stringMatching(/\(was: administrator\)$/),
     });
   });
 
