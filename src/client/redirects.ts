@@ -1,4 +1,5 @@
 import { redactUrl, WordPressError } from './errors.js';
+import { isLoopbackHost } from './insecure-http.js';
 
 /** At most this many redirects per request, as browsers and curl cap them too. */
 export const MAX_REDIRECTS = 5;
@@ -24,12 +25,13 @@ export function redirectRefusal(
   const request = { method, url: redactUrl(from) };
   const moved = `WordPress redirected ${method} ${redactUrl(from)} (HTTP ${status}) to ${redactUrl(to)}`;
   if (b.origin !== siteOrigin) {
+    const clear = sentInClear(from);
     return new WordPressError({
       status,
       code: 'site_redirects',
-      message: `${moved}, another origin (${b.origin}) than CMS_URL's (${siteOrigin}): the application password is sent only to ${siteOrigin}, so nothing was sent there.`,
+      message: `${moved}, another origin (${b.origin}) than CMS_URL's (${siteOrigin}): the application password is sent only to ${siteOrigin}, so nothing was sent there.${clear ? ` ${clear.said}` : ''}`,
       request,
-      hint: `If the site really lives there, set CMS_URL to its address (probably ${redactUrl(site)}).`,
+      hint: `${clear?.fix ?? ''}If the site really lives there, set CMS_URL to its address (probably ${redactUrl(site)}).`,
     });
   }
   if (!read && status !== 307 && status !== 308) {
@@ -42,4 +44,23 @@ export function redirectRefusal(
     });
   }
   return undefined;
+}
+
+/**
+ * The request that was redirected carried the application password (Basic auth) over plain
+ * http: said, since "nothing was sent there" alone would hide it (issue #48 finding 6).
+ */
+function sentInClear(from: string): { said: string; fix: string } | undefined {
+  const url = new URL(from);
+  if (url.protocol !== 'http:') return undefined;
+  if (isLoopbackHost(url.hostname)) {
+    return {
+      said: `This request did carry it to ${url.origin} unencrypted (plain http), on this machine only.`,
+      fix: '',
+    };
+  }
+  return {
+    said: `But this request already carried it to ${url.origin} unencrypted (plain http), readable by anyone on the network path.`,
+    fix: 'Treat the application password as exposed: revoke it (Users → Profile → Application Passwords), make a new one, and use https. ',
+  };
 }
