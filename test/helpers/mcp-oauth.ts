@@ -71,3 +71,35 @@ export async function rawPost(url: string, headers: Record<string, string>) {
   await res.body?.cancel();
   return { status: res.status, challenge: res.headers.get('www-authenticate') ?? '' };
 }
+
+/** POST /register (no sign-in, as anyone can): the status and the answer. */
+export async function registerClient(serverUrl: string, metadata: Record<string, unknown>) {
+  const res = await fetch(new URL('/register', serverUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token_endpoint_auth_method: 'none', ...metadata }),
+  });
+  return { status: res.status, body: (await res.json()) as { client_id: string; error?: string; error_description?: string } };
+}
+
+/** Our /authorize link for `clientId` (PKCE S256, state `st`); `params` replace or, as undefined, remove fields. */
+export function authorizeLink(serverUrl: string, clientId: string, redirectUri: string, params: Record<string, string | undefined> = {}): string {
+  const url = new URL('/authorize', serverUrl);
+  const fields = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: 'c'.repeat(43),
+    code_challenge_method: 'S256',
+    state: 'st',
+    ...params,
+  };
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.href;
+}
+
+/** The user's application passwords whose name starts with `prefix`, read back from WordPress. */
+export async function appPasswordsOf(userId: number, prefix: string) {
+  const all = await wp().get<Array<{ name: string; uuid: string }>>(`/wp/v2/users/${userId}/application-passwords`);
+  return all.filter((p) => p.name.startsWith(prefix));
+}

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { WordPressClient } from '../../client/index.js';
 import type { ConsentFlow, Pending } from './consent.js';
-import { checkApproval, deleteOwnAppPassword } from './wordpress-site.js';
+import { checkApproval, deleteOwnAppPassword, discardApproval } from './wordpress-site.js';
 
 /** What the callback needs of the provider (wordpress-oauth.ts). */
 interface Provider {
@@ -13,16 +13,26 @@ interface Provider {
 /**
  * WordPress's redirect after approve (`site_url`, `user_login`, `password`) or reject, for a
  * pending request the person approved on our consent page (or whose consent this browser
- * remembers for the same login): a grant and a code for the client, or access_denied.
+ * remembers for the same login), in the browser that approved it: a grant and a code for the
+ * client, or access_denied. Anything else gets no code, and the application password WordPress
+ * just made is deleted: an unknown or expired link is said; a link approved in another browser
+ * (forwarded by whoever approved it) leads to our consent page for the same request (#48).
  */
 export async function wordpressCallback(provider: Provider, req: Request, res: Response): Promise<void> {
   const query = req.query as Record<string, unknown>;
-  const pending = provider.consent.take(typeof query.pending === 'string' ? query.pending : '');
-  if (!pending) {
+  const taken = provider.consent.take(req);
+  if (!taken) {
+    await discardApproval(provider.options.siteUrl, query);
     res
       .status(400)
       .type('text/plain')
-      .send('This sign-in link is unknown or expired: start again from your MCP client.');
+      .send('This sign-in link is unknown, expired or already used: start again from your MCP client.');
+    return;
+  }
+  const { pending } = taken;
+  if (!taken.sameBrowser) {
+    await discardApproval(provider.options.siteUrl, query);
+    res.redirect(303, provider.consent.againUrl(pending));
     return;
   }
   const back = new URL(pending.params.redirectUri);

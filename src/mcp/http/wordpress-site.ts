@@ -45,6 +45,17 @@ export async function checkApproval(siteUrl: string, query: Record<string, unkno
   }
 }
 
+/**
+ * WordPress's redirect for a sign-in that gets no code: the application password it just made,
+ * if it works, is deleted, so nothing is left in the person's profile that no one will use.
+ */
+export async function discardApproval(siteUrl: string, query: Record<string, unknown>): Promise<void> {
+  const approval = await checkApproval(siteUrl, query);
+  if ('refused' in approval) return;
+  const client = new WordPressClient({ url: siteUrl, username: approval.userLogin, appPassword: approval.password });
+  await deleteOwnAppPassword(client, approval.userLogin, approval.appUuid);
+}
+
 /** Deletes the application password `uuid` signed in with itself; a failure is reported on stderr (never the password). */
 export async function deleteOwnAppPassword(client: WordPressClient, userLogin: string, uuid: string): Promise<void> {
   try {
