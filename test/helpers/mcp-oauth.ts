@@ -1,7 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'vitest';
+import { createContext } from '../../src/config.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { recordSecret, recordSecretsOf } from './output-log.js';
 import { testSite, unique, wp } from './site.js';
 import { MemoryOAuthClient, WpBrowser } from './wp-browser.js';
@@ -102,4 +107,22 @@ export function authorizeLink(serverUrl: string, clientId: string, redirectUri: 
 export async function appPasswordsOf(userId: number, prefix: string) {
   const all = await wp().get<Array<{ name: string; uuid: string }>>(`/wp/v2/users/${userId}/application-passwords`);
   return all.filter((p) => p.name.startsWith(prefix));
+}
+
+/** `mcp --http` with sign-in on the test site, on a free port, its state in a new temp folder. */
+export function serveSignIn(): Promise<McpHttpServer> {
+  const site = testSite();
+  return serveMcpHttp(
+    createContext(site),
+    {},
+    {},
+    {
+      port: 0,
+      wordpress: {
+        siteUrl: site.url,
+        stateDir: mkdtempSync(path.join(tmpdir(), 'cms-signin-')),
+        contextFor: (login) => createContext({ url: site.url, ...login }),
+      },
+    },
+  );
 }

@@ -21,10 +21,19 @@ export function clientName(client: OAuthClientInformationFull): string | undefin
   return client.client_name?.replace(/[\p{Cc}\p{Cf}]/gu, '');
 }
 
-/** The name WordPress shows on authorize-application.php and in the person's profile afterwards. */
+/** Characters of the client's own name kept in WordPress's name for it (the rest is cut, with "…"). */
+const SHOWN_NAME = 60;
+
+/**
+ * The name WordPress shows on authorize-application.php and in the person's profile afterwards.
+ * The redirect's host is never cut (its end is the registrable domain: a cut kept
+ * "claude.ai.connectors…" and dropped "evil.example", #48): registration refuses hosts too long to
+ * show whole (registration.ts), and only the client's own name is shortened.
+ */
 export function wordpressAppName(client: OAuthClientInformationFull, redirectUri: string): string {
-  const name = (clientName(client) || 'MCP client').slice(0, 100);
-  return `${name} → ${redirectHost(redirectUri).slice(0, 80)} (cms-admin MCP)`;
+  const chars = Array.from(clientName(client) || 'MCP client');
+  const name = chars.length > SHOWN_NAME ? `${chars.slice(0, SHOWN_NAME - 1).join('').trimEnd()}…` : chars.join('');
+  return `${name} → ${redirectHost(redirectUri)} (cms-admin MCP)`;
 }
 
 export interface ConsentView {

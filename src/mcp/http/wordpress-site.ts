@@ -14,7 +14,8 @@ export function authorizeApplicationUrl(
   reject: URL,
 ): URL {
   const target = new URL('wp-admin/authorize-application.php', siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`);
-  target.searchParams.set('app_name', appName.slice(0, 200));
+  // Whole: WordPress takes any length, and a cut here would drop the redirect's host at the end.
+  target.searchParams.set('app_name', appName);
   target.searchParams.set('app_id', appId);
   target.searchParams.set('success_url', success.href);
   target.searchParams.set('reject_url', reject.href);
