@@ -45,8 +45,10 @@ export class WpBrowser {
   /** Opens `authorizeUrl`: our consent page (its text, headers and form), or a redirect (`location`). */
   async open(authorizeUrl: string): Promise<ConsentView> {
     const res = await this.request(authorizeUrl);
-    const html = res.status === 200 ? await res.text() : '';
-    if (res.status !== 200) await res.body?.cancel();
+    // A page (our consent page, or an error page), or a redirect whose body is not read.
+    const redirected = res.status >= 300 && res.status < 400;
+    const html = redirected ? '' : await res.text();
+    if (redirected) await res.body?.cancel();
     const form = /<form[^>]*action="([^"]+)"[\s\S]*?<\/form>/.exec(html);
     const fields: Record<string, string> = {};
     for (const input of (form?.[0] ?? '').matchAll(/<input[^>]*>/g)) {

@@ -106,6 +106,22 @@ read and change categories, tags and other terms, posts' terms, users and their 
 `;
 }
 
+/** An /authorize error shown here instead of redirecting to a client no one approved (oauth-errors.ts). */
+export function errorPage(view: { error: string; description: string; to: string }): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>This sign-in request is not valid</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:38em;margin:2em auto;padding:0 1em}</style>
+</head><body>
+<h1>This sign-in request is not valid</h1>
+<p>The app's request cannot go on: ${esc(view.description || view.error)} (<code>${esc(view.error)}</code>).</p>
+<p>You were not sent on to the app's address (<strong>${esc(view.to)}</strong>): no one has approved this app
+in this browser, and this server never sends a browser to an address it cannot vouch for.</p>
+<p>Start again from your MCP client. If this keeps happening, the app is asking in a way this server does not accept.</p>
+</body></html>
+`;
+}
+
 function esc(text: string): string {
   return text.replace(
     /[&<>"']/g,

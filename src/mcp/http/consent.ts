@@ -159,6 +159,11 @@ export class ConsentFlow {
     return url.href;
   }
 
+  /** Whether a person consented to this client in this browser (the remembered-consent cookie). */
+  consented(req: Request, clientId: string): boolean {
+    return this.#remembered(req, clientId) !== undefined;
+  }
+
   /** After a sign-in went through: this browser skips our page for this client next time, for this login. */
   remember(res: Response, clientId: string, login: string): void {
     const expires = Date.now() + this.rememberMs;
