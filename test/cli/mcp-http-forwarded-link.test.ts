@@ -108,6 +108,11 @@ describe('mcp --http: a link to WordPress works only in the browser that approve
     expect(back.searchParams.get('code')).toBeNull();
     expect((await victim.open(back.href)).status).toBe(200);
     expect(await appPasswordsOf(admin.id, 'Claude again →')).toEqual([]);
+
+    // Rejected on WordPress's page in the other browser: said so, nothing sent anywhere.
+    const rejected = await victim.throughWordPress((await attacker.open(link(claude.client_id))).location as string, 'reject');
+    expect([rejected.status, rejected.headers.get('location')]).toEqual([200, null]);
+    expect(await rejected.text()).toMatch(/rejected the connection on WordPress: nothing was connected/);
   });
 
   it('in the browser that approved, the sign-in goes through (a code); a link older than 10 minutes does not, and leaves no password', async () => {

@@ -32,6 +32,10 @@ export async function wordpressCallback(provider: Provider, req: Request, res: R
   const { pending } = taken;
   if (!taken.sameBrowser) {
     await discardApproval(provider.options.siteUrl, query);
+    if (query.rejected) {
+      res.status(200).type('text/plain').send('You rejected the connection on WordPress: nothing was connected.');
+      return;
+    }
     res.redirect(303, provider.consent.againUrl(pending));
     return;
   }
