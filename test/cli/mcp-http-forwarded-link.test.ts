@@ -34,6 +34,9 @@ async function approveOnOurPage(browser: WpBrowser, authorizeUrl: string): Promi
   expect(page.status).toBe(200);
   const approved = await browser.consent(page.action as string, page.fields);
   await approved.body?.cancel();
+  // What binds the approval to this browser: sent back with WordPress's redirect (Lax), to the callback only.
+  const cookie = approved.headers.getSetCookie().find((line) => line.startsWith('cms_admin_signin='));
+  expect(cookie).toMatch(/; Max-Age=600; Path=\/oauth\/wordpress\/callback; .*HttpOnly; SameSite=Lax/);
   const wpLink = approved.headers.get('location') ?? '';
   expect(wpLink).toContain('/wp-admin/authorize-application.php');
   return wpLink;
