@@ -50,13 +50,15 @@ export function siteConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SiteCon
       `CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`,
     );
   }
-  checkSiteUrl(env.CMS_URL);
+  const allowInsecureHttp = insecureHttpAllowed(env);
+  checkSiteUrl(env.CMS_URL, 'CMS_URL', allowInsecureHttp);
   return {
     url: env.CMS_URL,
     username: env.CMS_USERNAME as string,
     appPassword: env.CMS_APP_PASSWORD as string,
     sandbox: false,
     credentialsFrom: 'CMS_USERNAME and CMS_APP_PASSWORD',
+    ...(allowInsecureHttp ? { allowInsecureHttp } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/client/index.js';
+import { createContext, siteConfigFromEnv } from '../../src/config.js';
 import { isLoopbackHost } from '../../src/client/insecure-http.js';
 import { LoopbackServer } from '../../src/evals/loopback.js';
 import { TaxonomyToolkit } from '../../src/toolkits.js';
@@ -111,6 +112,11 @@ describe('plain http to a host that is not this machine', () => {
     }
     expect(refused).toMatchObject({ name: 'WordPressError', code: 'insecure_http' });
     expect(new TaxonomyToolkit({ site: { ...site, allowInsecureHttp: true }, journal: 'off' }).tools.length).toBeGreaterThan(0);
+    // The env a library app passes (resolveSiteConfig / siteConfigFromEnv), then createContext.
+    const env = { CMS_URL: SHOP, CMS_USERNAME: 'admin', CMS_APP_PASSWORD: PASSWORD };
+    expect(() => siteConfigFromEnv(env)).toThrow(/CMS_URL http:\/\/shop\.example is plain http/);
+    const allowed = siteConfigFromEnv({ ...env, CMS_ALLOW_INSECURE_HTTP: '1' });
+    expect(createContext(allowed as NonNullable<typeof allowed>).client.siteUrl).toBe(SHOP);
     expect(new WordPressClient({ ...site, allowInsecureHttp: true }).siteUrl).toBe(SHOP);
     for (const host of ['127.0.0.1', '127.8.9.1', '[::1]', 'localhost', 'wp.localhost']) expect(isLoopbackHost(host), host).toBe(true);
     for (const url of ['http://127.1:8080', 'http://0x7f.0.0.1', 'http://[::ffff:127.0.0.1]'])
