@@ -89,7 +89,7 @@ describe('mcp --http: a link to WordPress works only in the browser that approve
     const again = await victim.throughWordPress(forwarded);
     expect(again.status).toBe(400);
     expect(again.headers.get('location')).toBeNull();
-    expect(await again.text()).toMatch(/unknown, expired or already used/);
+    expect(await again.text()).toMatch(/already used: start again/);
     expect(await appPasswordsOf(admin.id, 'Claude →')).toEqual([]);
   });
 
@@ -136,6 +136,7 @@ describe('mcp --http: a link to WordPress works only in the browser that approve
     const expired = await lateBrowser.throughWordPress(wpLink);
     expect(expired.status).toBe(400);
     expect(expired.headers.get('location')).toBeNull();
+    expect(await expired.text()).toMatch(/expired: start again/);
     expect(await appPasswordsOf(admin.id, 'Late app →')).toEqual([]);
   });
 });

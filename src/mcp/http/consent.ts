@@ -30,9 +30,13 @@ export interface Pending {
   browserHash?: string;
 }
 
-/** What WordPress's callback brings back: the approved request, and whether it came back to the browser that approved it. */
+/**
+ * What WordPress's callback brings back: the approved request; `live` the first time within its
+ * 10 minutes (else `expired`, or `used` the second time); whether it came back to the browser that approved it.
+ */
 export interface Taken {
   pending: Pending;
+  state: 'live' | 'expired' | 'used';
   sameBrowser: boolean;
 }
 interface Form {
@@ -52,7 +56,12 @@ interface Form {
  */
 export class ConsentFlow {
   readonly #forms = new Map<string, Form>();
-  readonly #approved = new Map<string, Pending>();
+  /**
+   * Approved requests by their callback key's digest. A used or expired one is kept a while (until
+   * SIGN_IN_TTL_MS past its end, or its second use), so that the application password WordPress
+   * makes for it anyway is deleted; a key never issued makes the server ask WordPress nothing.
+   */
+  readonly #approved = new Map<string, { pending: Pending; used: boolean }>();
 
   constructor(
     readonly store: GrantStore,
@@ -127,18 +136,23 @@ export class ConsentFlow {
   }
 
   /**
-   * The approved request WordPress's callback names (single use, whichever browser brings it), or
-   * undefined when unknown or expired; `sameBrowser` only with the cookie of the browser that approved.
+   * The approved request WordPress's callback names (live once, whichever browser brings it), or
+   * undefined for a key never issued (or long gone); `sameBrowser` only with the cookie of the browser that approved.
    */
   take(req: Request): Taken | undefined {
     const named = (req.query as Record<string, unknown>).pending;
     const key = hash(typeof named === 'string' ? named : '');
-    const pending = this.#approved.get(key);
-    this.#approved.delete(key);
-    if (!pending || pending.expiresAt < Date.now()) return undefined;
+    const entry = this.#approved.get(key);
+    if (!entry) return undefined;
     const browser = readCookie(req.headers.cookie, SIGN_IN_COOKIE);
     // Compared as digests (hash of a random secret): timing says nothing about the expected one.
-    return { pending, sameBrowser: browser !== undefined && hash(browser) === pending.browserHash };
+    const sameBrowser = browser !== undefined && hash(browser) === entry.pending.browserHash;
+    if (entry.used) {
+      this.#approved.delete(key);
+      return { pending: entry.pending, state: 'used', sameBrowser };
+    }
+    entry.used = true;
+    return { pending: entry.pending, state: entry.pending.expiresAt < Date.now() ? 'expired' : 'live', sameBrowser };
   }
 
   /** Our /authorize for the same request: where a browser that did not approve it is sent, to see our page. */
@@ -179,7 +193,8 @@ export class ConsentFlow {
 
   sweep(now: number): void {
     for (const [key, form] of this.#forms) if (form.pending.expiresAt < now) this.#forms.delete(key);
-    for (const [key, pending] of this.#approved) if (pending.expiresAt < now) this.#approved.delete(key);
+    for (const [key, { pending }] of this.#approved)
+      if (pending.expiresAt + SIGN_IN_TTL_MS < now) this.#approved.delete(key);
   }
 
   #toWordPress(pending: Pending, req: Request, res: Response): void {
@@ -188,7 +203,9 @@ export class ConsentFlow {
     const cookie = readCookie(req.headers.cookie, SIGN_IN_COOKIE);
     const browserId = cookie && /^[\w-]{43}$/.test(cookie) ? cookie : newSecret();
     res.cookie(SIGN_IN_COOKIE, browserId, this.#cookie(CALLBACK_PATH, SIGN_IN_TTL_MS, 'lax'));
-    this.#approved.set(hash(key), { ...pending, browserHash: hash(browserId), expiresAt: Date.now() + SIGN_IN_TTL_MS });
+    const approved = { ...pending, browserHash: hash(browserId), expiresAt: Date.now() + SIGN_IN_TTL_MS };
+    this.#approved.set(hash(key), { pending: approved, used: false });
+    if (this.#approved.size > MAX_FORMS) this.#approved.delete(this.#approved.keys().next().value as string);
     const back = new URL(CALLBACK_PATH, this.baseUrl);
     back.searchParams.set('pending', key);
     const reject = new URL(back);
