@@ -35,3 +35,22 @@ export function insecureHttpProblem(url: string, what = 'The site address'): str
   https.protocol = 'https:';
   return `${what} ${redactUrl(url)} is plain http to another machine: the application password would cross the network unencrypted, readable by anyone on the way. Use ${https.href.replace(/\/$/, '')} (https), or, on a network you trust, allow it with --allow-insecure-http (CMS_ALLOW_INSECURE_HTTP=1; allowInsecureHttp: true in the library).`;
 }
+
+/**
+ * A request to `from` carried the application password (Basic auth) over plain http: said when
+ * the site then points elsewhere, since "nothing was sent there" alone would hide it (#48).
+ */
+export function sentInClear(from: string): { said: string; fix: string } | undefined {
+  const url = new URL(from);
+  if (url.protocol !== 'http:') return undefined;
+  if (isLoopbackHost(url.hostname)) {
+    return {
+      said: `The request to ${url.origin} did carry it unencrypted (plain http), on this machine only.`,
+      fix: '',
+    };
+  }
+  return {
+    said: `But the request to ${url.origin} had already carried it unencrypted (plain http), readable by anyone on the network path.`,
+    fix: 'Treat the application password as exposed: revoke it (Users → Profile → Application Passwords), make a new one, and use https. ',
+  };
+}

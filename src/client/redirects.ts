@@ -1,5 +1,5 @@
 import { redactUrl, WordPressError } from './errors.js';
-import { isLoopbackHost } from './insecure-http.js';
+import { sentInClear } from './insecure-http.js';
 
 /** At most this many redirects per request, as browsers and curl cap them too. */
 export const MAX_REDIRECTS = 5;
@@ -46,21 +46,3 @@ export function redirectRefusal(
   return undefined;
 }
 
-/**
- * The request that was redirected carried the application password (Basic auth) over plain
- * http: said, since "nothing was sent there" alone would hide it (issue #48 finding 6).
- */
-function sentInClear(from: string): { said: string; fix: string } | undefined {
-  const url = new URL(from);
-  if (url.protocol !== 'http:') return undefined;
-  if (isLoopbackHost(url.hostname)) {
-    return {
-      said: `This request did carry it to ${url.origin} unencrypted (plain http), on this machine only.`,
-      fix: '',
-    };
-  }
-  return {
-    said: `But this request already carried it to ${url.origin} unencrypted (plain http), readable by anyone on the network path.`,
-    fix: 'Treat the application password as exposed: revoke it (Users → Profile → Application Passwords), make a new one, and use https. ',
-  };
-}

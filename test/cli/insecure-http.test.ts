@@ -134,13 +134,27 @@ describe('plain http to a host that is not this machine', () => {
       const out = JSON.parse(run.stdout);
       expect(out.error.code, run.stdout + run.stderr).toBe('site_redirects');
       expect(out.error.message).toContain('nothing was sent there');
-      expect(out.error.message).toContain(`already carried it to ${SHOP} unencrypted (plain http), readable by anyone on the network path`);
+      expect(out.error.message).toContain(`the request to ${SHOP} had already carried it unencrypted (plain http), readable by anyone on the network path`);
       expect(out.error.hint).toMatch(/^Treat the application password as exposed: revoke it/);
       expect(run.stdout + run.stderr).not.toContain(PASSWORD);
     }
     // What the network saw: the password, in clear (which is why it is refused by default).
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.every((request) => request.url.startsWith(`${SHOP}/`) && request.authorization === BASIC)).toBe(true);
+  });
+
+  it('allowed, a site whose Link header names an https REST root: rest_root_elsewhere says the same', async () => {
+    seen.length = 0;
+    answer = (req, res) => {
+      if (req.method === 'HEAD') res.writeHead(200, { link: '<https://shop.example/wp-json/>; rel="https://api.w.org/"' }).end();
+      else res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>Not Found</title></html>');
+    };
+    const run = await cli(['invoke', listCategories], { ...viaEnv, CMS_ALLOW_INSECURE_HTTP: '1' });
+    const out = JSON.parse(run.stdout);
+    expect(out.error.code, run.stdout + run.stderr).toBe('rest_root_elsewhere');
+    expect(out.error.message).toContain(`the request to ${SHOP} had already carried it unencrypted`);
+    expect(out.error.hint).toMatch(/^Treat the application password as exposed/);
+    expect(seen.find((request) => request.url.includes('/wp-json/'))?.authorization).toBe(BASIC);
   });
 
   it('a loopback site redirecting http → https: the message says the password went out unencrypted on this machine', async () => {
@@ -150,7 +164,7 @@ describe('plain http to a host that is not this machine', () => {
     const run = await cli(['invoke', listCategories], { CMS_URL: network.origin, CMS_USERNAME: 'admin', CMS_APP_PASSWORD: PASSWORD });
     const out = JSON.parse(run.stdout);
     expect(out.error.code, run.stdout + run.stderr).toBe('site_redirects');
-    expect(out.error.message).toContain(`did carry it to ${network.origin} unencrypted (plain http), on this machine only`);
+    expect(out.error.message).toContain(`The request to ${network.origin} did carry it unencrypted (plain http), on this machine only`);
     expect(seen[0]?.authorization).toBe(BASIC);
   });
 });
