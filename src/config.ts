@@ -2,6 +2,7 @@ import { fileAuditSink } from './audit.js';
 import { ConfigError } from './config-error.js';
 import { type ChangeJournal, fileJournal, journalForSite } from './undo/journal.js';
 import { WordPressClient } from './client/index.js';
+import { insecureHttpAllowed, insecureHttpProblem } from './client/insecure-http.js';
 import { MIN_ANSWER_BUDGET } from './tools/answers/budget.js';
 import { COMPANION_INDEX_FIELD } from './tools/companion.js';
 import type { ToolContext } from './call/index.js';
@@ -16,6 +17,11 @@ export interface SiteConfig {
   name?: string;
   /** Where the username and password came from, as a login error names them (WordPressClientOptions.credentialsFrom). */
   credentialsFrom?: string;
+  /**
+   * Send the application password over plain http to another machine (docs/safety.md); default
+   * env CMS_ALLOW_INSECURE_HTTP=1 (the CLI's --allow-insecure-http), else such an address is refused.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 export { ConfigError };
@@ -44,13 +50,15 @@ export function siteConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SiteCon
       `CMS_URL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not. Set them to an administrator's username and an application password.`,
     );
   }
-  checkSiteUrl(env.CMS_URL);
+  const allowInsecureHttp = insecureHttpAllowed(env);
+  checkSiteUrl(env.CMS_URL, 'CMS_URL', allowInsecureHttp);
   return {
     url: env.CMS_URL,
     username: env.CMS_USERNAME as string,
     appPassword: env.CMS_APP_PASSWORD as string,
     sandbox: false,
     credentialsFrom: 'CMS_USERNAME and CMS_APP_PASSWORD',
+    ...(allowInsecureHttp ? { allowInsecureHttp } : {}),
   };
 }
 
@@ -75,11 +83,13 @@ export interface ContextOptions {
 export function createContext(site: Omit<SiteConfig, 'sandbox'>, options: ContextOptions = {}): ToolContext {
   // A site address without its scheme ("example.com", "127.0.0.1:8888") is said as such, not as
   // Node's bare "Invalid URL" (or, for "localhost:8888", a URL whose scheme is "localhost:").
-  checkSiteUrl(site.url, 'site.url');
+  const allowInsecureHttp = site.allowInsecureHttp ?? insecureHttpAllowed();
+  checkSiteUrl(site.url, 'site.url', allowInsecureHttp);
   const client = new WordPressClient({
     url: site.url,
     username: site.username,
     appPassword: site.appPassword,
+    allowInsecureHttp,
     timeoutMs: options.timeoutMs ?? numberFromEnv('CMS_TIMEOUT_MS', 1),
     indexFields: [COMPANION_INDEX_FIELD],
     ...(site.credentialsFrom ? { credentialsFrom: site.credentialsFrom } : {}),
@@ -141,15 +151,23 @@ export function numberFromEnv(key: string, min: number, env: NodeJS.ProcessEnv =
   return n;
 }
 
-/** CMS_URL must be an http(s) address with its scheme; the message never repeats a password in it. */
-export function checkSiteUrl(url: string, name = 'CMS_URL'): void {
+/**
+ * CMS_URL must be an http(s) address with its scheme, and https unless the host is this machine
+ * or insecure http is allowed (client/insecure-http.ts, the one rule; the client refuses too);
+ * the message never repeats a password in it.
+ */
+export function checkSiteUrl(url: string, name = 'CMS_URL', allowInsecureHttp = insecureHttpAllowed()): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
     parsed = undefined;
   }
-  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname) return;
+  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname) {
+    const insecure = allowInsecureHttp ? undefined : insecureHttpProblem(url, name);
+    if (insecure) throw new ConfigError(insecure, 'invalid_config');
+    return;
+  }
   const shown = url.includes('@') ? 'the value given' : `"${url}"`;
   const eg = name === 'CMS_URL' ? 'CMS_URL=' : '';
   throw new ConfigError(

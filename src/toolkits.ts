@@ -1,5 +1,6 @@
 import { BaseToolkit, type DynamicStructuredTool } from '@langchain/core/tools';
 import { type Approvals, toLangChainTool } from './adapters/langchain.js';
+import { insecureHttpAllowed } from './client/insecure-http.js';
 import { checkSiteUrl, createContext } from './config.js';
 import type { ChangeJournal } from './undo/journal.js';
 import { siteJournal } from './undo/journal-path.js';
@@ -10,6 +11,11 @@ export interface SiteCredentials {
   url: string;
   username: string;
   appPassword: string;
+  /**
+   * Send the application password over plain `http:` to a host that is not this machine (read by
+   * anyone on the network path). Default env CMS_ALLOW_INSECURE_HTTP=1, else such a `url` is refused.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 /** A site of a several-site toolkit: a profile name the model uses in `site`, and groups (`@group`). */
@@ -75,7 +81,7 @@ function fleetToolkit(toolkit: ToolkitName | undefined, options: ToolkitOptions,
   if (options.journal !== undefined && typeof options.journal !== 'string') {
     throw new Error('With `sites`, `journal` is a file path or \'off\': each site keeps its own journal otherwise.');
   }
-  for (const site of sites) checkSiteUrl(site.url, `sites[${site.name}].url`);
+  for (const site of sites) checkSiteUrl(site.url, `sites[${site.name}].url`, site.allowInsecureHttp ?? insecureHttpAllowed());
   const fleet = fleetOf(sites, { journal: options.journal, context: { answerBudget: options.answerBudget } });
   const withJournal = fleet.sites.every((site) => site.context.journal);
   const selected = selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow, fleet: true });
@@ -86,7 +92,7 @@ function fleetToolkit(toolkit: ToolkitName | undefined, options: ToolkitOptions,
 
 function siteContext(site: SiteCredentials, options: ToolkitOptions): ToolContext {
   // Checked first: the default journal's file name is made from the address.
-  checkSiteUrl(site.url, 'site.url');
+  checkSiteUrl(site.url, 'site.url', site.allowInsecureHttp ?? insecureHttpAllowed());
   return createContext(site, { answerBudget: options.answerBudget, journal: options.journal ?? siteJournal(site.url) });
 }
 

@@ -23,6 +23,9 @@ const program = new Command('cms-admin')
   .version(version)
   .description('Administer a WordPress site’s categories, tags, taxonomies, users and roles — by LLM agent or by hand.')
   .showHelpAfterError()
+  // Plain http to another machine carries the application password unencrypted: refused unless
+  // said here (or CMS_ALLOW_INSECURE_HTTP=1), on any command, before or after its name.
+  .option('--allow-insecure-http', 'send the application password over plain http to a host that is not this machine (default: refused)')
   // A usage mistake (unknown option, a flag's invalid value) exits 2 like a bad call or a wrong
   // setting; help and --version exit 0 as before. Subcommands inherit this.
   .exitOverride((err) => process.exit(err.exitCode === 1 ? 2 : err.exitCode))
@@ -55,6 +58,7 @@ for (const path of SITE_COMMANDS) {
 program.hook('preAction', (_program, action) => {
   const site = (action.opts() as { site?: unknown }).site;
   if (typeof site === 'string') process.env.CMS_SITE = site;
+  if ((program.opts() as { allowInsecureHttp?: boolean }).allowInsecureHttp) process.env.CMS_ALLOW_INSECURE_HTTP = '1';
 });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

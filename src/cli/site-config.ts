@@ -1,3 +1,4 @@
+import { insecureHttpAllowed } from '../client/insecure-http.js';
 import { ConfigError, checkSiteUrl, type SiteConfig, siteConfigFromEnv } from '../config.js';
 import { findProfile, profileCredentialsFrom, profilesPath, readProfiles } from '../sites/store.js';
 
@@ -41,7 +42,8 @@ export function profileSite(env: NodeJS.ProcessEnv = process.env): SiteConfig | 
       'invalid_config',
     );
   }
-  checkSiteUrl(profile.url, `The profile ${name}'s url`);
+  const allowInsecureHttp = insecureHttpAllowed(env);
+  checkSiteUrl(profile.url, `The profile ${name}'s url`, allowInsecureHttp);
   return {
     name,
     url: profile.url,
@@ -49,5 +51,6 @@ export function profileSite(env: NodeJS.ProcessEnv = process.env): SiteConfig | 
     appPassword: profile.appPassword,
     sandbox: false,
     credentialsFrom: profileCredentialsFrom(name, profile.network),
+    ...(allowInsecureHttp ? { allowInsecureHttp } : {}),
   };
 }

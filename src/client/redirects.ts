@@ -1,4 +1,5 @@
 import { redactUrl, WordPressError } from './errors.js';
+import { sentInClear } from './insecure-http.js';
 
 /** At most this many redirects per request, as browsers and curl cap them too. */
 export const MAX_REDIRECTS = 5;
@@ -24,12 +25,13 @@ export function redirectRefusal(
   const request = { method, url: redactUrl(from) };
   const moved = `WordPress redirected ${method} ${redactUrl(from)} (HTTP ${status}) to ${redactUrl(to)}`;
   if (b.origin !== siteOrigin) {
+    const clear = sentInClear(from);
     return new WordPressError({
       status,
       code: 'site_redirects',
-      message: `${moved}, another origin (${b.origin}) than CMS_URL's (${siteOrigin}): the application password is sent only to ${siteOrigin}, so nothing was sent there.`,
+      message: `${moved}, another origin (${b.origin}) than CMS_URL's (${siteOrigin}): the application password is sent only to ${siteOrigin}, so nothing was sent there.${clear ? ` ${clear.said}` : ''}`,
       request,
-      hint: `If the site really lives there, set CMS_URL to its address (probably ${redactUrl(site)}).`,
+      hint: `${clear?.fix ?? ''}If the site really lives there, set CMS_URL to its address (probably ${redactUrl(site)}).`,
     });
   }
   if (!read && status !== 307 && status !== 308) {
@@ -43,3 +45,4 @@ export function redirectRefusal(
   }
   return undefined;
 }
+

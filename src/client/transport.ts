@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { AxiosInstance } from 'axios';
 import { axios } from './axios.js';
 import { redactUrl, WordPressError } from './errors.js';
+import { sentInClear } from './insecure-http.js';
 import { MAX_REDIRECTS, redirectRefusal } from './redirects.js';
 import { currentAbortSignal } from './abort.js';
 import { cancelledError, networkError, type Query } from './http-helpers.js';
@@ -185,10 +186,12 @@ function originOf(url: string): string | undefined {
  */
 function rootElsewhere(advertised: string, origin: string): WordPressError {
   const other = originOf(advertised) ?? redactUrl(advertised);
+  // The request that led here (a 404 or a page at the default root) carried the password.
+  const clear = sentInClear(origin);
   return new WordPressError({
     code: 'rest_root_elsewhere',
-    message: `The site at ${origin} (CMS_URL) advertises its REST API at ${redactUrl(advertised)}, another origin (${other}); the application password is sent only to ${origin}, so nothing was sent there.`,
+    message: `The site at ${origin} (CMS_URL) advertises its REST API at ${redactUrl(advertised)}, another origin (${other}); the application password is sent only to ${origin}, so nothing was sent there.${clear ? ` ${clear.said}` : ''}`,
     request: { method: 'HEAD', url: `${origin}/` },
-    hint: `If the site really lives at ${other}, set CMS_URL to that address (over https); otherwise fix the site's WordPress Address / Site Address (Settings → General).`,
+    hint: `${clear?.fix ?? ''}If the site really lives at ${other}, set CMS_URL to that address (over https); otherwise fix the site's WordPress Address / Site Address (Settings → General).`,
   });
 }

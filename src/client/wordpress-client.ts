@@ -1,6 +1,7 @@
 import { type BatchItemResult, type BatchRequest, sendBatches } from './batch.js';
 import { type CurrentUser, fetchCurrentUser } from './current-user.js';
 import { redactUrl, redactUrlsIn, WordPressError } from './errors.js';
+import { insecureHttpAllowed, insecureHttpProblem } from './insecure-http.js';
 import { numberHeader, type Query } from './http-helpers.js';
 import { count, pages } from './paging.js';
 import { jsonError, notJsonError, type RawResponse } from './response.js';
@@ -38,6 +39,11 @@ export interface WordPressClientOptions {
    * "CMS_USERNAME and CMS_APP_PASSWORD". Default: "the username and application password given".
    */
   credentialsFrom?: string;
+  /**
+   * Send the application password over plain `http:` to another machine (insecure-http.ts);
+   * default env CMS_ALLOW_INSECURE_HTTP=1, else refused: loopback addresses need nothing.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 export interface WpRequest {
@@ -94,6 +100,9 @@ export class WordPressClient {
   readonly indexFields: readonly string[];
 
   constructor(options: WordPressClientOptions) {
+    // Refused before any request: the first one would carry the password (issue #48).
+    const insecure = (options.allowInsecureHttp ?? insecureHttpAllowed()) ? undefined : insecureHttpProblem(options.url);
+    if (insecure) throw new WordPressError({ code: 'insecure_http', message: insecure });
     // Credentials in the URL are never sent (the application password is) nor shown.
     this.siteUrl = redactUrl(options.url).replace(/\/+$/, '');
     this.username = options.username;

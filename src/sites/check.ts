@@ -24,9 +24,10 @@ export interface SiteCheck {
  * the password is checked on its own origin only (WordPressClient's origin rules, #26).
  */
 export async function checkSite(profile: SiteProfile, timeoutMs = 15_000): Promise<SiteCheck> {
-  const client = new WordPressClient({ ...profile, timeoutMs, indexFields: [COMPANION_INDEX_FIELD] });
   const base = { name: profile.name, url: profile.url };
   try {
+    // In the try: a profile at plain http on another machine is this site's `insecure_http`.
+    const client = new WordPressClient({ ...profile, timeoutMs, indexFields: [COMPANION_INDEX_FIELD] });
     const me = await client.connect();
     const [plugin, index] = await Promise.all([companionVersion(client), client.index()]);
     const field = index[COMPANION_INDEX_FIELD] as { wordpress?: unknown; network?: unknown } | undefined;

@@ -18,6 +18,8 @@ export interface SiteProfile {
   groups: string[];
   /** A site of a multisite network added with `sites add NAME` (docs/fleets.md): NAME, also its group. */
   network?: string;
+  /** The library's `sites` option only (`sites add` never saves it): plain http to another machine allowed. */
+  allowInsecureHttp?: boolean;
 }
 
 export interface ProfilesFile {

@@ -112,13 +112,11 @@ describe('mcp --http sign-in refuses', () => {
     expect(challenge).toContain('invalid_token');
   });
 
-  it('PKCE plain: sent back to the client with invalid_request, never to WordPress', async () => {
+  it('PKCE plain: invalid_request on our page (no one consented to the client: never redirected, #48), never to WordPress', async () => {
     const res = await fetch(authorizeUrl(await register(), { code_challenge_method: 'plain' }), { redirect: 'manual' });
-    const location = new URL(res.headers.get('location') ?? 'http://none/');
-    expect(location.origin).toBe('http://127.0.0.1:1');
-    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect([res.status, res.headers.get('location')]).toEqual([400, null]);
     // A sentence, not zod's JSON dump of issues.
-    expect(location.searchParams.get('error_description')).toBe('code_challenge_method must be "S256"');
+    expect(await res.text()).toContain('cannot go on: code_challenge_method must be &quot;S256&quot; (<code>invalid_request</code>)');
     const missing = await fetch(new URL('/authorize', base()), { redirect: 'manual' });
     expect(await missing.json()).toEqual({ error: 'invalid_request', error_description: 'client_id is missing' });
   });
@@ -131,15 +129,14 @@ describe('mcp --http sign-in refuses', () => {
     expect(res.headers.get('location')).toBeNull();
   });
 
-  it('authorizing for another resource: invalid_target', async () => {
+  it('authorizing for another resource: invalid_target (on our page: no one consented to the client)', async () => {
     const res = await fetch(authorizeUrl(await register(), { resource: 'http://127.0.0.1:1/mcp' }), {
       redirect: 'manual',
     });
-    const back = new URL(res.headers.get('location') ?? 'http://none/');
-    expect(back.searchParams.get('error')).toBe('invalid_target');
-    expect(back.searchParams.get('error_description')).toBe(
-      `the resource http://127.0.0.1:1/mcp is not served here; this server is ${server.url}`,
-    );
+    expect([res.status, res.headers.get('location')]).toEqual([400, null]);
+    const page = await res.text();
+    expect(page).toContain(`the resource http://127.0.0.1:1/mcp is not served here; this server is ${server.url}`);
+    expect(page).toContain('<code>invalid_target</code>');
   });
 
   it('a wrong Origin: 403 even with a good token; an expired token: 401; a grant of another server: refused there', async () => {

@@ -1,7 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'vitest';
+import { createContext } from '../../src/config.js';
+import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
 import { recordSecret, recordSecretsOf } from './output-log.js';
 import { testSite, unique, wp } from './site.js';
 import { MemoryOAuthClient, WpBrowser } from './wp-browser.js';
@@ -70,4 +75,54 @@ export async function rawPost(url: string, headers: Record<string, string>) {
   });
   await res.body?.cancel();
   return { status: res.status, challenge: res.headers.get('www-authenticate') ?? '' };
+}
+
+/** POST /register (no sign-in, as anyone can): the status and the answer. */
+export async function registerClient(serverUrl: string, metadata: Record<string, unknown>) {
+  const res = await fetch(new URL('/register', serverUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token_endpoint_auth_method: 'none', ...metadata }),
+  });
+  return { status: res.status, body: (await res.json()) as { client_id: string; error?: string; error_description?: string } };
+}
+
+/** Our /authorize link for `clientId` (PKCE S256, state `st`); `params` replace or, as undefined, remove fields. */
+export function authorizeLink(serverUrl: string, clientId: string, redirectUri: string, params: Record<string, string | undefined> = {}): string {
+  const url = new URL('/authorize', serverUrl);
+  const fields = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: 'c'.repeat(43),
+    code_challenge_method: 'S256',
+    state: 'st',
+    ...params,
+  };
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.href;
+}
+
+/** The user's application passwords whose name starts with `prefix`, read back from WordPress. */
+export async function appPasswordsOf(userId: number, prefix: string) {
+  const all = await wp().get<Array<{ name: string; uuid: string }>>(`/wp/v2/users/${userId}/application-passwords`);
+  return all.filter((p) => p.name.startsWith(prefix));
+}
+
+/** `mcp --http` with sign-in on the test site, on a free port, its state in a new temp folder. */
+export function serveSignIn(): Promise<McpHttpServer> {
+  const site = testSite();
+  return serveMcpHttp(
+    createContext(site),
+    {},
+    {},
+    {
+      port: 0,
+      wordpress: {
+        siteUrl: site.url,
+        stateDir: mkdtempSync(path.join(tmpdir(), 'cms-signin-')),
+        contextFor: (login) => createContext({ url: site.url, ...login }),
+      },
+    },
+  );
 }

@@ -45,8 +45,10 @@ export class WpBrowser {
   /** Opens `authorizeUrl`: our consent page (its text, headers and form), or a redirect (`location`). */
   async open(authorizeUrl: string): Promise<ConsentView> {
     const res = await this.request(authorizeUrl);
-    const html = res.status === 200 ? await res.text() : '';
-    if (res.status !== 200) await res.body?.cancel();
+    // A page (our consent page, or an error page), or a redirect whose body is not read.
+    const redirected = res.status >= 300 && res.status < 400;
+    const html = redirected ? '' : await res.text();
+    if (redirected) await res.body?.cancel();
     const form = /<form[^>]*action="([^"]+)"[\s\S]*?<\/form>/.exec(html);
     const fields: Record<string, string> = {};
     for (const input of (form?.[0] ?? '').matchAll(/<input[^>]*>/g)) {
@@ -92,8 +94,17 @@ export class WpBrowser {
     return this.onWordPress(wpPage, choice);
   }
 
-  /** On authorize-application.php: approve or reject, then through our callback. */
+  /** On authorize-application.php: approve or reject, then through our callback (its redirect: to the client, or back to our page). */
   async onWordPress(wpPage: string, choice: 'approve' | 'reject' = 'approve'): Promise<URL> {
+    const back = await this.throughWordPress(wpPage, choice);
+    const next = back.headers.get('location');
+    if ((back.status !== 302 && back.status !== 303) || !next)
+      throw new Error(`our callback did not redirect (HTTP ${back.status}): ${await back.text()}`);
+    return new URL(next, back.url || wpPage);
+  }
+
+  /** On authorize-application.php: approve or reject; our callback's raw answer. */
+  async throughWordPress(wpPage: string, choice: 'approve' | 'reject' = 'approve'): Promise<Response> {
     const wpAnswer = await this.request(wpPage);
     const html = await wpAnswer.text();
     const form = /<form[^>]*authorize-application\.php[^>]*method="post"[\s\S]*?<\/form>/.exec(html)?.[0];
@@ -115,11 +126,7 @@ export class WpBrowser {
       throw new Error(`WordPress did not redirect after ${choice} (HTTP ${done.status})`);
     this.appPassword = new URL(callback).searchParams.get('password') ?? undefined;
     recordSecret(this.appPassword);
-    const back = await this.request(callback);
-    const toClient = back.headers.get('location');
-    if (back.status !== 302 || !toClient)
-      throw new Error(`our callback did not redirect to the client (HTTP ${back.status}): ${await back.text()}`);
-    return new URL(toClient);
+    return this.request(callback);
   }
 }
 

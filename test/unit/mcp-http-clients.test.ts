@@ -91,4 +91,11 @@ describe('the name WordPress shows', () => {
       'App → com.example.app: (cms-admin MCP)',
     );
   });
+
+  it('never cuts the host (its end says whose it is, #48): the longest a DNS name can be stays whole; a long client name is cut instead', () => {
+    const host = `claude.ai.${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(38)}.evil.example`;
+    expect(host).toHaveLength(253);
+    const name = wordpressAppName({ client_id: 'c', redirect_uris: [], client_name: `🤖${'x'.repeat(199)}` }, `https://${host}:8443/cb`);
+    expect(name).toBe(`🤖${'x'.repeat(58)}… → ${host}:8443 (cms-admin MCP)`);
+  });
 });

@@ -17,6 +17,17 @@ describe('redirectRefusal', () => {
     }
   });
 
+  it('from plain http, says the password already went out unencrypted (#48): across the network, or on this machine only', () => {
+    const away = redirectRefusal('GET', 301, 'http://shop.example/wp-json/x', 'https://shop.example/wp-json/x', 'http://shop.example');
+    expect(away?.message).toContain('the request to http://shop.example had already carried it unencrypted (plain http), readable by anyone on the network path');
+    expect(away?.hint).toMatch(/^Treat the application password as exposed: revoke it/);
+    const local = redirectRefusal('GET', 301, 'http://127.0.0.1:8/wp-json/x', 'https://127.0.0.1:9/wp-json/x', 'http://127.0.0.1:8');
+    expect(local?.message).toContain('The request to http://127.0.0.1:8 did carry it unencrypted (plain http), on this machine only');
+    expect(local?.hint).toMatch(/^If the site really lives there/);
+    const tls = redirectRefusal('GET', 301, `${site}/wp-json/x`, 'https://www.example.com/wp-json/x', site);
+    expect(tls?.message).not.toMatch(/unencrypted/);
+  });
+
   it('follows a read within the origin; a write only with 307/308', () => {
     const from = `${site}/wp-json/wp/v2/categories`;
     expect(redirectRefusal('GET', 301, from, `${from}/`, site)).toBeUndefined();

@@ -21,10 +21,19 @@ export function clientName(client: OAuthClientInformationFull): string | undefin
   return client.client_name?.replace(/[\p{Cc}\p{Cf}]/gu, '');
 }
 
-/** The name WordPress shows on authorize-application.php and in the person's profile afterwards. */
+/** Characters of the client's own name kept in WordPress's name for it (the rest is cut, with "…"). */
+const SHOWN_NAME = 60;
+
+/**
+ * The name WordPress shows on authorize-application.php and in the person's profile afterwards.
+ * The redirect's host is never cut (its end is the registrable domain: a cut kept
+ * "claude.ai.connectors…" and dropped "evil.example", #48): registration refuses hosts too long to
+ * show whole (registration.ts), and only the client's own name is shortened.
+ */
 export function wordpressAppName(client: OAuthClientInformationFull, redirectUri: string): string {
-  const name = (clientName(client) || 'MCP client').slice(0, 100);
-  return `${name} → ${redirectHost(redirectUri).slice(0, 80)} (cms-admin MCP)`;
+  const chars = Array.from(clientName(client) || 'MCP client');
+  const name = chars.length > SHOWN_NAME ? `${chars.slice(0, SHOWN_NAME - 1).join('').trimEnd()}…` : chars.join('');
+  return `${name} → ${redirectHost(redirectUri)} (cms-admin MCP)`;
 }
 
 export interface ConsentView {
@@ -93,6 +102,22 @@ read and change categories, tags and other terms, posts' terms, users and their 
 <button type="submit" name="choice" value="approve">Approve and continue to WordPress</button>
 <button type="submit" name="choice" value="deny">Deny</button>
 </form>
+</body></html>
+`;
+}
+
+/** An /authorize error shown here instead of redirecting to a client no one approved (oauth-errors.ts). */
+export function errorPage(view: { error: string; description: string; to: string }): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>This sign-in request is not valid</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:38em;margin:2em auto;padding:0 1em}</style>
+</head><body>
+<h1>This sign-in request is not valid</h1>
+<p>The app's request cannot go on: ${esc(view.description || view.error)} (<code>${esc(view.error)}</code>).</p>
+<p>You were not sent on to the app's address (<strong>${esc(view.to)}</strong>): no one has approved this app
+in this browser, and this server never sends a browser to an address it cannot vouch for.</p>
+<p>Start again from your MCP client. If this keeps happening, the app is asking in a way this server does not accept.</p>
 </body></html>
 `;
 }

@@ -9,7 +9,13 @@ import { authorizeApplicationUrl } from './wordpress-site.js';
 export const CONSENT_PATH = '/oauth/consent';
 export const CALLBACK_PATH = '/oauth/wordpress/callback';
 const BROWSER_COOKIE = 'cms_admin_browser';
-const FORM_TTL_MS = 15 * 60_000;
+/** The browser that approved (on our page, or by remembered consent): required at the callback. */
+const SIGN_IN_COOKIE = 'cms_admin_signin';
+/**
+ * How long a consent form, and then an approved request (the link to WordPress), stays valid:
+ * time enough to sign in on WordPress, not a link that can be passed around for long (#48).
+ */
+const SIGN_IN_TTL_MS = 10 * 60_000;
 /** /authorize needs no sign-in: the consent forms waiting in memory are bounded (the oldest go first). */
 const MAX_FORMS = 10_000;
 
@@ -20,6 +26,18 @@ export interface Pending {
   expiresAt: number;
   /** Consent was remembered for this login in this browser: WordPress must sign in the same person. */
   rememberedLogin?: string;
+  /** Set once approved: the hash of the approving browser's SIGN_IN_COOKIE. */
+  browserHash?: string;
+}
+
+/**
+ * What WordPress's callback brings back: the approved request; `live` the first time within its
+ * 10 minutes (else `expired`, or `used` the second time); whether it came back to the browser that approved it.
+ */
+export interface Taken {
+  pending: Pending;
+  state: 'live' | 'expired' | 'used';
+  sameBrowser: boolean;
 }
 interface Form {
   pending: Pending;
@@ -31,12 +49,19 @@ interface Form {
 /**
  * The steps between /authorize and WordPress: our consent page (a form bound to the pending request
  * and to the browser that opened it, single use), then authorize-application.php, whose callback
- * key exists only once the person approved here. Consent is remembered per browser and client by
- * a signed cookie naming the WordPress login that approved; WordPress's own page is still shown.
+ * key exists only once the person approved here and works only in the browser that approved (a
+ * cookie set on Approve: a link to WordPress forwarded to someone else leads them back to our
+ * page, never to a code). Consent is remembered per browser and client by a signed cookie naming
+ * the WordPress login that approved; WordPress's own page is still shown.
  */
 export class ConsentFlow {
   readonly #forms = new Map<string, Form>();
-  readonly #approved = new Map<string, Pending>();
+  /**
+   * Approved requests by their callback key's digest. A used or expired one is kept a while (until
+   * SIGN_IN_TTL_MS past its end, or its second use), so that the application password WordPress
+   * makes for it anyway is deleted; a key never issued makes the server ask WordPress nothing.
+   */
+  readonly #approved = new Map<string, { pending: Pending; used: boolean }>();
 
   constructor(
     readonly store: GrantStore,
@@ -46,10 +71,10 @@ export class ConsentFlow {
   ) {}
 
   start(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): void {
-    const pending: Pending = { client, params, appId: randomUUID(), expiresAt: Date.now() + FORM_TTL_MS };
+    const pending: Pending = { client, params, appId: randomUUID(), expiresAt: Date.now() + SIGN_IN_TTL_MS };
     const remembered = this.#remembered(res.req, client.client_id);
     if (remembered) {
-      this.#toWordPress({ ...pending, rememberedLogin: remembered }, res);
+      this.#toWordPress({ ...pending, rememberedLogin: remembered }, res.req, res);
       return;
     }
     const id = newSecret();
@@ -59,7 +84,7 @@ export class ConsentFlow {
     this.#forms.set(hash(id), { pending, csrfHash: hash(csrf), browserHash: hash(browserId) });
     if (this.#forms.size > MAX_FORMS) this.#forms.delete(this.#forms.keys().next().value as string);
     pageHeaders(res);
-    res.cookie(BROWSER_COOKIE, browserId, this.#cookie(CONSENT_PATH, FORM_TTL_MS, 'strict'));
+    res.cookie(BROWSER_COOKIE, browserId, this.#cookie(CONSENT_PATH, SIGN_IN_TTL_MS, 'strict'));
     res
       .status(200)
       .type('html')
@@ -107,15 +132,50 @@ export class ConsentFlow {
       res.redirect(303, back.href);
       return;
     }
-    this.#toWordPress(form.pending, res);
+    this.#toWordPress(form.pending, req, res);
   }
 
-  /** The pending request WordPress's callback names (single use), or undefined. */
-  take(callbackKey: string): Pending | undefined {
-    const key = hash(callbackKey);
-    const pending = this.#approved.get(key);
-    this.#approved.delete(key);
-    return pending && pending.expiresAt >= Date.now() ? pending : undefined;
+  /**
+   * The approved request WordPress's callback names (live once, whichever browser brings it), or
+   * undefined for a key never issued (or long gone); `sameBrowser` only with the cookie of the browser that approved.
+   */
+  take(req: Request): Taken | undefined {
+    const named = (req.query as Record<string, unknown>).pending;
+    const key = hash(typeof named === 'string' ? named : '');
+    const entry = this.#approved.get(key);
+    if (!entry) return undefined;
+    const browser = readCookie(req.headers.cookie, SIGN_IN_COOKIE);
+    // Compared as digests (hash of a random secret): timing says nothing about the expected one.
+    const sameBrowser = browser !== undefined && hash(browser) === entry.pending.browserHash;
+    if (entry.used) {
+      this.#approved.delete(key);
+      return { pending: entry.pending, state: 'used', sameBrowser };
+    }
+    entry.used = true;
+    return { pending: entry.pending, state: entry.pending.expiresAt < Date.now() ? 'expired' : 'live', sameBrowser };
+  }
+
+  /** Our /authorize for the same request: where a browser that did not approve it is sent, to see our page. */
+  againUrl(pending: Pending): string {
+    const url = new URL('/authorize', this.baseUrl);
+    const { params, client } = pending;
+    const query: Record<string, string | undefined> = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: params.redirectUri,
+      code_challenge: params.codeChallenge,
+      code_challenge_method: 'S256',
+      state: params.state,
+      scope: params.scopes?.length ? params.scopes.join(' ') : undefined,
+      resource: params.resource?.href,
+    };
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+    return url.href;
+  }
+
+  /** Whether a person consented to this client in this browser (the remembered-consent cookie). */
+  consented(req: Request, clientId: string): boolean {
+    return this.#remembered(req, clientId) !== undefined;
   }
 
   /** After a sign-in went through: this browser skips our page for this client next time, for this login. */
@@ -133,12 +193,19 @@ export class ConsentFlow {
 
   sweep(now: number): void {
     for (const [key, form] of this.#forms) if (form.pending.expiresAt < now) this.#forms.delete(key);
-    for (const [key, pending] of this.#approved) if (pending.expiresAt < now) this.#approved.delete(key);
+    for (const [key, { pending }] of this.#approved)
+      if (pending.expiresAt + SIGN_IN_TTL_MS < now) this.#approved.delete(key);
   }
 
-  #toWordPress(pending: Pending, res: Response): void {
+  #toWordPress(pending: Pending, req: Request, res: Response): void {
     const key = newSecret();
-    this.#approved.set(hash(key), pending);
+    // One id per browser (kept while it lasts), so two sign-ins at once in one browser both work.
+    const cookie = readCookie(req.headers.cookie, SIGN_IN_COOKIE);
+    const browserId = cookie && /^[\w-]{43}$/.test(cookie) ? cookie : newSecret();
+    res.cookie(SIGN_IN_COOKIE, browserId, this.#cookie(CALLBACK_PATH, SIGN_IN_TTL_MS, 'lax'));
+    const approved = { ...pending, browserHash: hash(browserId), expiresAt: Date.now() + SIGN_IN_TTL_MS };
+    this.#approved.set(hash(key), { pending: approved, used: false });
+    if (this.#approved.size > MAX_FORMS) this.#approved.delete(this.#approved.keys().next().value as string);
     const back = new URL(CALLBACK_PATH, this.baseUrl);
     back.searchParams.set('pending', key);
     const reject = new URL(back);

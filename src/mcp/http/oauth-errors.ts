@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { errorPage, pageHeaders } from './consent-page.js';
 
 /**
  * The MCP SDK's OAuth handlers put zod's error dump (a JSON array of issues) in
@@ -53,5 +54,42 @@ function rewriteLocation(target: string): string {
     return url.href;
   } catch {
     return target;
+  }
+}
+
+/**
+ * /authorize's errors are never redirected to a client no person has consented to in this browser
+ * (RFC 9700 §4.11): the SDK's handler sends anything wrong after the client and redirect URI
+ * check (no PKCE, a wrong response_type or resource) straight to the redirect URI, so a client
+ * registered a moment ago would make this server an open redirector to wherever it likes
+ * (#48 finding 5). Those become our own page (400), naming the problem; with remembered consent
+ * they go back to the client as OAuth says.
+ */
+export function authorizeErrorsAsPage(consented: (req: Request, clientId: string) => boolean) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+    res.redirect = ((status: number | string, url?: string) => {
+      const [code, target] = typeof status === 'number' ? [status, url as string] : [302, status];
+      const error = oauthError(target);
+      const fields = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown> | undefined;
+      const clientId = typeof fields?.client_id === 'string' ? fields.client_id : '';
+      if (!error || consented(req, clientId)) return redirect(code, target);
+      pageHeaders(res);
+      res.status(400).type('html').send(errorPage({ ...error, description: plainDescription(error.description) }));
+    }) as Response['redirect'];
+    next();
+  };
+}
+
+/** The OAuth error a redirect carries to its client, or undefined for any other redirect. */
+function oauthError(target: string): { error: string; description: string; to: string } | undefined {
+  try {
+    const url = new URL(target);
+    const error = url.searchParams.get('error');
+    if (error === null) return undefined;
+    const to = url.protocol === 'https:' || url.protocol === 'http:' ? url.host : url.protocol;
+    return { error, description: url.searchParams.get('error_description') ?? '', to };
+  } catch {
+    return undefined;
   }
 }

@@ -9,6 +9,11 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 export const MAX_REDIRECT_URIS = 10;
 export const MAX_URI_LENGTH = 2000;
 export const MAX_NAME_LENGTH = 200;
+/**
+ * The longest redirect host (or app scheme) accepted: a DNS name's limit (RFC 1035 §2.3.4). The
+ * consent page and WordPress's page show it whole, whatever its length (#48 finding 3).
+ */
+export const MAX_HOST_LENGTH = 253;
 
 /**
  * The methods our /token takes: the SDK's client authentication reads `client_id` and
@@ -38,6 +43,9 @@ export function redirectUriProblem(uri: string): string | undefined {
     return `${uri} is not a URL`;
   }
   if (url.username || url.password) return `${uri} carries a user name or password`;
+  const place = url.protocol === 'https:' || url.protocol === 'http:' ? url.hostname : url.protocol;
+  if (place.length > MAX_HOST_LENGTH)
+    return `${uri.slice(0, 100)}… has a ${url.hostname ? 'host' : 'scheme'} of ${place.length} characters: at most ${MAX_HOST_LENGTH} (a DNS name's limit), so that the person approving is shown it whole`;
   if (url.protocol === 'https:') return url.hostname ? undefined : `${uri} names no host`;
   if (url.protocol === 'http:') {
     return LOOPBACK_HOSTS.has(url.hostname)

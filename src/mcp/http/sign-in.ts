@@ -9,7 +9,7 @@ import {
 import express from 'express';
 import type { ToolContext } from '../../call/index.js';
 import { wordpressCallback } from './callback.js';
-import { plainOAuthErrors } from './oauth-errors.js';
+import { authorizeErrorsAsPage, plainOAuthErrors } from './oauth-errors.js';
 import { TOKEN_AUTH_METHODS } from './registration.js';
 import { CALLBACK_PATH, CONSENT_PATH, type WordPressAuthOptions, WordPressOAuthProvider } from './wordpress-oauth.js';
 
@@ -37,6 +37,7 @@ export function signIn(
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(['/authorize', '/register', '/token', '/revoke'], plainOAuthErrors);
+  app.use('/authorize', authorizeErrorsAsPage((req, clientId) => provider.consent.consented(req, clientId)));
   // The SDK's metadata, saying exactly what our endpoints take: /token and /revoke both
   // authenticate a client with client_secret_post, or with its client_id alone (none).
   const metadata = createOAuthMetadata({ provider, issuerUrl: base });

@@ -14,7 +14,8 @@ export function authorizeApplicationUrl(
   reject: URL,
 ): URL {
   const target = new URL('wp-admin/authorize-application.php', siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`);
-  target.searchParams.set('app_name', appName.slice(0, 200));
+  // Whole: WordPress takes any length, and a cut here would drop the redirect's host at the end.
+  target.searchParams.set('app_name', appName);
   target.searchParams.set('app_id', appId);
   target.searchParams.set('success_url', success.href);
   target.searchParams.set('reject_url', reject.href);
@@ -43,6 +44,17 @@ export async function checkApproval(siteUrl: string, query: Record<string, unkno
   } catch {
     return { refused: 'WordPress did not accept the new application password' };
   }
+}
+
+/**
+ * WordPress's redirect for a sign-in that gets no code: the application password it just made,
+ * if it works, is deleted, so nothing is left in the person's profile that no one will use.
+ */
+export async function discardApproval(siteUrl: string, query: Record<string, unknown>): Promise<void> {
+  const approval = await checkApproval(siteUrl, query);
+  if ('refused' in approval) return;
+  const client = new WordPressClient({ url: siteUrl, username: approval.userLogin, appPassword: approval.password });
+  await deleteOwnAppPassword(client, approval.userLogin, approval.appUuid);
 }
 
 /** Deletes the application password `uuid` signed in with itself; a failure is reported on stderr (never the password). */
