@@ -42,12 +42,11 @@ CREATE TABLE IF NOT EXISTS imports (file TEXT PRIMARY KEY, site TEXT NOT NULL, b
 /** Rows a newest-first read takes at a time (a page of the index, not the history). */
 const PAGE = 200;
 
-export class JournalUnavailableError extends ToolError {
-  constructor(file: string, cause: string) {
-    super('journal_unavailable', `The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`, {
-      hint: 'Fix the cause (disk space, permissions, the path), or choose another journal with --journal FILE / CMS_JOURNAL=FILE; --journal off (CMS_JOURNAL=off) writes without undo.',
-    });
-  }
+/** The store cannot be written: the write it was to record is not made (issue #47). */
+export function journalUnavailable(file: string, cause: string): ToolError {
+  return new ToolError('journal_unavailable', `The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`, {
+    hint: 'Fix the cause (disk space, permissions, the path), or choose another journal with --journal FILE / CMS_JOURNAL=FILE; --journal off (CMS_JOURNAL=off) writes without undo.',
+  });
 }
 
 interface Handle {
@@ -105,7 +104,7 @@ async function open(file: string): Promise<Handle> {
       return { db, ino: inode(file) ?? -1, appends: 0 };
     } catch (err) {
       if (err instanceof ToolError) throw err;
-      throw new JournalUnavailableError(file, firstLine(err));
+      throw journalUnavailable(file, firstLine(err));
     }
   })();
   handles.set(file, opening);
@@ -239,7 +238,7 @@ export function changeStore(file: string) {
               db.prepare('INSERT INTO changes (id, site, user_id, login, run, tool, status, undoes, at, doc) VALUES (?,?,?,?,?,?,?,?,?,?)').run(...row(entry, at)),
             );
           } catch (err) {
-            throw new JournalUnavailableError(dbFile, firstLine(err));
+            throw journalUnavailable(dbFile, firstLine(err));
           }
           // Retention is checked now and then, not on every append (three cheap PRAGMAs).
           if (h.appends++ % 64 === 0) {
@@ -262,7 +261,7 @@ export function changeStore(file: string) {
             );
             if (Number(out.changes) !== 1) throw new Error(`change ${entry.change_id} is not in the journal`);
           } catch (err) {
-            throw new JournalUnavailableError(dbFile, firstLine(err));
+            throw journalUnavailable(dbFile, firstLine(err));
           }
         },
         async discard(changeId: string) {
@@ -339,7 +338,7 @@ export type ChangeStore = ReturnType<typeof changeStore>;
 function unavailable(file: string) {
   return (err: unknown): never => {
     if (err instanceof ToolError) throw err;
-    throw new JournalUnavailableError(file, firstLine(err));
+    throw journalUnavailable(file, firstLine(err));
   };
 }
 

@@ -4,7 +4,7 @@ import { summarizeValue } from '../summary.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { hostname } from 'node:os';
 import { ToolError } from '../tools/tool-error.js';
-import { JournalUnavailableError, pendingHere } from './change-store.js';
+import { journalUnavailable, pendingHere } from './change-store.js';
 import { type ChangeEntry, newChangeId, withUserId } from './journal.js';
 import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
@@ -97,7 +97,7 @@ export async function beginChange(
     try {
       await journal.append(intent);
     } catch (err) {
-      throw err instanceof ToolError ? err : new JournalUnavailableError(journal.path ?? 'journal', firstLine(err));
+      throw err instanceof ToolError ? err : journalUnavailable(journal.path ?? 'journal', firstLine(err));
     }
     pendingHere.add(change_id);
   }
