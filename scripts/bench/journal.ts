@@ -175,6 +175,26 @@ async function writeCost(path: string, site: string, user: { id: number; usernam
   return times[25] as number;
 }
 
+/** Medians of 20, in ms: every site's entries of the run; the latest 20 entries of one site. */
+async function storeReads(path: string, sites: string[], runId: string): Promise<{ byRun: number; latest: number }> {
+  const median = async (work: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      await work();
+      times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b)[10] as number;
+  };
+  const store = changeStore(path);
+  const byRun = await median(() => Promise.all(sites.map((site) => store.journal(site).byRun?.(runId))));
+  const latest = await median(async () => {
+    let n = 0;
+    for await (const _ of store.journal(sites[0]).latest?.() ?? []) if (++n === 20) break;
+  });
+  return { byRun, latest };
+}
+
 async function main() {
   await siteUp(SITE);
   const site = await readCredentials(SITE);
@@ -211,8 +231,11 @@ async function main() {
     await measure(bin, '`invoke list-changes`', ['invoke', JSON.stringify({ tool: 'list-changes', params: { limit: 20 } })], env),
     await measure(bin, '`undo --last 1 --dry-run`', ['undo', '--last', '1', '--dry-run'], env),
     await measure(bin, `\`undo --run ID --dry-run\` (${SITES} sites)`, ['undo', '--run', runId, '--dry-run', '--sites', '@bench'], fleetEnv),
-    await measure(bin, '`undo --run` of a run that does not exist', ['undo', '--run', 'r-none', '--dry-run', '--sites', '@bench'], fleetEnv),
+    await measure(bin, '`undo --run` of a run that does not exist (exit 1: nothing to undo)', ['undo', '--run', 'r-none', '--dry-run', '--sites', '@bench'], fleetEnv),
   ];
+  // The store's own part of `undo --run` (each site's entries of the run) and of `changes -n 20`, in-process.
+  const reads = await storeReads(store, keys, runId);
+  SITE.log(`the store's reads: byRun over ${SITES} sites ${reads.byRun.toFixed(2)} ms, the latest 20 of a site ${reads.latest.toFixed(2)} ms`);
   const cost = await writeCost(store, keys[0] as string, me);
   SITE.log(`a write's journal cost: ${cost.toFixed(2)} ms (intent + completion, median of 50)`);
   const bytes = statSync(store).size;
@@ -223,6 +246,8 @@ async function main() {
   const load = loadavg()[0]?.toFixed(1);
   const start = rows[0]?.seconds ?? 0;
   const mine = rows.map((r, i) => `| ${LABEL} | ${size} | ${r.command} | ${r.seconds.toFixed(2)} s | ${i ? `${Math.max(0, r.seconds - start).toFixed(2)} s` : '—'} | ${Math.round(r.rssMb)} MB | ${load} |${r.code ? ` exit ${r.code}` : ''}`);
+  mine.push(`| ${LABEL} | ${size} | the store's part of \`undo --run\`: the run's entries of each of the ${SITES} sites (in-process, median of 20) | ${reads.byRun.toFixed(2)} ms | — | — | ${load} |`);
+  mine.push(`| ${LABEL} | ${size} | the store's part of \`changes -n 20\`: the latest 20 of a site (in-process, median of 20) | ${reads.latest.toFixed(2)} ms | — | — | ${load} |`);
   mine.push(`| ${LABEL} | ${size} | a write's journal cost (intent + completion, in-process, median of 50) | ${cost.toFixed(2)} ms | — | — | ${load} |`);
   const section = [
     BEGIN,

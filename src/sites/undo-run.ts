@@ -20,6 +20,8 @@ export async function planRunUndo(
   const all = (journal.byRun ? await journal.byRun(runId) : (await journal.entries()).filter((e) => e.run_id === runId)).filter(
     (e) => e.site === undefined || e.site === site,
   );
+  // No entry of the run on this site: nothing to ask WordPress (a run id that does not exist costs no request).
+  if (!all.length) return { chosen: [], lines: [] };
   const account = await context.client.connect();
   const chosen = entriesOf(all, account)
     .filter((e) => !e.undoes && !isUndone(all, e))
