@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { withAbortSignal } from '../client/index.js';
+import { WordPressError, withAbortSignal } from '../client/index.js';
 import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
 import { type AnyToolDefinition, DRY_RUN, isDryRun, type ToolContext } from '../tools/define-tool.js';
 import { parseParams } from '../tools/params.js';
-import type { ToolErrorPayload } from '../tools/tool-error.js';
+import { ToolError, type ToolErrorPayload } from '../tools/tool-error.js';
 import { answerBudget, enforceBudget } from '../tools/answers/budget.js';
 import { reviewCall } from './approval.js';
 import { toErrorPayload } from '../tools/error-payload.js';
@@ -30,6 +30,7 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   let detail: unknown;
   let change: PendingChange | undefined;
   let written: unknown;
+  let lost = false;
   try {
     // Every request of this call (tool code, paging, batches) stops when the call is cancelled.
     const result = await withAbortSignal(context.signal, async () => {
@@ -46,9 +47,10 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   } catch (err) {
     const error = toErrorPayload(err) ?? internalError(tool, err, secrets);
     outcome = redactSecrets({ ok: false, error }, secrets);
+    lost = answerLost(err);
   }
   if (change) {
-    const done = await change.finish(written, user, secrets, outcome.ok ? undefined : outcome.error.code);
+    const done = await change.finish(written, user, secrets, outcome.ok ? undefined : outcome.error.code, lost);
     if (done.journalFailed) outcome = withNote(outcome, 'journal_failed', done.journalFailed);
     // Done, but not undoable though the tool can undo (issue #47): the answer says so now.
     if (done.cannotUndo) outcome = withNote(outcome, 'cannot_undo', `done; cannot be undone: ${done.cannotUndo}`);
@@ -75,6 +77,20 @@ async function previewCall(tool: AnyToolDefinition, context: ToolContext, params
   if (review.approval === 'fails') throw new Error('unreachable: a tool without review() has no failed review');
   const needs_approval = review.approval === 'required';
   return preview ? { dry_run: true, ...preview, needs_approval } : { dry_run: true, would: review.summary, needs_approval };
+}
+
+/**
+ * A write the client stopped waiting for (it timed out, or was cancelled while under way), or
+ * whose outcome the tool could not read back: the site may still be working on it and apply it
+ * after this call ends (a slow PHP finishing a request nobody waits for), so a read-back that
+ * finds nothing proves nothing. Its journal entry stays, `unknown`, for undo to reconcile from
+ * the site (#47: the undo property's race under load). A 5xx or a refused connection is an
+ * answer: what the site shows then is what it did.
+ */
+function answerLost(err: unknown): boolean {
+  if (err instanceof ToolError) return err.code === 'outcome_unknown';
+  if (!(err instanceof WordPressError) || !err.request || ['GET', 'HEAD'].includes(err.request.method)) return false;
+  return ['ETIMEDOUT', 'ECONNABORTED', 'cancelled'].includes(err.code);
 }
 
 /** The outcome, saying that it is missing from the audit log or the journal (the write itself stands). */

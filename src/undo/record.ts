@@ -25,7 +25,7 @@ export interface PendingChange {
    * Completes the entry. A call that failed (`failure`: its error code) and changed nothing
    * leaves no entry; one whose outcome cannot be read back is left `unknown`.
    */
-  finish(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string): Promise<FinishedChange>;
+  finish(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string, lost?: boolean): Promise<FinishedChange>;
 }
 
 /**
@@ -102,16 +102,16 @@ export async function beginChange(
     pendingHere.add(change_id);
   }
   return {
-    async finish(result, user, secrets, failure) {
+    async finish(result, user, secrets, failure, lost) {
       try {
-        return await complete(result, user, secrets, failure);
+        return await complete(result, user, secrets, failure, lost);
       } finally {
         pendingHere.delete(change_id);
       }
     },
   };
 
-  async function complete(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string): Promise<FinishedChange> {
+  async function complete(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string, lost = false): Promise<FinishedChange> {
     const drop = async (): Promise<FinishedChange> => {
       await journal?.discard?.(change_id).catch(() => undefined);
       return {};
@@ -140,7 +140,7 @@ export async function beginChange(
           after = await withoutAbortSignal(() => readState(context.client, full));
         } catch (err) {
           // Failed, and what it did cannot be read: the intent says so (undo reads the site).
-          if (failure) return intent ? markUnknown(firstLine(err), failure, secrets) : {};
+          if (failure) return intent ? markUnknown(`what it changed could not be read back (${firstLine(err)})`, failure, secrets) : {};
           whyNot = `the state after the change could not be read (${firstLine(err)})`;
         }
       }
@@ -151,7 +151,9 @@ export async function beginChange(
         ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
         : changedCount(before, after);
       // A call that failed after writing part (a merge that moved posts, then stopped) is journalled.
-      if (failure && !changed) return drop();
+      // One whose answer was lost may still land (a slow site finishing a request the client gave
+      // up on): its intent stays, `unknown`, and undo reconciles it from the site.
+      if (failure && !changed) return lost && intent ? markUnknown('its answer never came, and the site may still apply it', failure, secrets) : drop();
       // Trashed: what the call moved to the Trash, i.e. what was outside it before and is not now.
       if (before.trashed) {
         const left = after.trashed ?? {};
@@ -195,12 +197,12 @@ export async function beginChange(
       }
     }
 
-  /** The call failed and its outcome could not be read: the entry says it may have been applied. */
+  /** The call failed and its outcome is not known: the entry says it may have been applied. */
   async function markUnknown(why: string, failure: string, secrets: readonly string[]): Promise<FinishedChange> {
     if (!intent) return {};
     const entry: ChangeEntry = {
       ...intent,
-      summary: `${tool.name} failed (${failure}) and what it changed could not be read back (${why}): it may have been applied`,
+      summary: `${tool.name} failed (${failure}): ${why}; it may have been applied`,
       status: 'unknown',
     };
     try {

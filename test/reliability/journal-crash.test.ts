@@ -127,6 +127,30 @@ describe('kill -9 at each step of a single write (update-category)', { timeout: 
   });
 });
 
+describe('a write the client gave up on lands after the call ended (the undo property race under load)', { timeout: 120_000 }, () => {
+  it('the call answers its timeout; the entry stays, unknown; undo puts back what landed later', async () => {
+    const journal = newJournal();
+    const name = unique('Late write');
+    const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
+    const path = new RegExp(`/wp/v2/categories/${cat.id}\\b`);
+    proxy.clear().inject({ method: 'POST', path, limit: 1, fault: { kind: 'hold' } });
+    const out = await runCli(['invoke', JSON.stringify({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } })], {
+      env: { ...envFor(journal), CMS_TIMEOUT_MS: '1500' },
+    });
+    expect(out.code).not.toBe(0);
+    expect(JSON.parse(out.stdout).error.code).toMatch(/ECONNABORTED|ETIMEDOUT/);
+    // The site was not changed when the call read it back; now the parked request lands.
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+    proxy.release();
+    await vi.waitFor(async () => expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`), { timeout: 20_000 });
+    proxy.clear();
+    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*incomplete/);
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect((await readTerm('categories', cat.id))?.name).toBe(name);
+  });
+});
+
 describe('kill -9 during a create (its id was only in the answer)', { timeout: 120_000 }, () => {
   it('create-category delivered after the kill: undo finds the category by its name and deletes it', async () => {
     const journal = newJournal();
