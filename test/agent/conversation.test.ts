@@ -50,7 +50,8 @@ describe.each([true, false])('agent conversation (streaming=%s)', (streaming) =>
     const third = await session.turn('Delete it.');
     expect(third.answer).toBe('Deleted.');
     expect(approvals).toEqual([
-      { tool: 'delete-category', args: { id: createdId }, summary: `delete the category "${name}" (id ${createdId})` },
+      // The request names the call it is for (#48: a decision is matched to its own call).
+      { tool: 'delete-category', args: { id: createdId }, summary: `delete the category "${name}" (id ${createdId})`, tool_call_id: expect.any(String) },
     ]);
     expect(await categoryExists(createdId)).toBe(false);
     // History carried across turns: the last request held the first turn's messages.
