@@ -66,20 +66,19 @@ describe('test budgets (CMS_TEST_BUDGET)', () => {
     expect(() => runSeed({ CMS_TEST_SEED: 'x' })).toThrow(/CMS_TEST_SEED=x/);
   });
 
-  it('every quick count is smaller than its full one, and the undo property keeps the seeds that found bugs plus a random one', () => {
+  it('every quick count is smaller than its full one, and the undo property keeps the seed that found a bug plus a random one on the core path', () => {
     for (const [name, entry] of Object.entries(BUDGETS)) expect(entry.quick, name).toBeLessThan(entry.full);
     for (const property of Object.keys(FUZZ_RUNS) as Array<keyof typeof FUZZ_RUNS>)
       expect(fuzzRuns(property, { CMS_TEST_BUDGET: 'quick' })).toBeLessThan(
         fuzzRuns(property, { CMS_TEST_BUDGET: 'full' }),
       );
-    expect(UNDO_SEEDS.quick).toEqual({ plugin: [1], core: [6] });
+    expect(UNDO_SEEDS.quick).toEqual({ plugin: [1], core: [] });
     for (const path of ['plugin', 'core'] as const)
       for (const seed of UNDO_SEEDS.quick[path]) expect(UNDO_SEEDS.full[path]).toContain(seed);
     const quick = undoRuns({ CMS_TEST_SEED: '7' });
     expect(quick).toEqual([
       { seed: 1, core: false, random: false },
-      { seed: 6, core: true, random: false },
-      { seed: 7, core: false, random: true },
+      { seed: 7, core: true, random: true },
     ]);
     expect(undoRuns({ CMS_TEST_BUDGET: 'full', CMS_TEST_SEED: '8' })).toHaveLength(BUDGETS.undoProperty.full);
     expect(undoRuns({ CMS_TEST_BUDGET: 'full', CMS_TEST_SEED: '8' }).at(-1)).toEqual({
