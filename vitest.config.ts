@@ -11,6 +11,9 @@ import { testWorkers } from './test/helpers/workers.js';
 export default defineConfig({
   test: {
     maxWorkers: testWorkers(),
+    // After vitest's summary: the slowest files and the time spent putting WordPress back
+    // (test/time-reporter.ts; scripts/test.mjs keeps it when the command line names reporters).
+    reporters: ['default', './test/time-reporter.ts'],
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {

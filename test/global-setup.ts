@@ -16,6 +16,7 @@ import { portInUse } from '../src/sandbox/php-server.js';
 import { fleetOptions, type InstanceOptions, instanceOptions, networkOptions, type TestSandbox } from './helpers/sandboxes.js';
 import { buildTestBin } from './helpers/cli-bin.js';
 import { allPorts } from './helpers/ports.js';
+import { timedReset } from './helpers/reset-time.js';
 import { findLeaks, outputLogSize, resetOutputLog } from './helpers/output-log.js';
 
 /** Programs the tests drive besides the sandbox: tmux (terminal tests), openssl (the TLS test's certificate). */
@@ -70,7 +71,9 @@ async function stopIfStarted(opts: InstanceOptions): Promise<void> {
 /** Up and seeded (the `seeded` snapshot restored when current); a failure names the instance and its logs. */
 async function startInstance(opts: InstanceOptions): Promise<SandboxCredentials> {
   try {
-    return await siteUp({ ...opts, seed: true });
+    // Counted with the run's WordPress resets (test/helpers/reset-time.ts): the start restores the
+    // seeded snapshot (or seeds a new instance).
+    return await timedReset('instance starts with the seeded snapshot (global setup)', () => siteUp({ ...opts, seed: true }));
   } catch (err) {
     const { logsDir } = resolveInstance(opts);
     throw new Error(`test sandbox "${opts.name}" (port ${opts.port}) did not start: ${(err as Error).message}\n  its logs: ${logsDir}`);

@@ -4,6 +4,7 @@ import { FLEET_CASES_DIR, loadCases } from '../../src/evals/loader.js';
 import { type ModelSource, scriptedSource } from '../../src/evals/models.js';
 import { type FleetEvalSite, runFleetCase } from '../../src/evals/run-fleet-case.js';
 import { restoreSnapshot } from '../../src/sandbox/index.js';
+import { timedReset } from '../helpers/reset-time.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
 import { recordOutput } from '../helpers/output-log.js';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await models?.close();
   // Leaves every site as seeded for the other files.
-  for (const s of sites ?? []) await restoreSnapshot(s.sandbox, 'seeded');
+  for (const s of sites ?? []) await timedReset('restores of the seeded snapshot', () => restoreSnapshot(s.sandbox, 'seeded'));
   await fleet?.stop();
 });
 

@@ -6,6 +6,7 @@ import { createContext } from '../../src/config.js';
 import { packageRoot, resolveInstance, siteReset, siteUp } from '../../src/sandbox/index.js';
 import { type ApprovalRequest, type Approver, invoke, type ToolContext, type ToolOutcome } from '../../src/call/index.js';
 import { recordOutput, recordSecret } from './output-log.js';
+import { timedReset } from './reset-time.js';
 import { networkOptions, workerIndex } from './sandboxes.js';
 
 /**
@@ -50,7 +51,7 @@ const execFileAsync = promisify(execFile);
 export async function testNetwork(): Promise<TestNetwork> {
   const opts = networkSandboxOptions();
   const creds = await siteUp(opts);
-  await siteReset(opts);
+  await timedReset('resets of the test network', () => siteReset(opts));
   recordSecret(creds.appPassword);
   recordSecret(creds.adminPassword);
   const inst = resolveInstance(opts);

@@ -1,4 +1,4 @@
-import { TmuxTerminal } from './tmux.js';
+import type { TmuxTerminal } from './tmux.js';
 import { recordOutput } from './output-log.js';
 
 /** What one line typed at the tool shell showed: its answer, and the question if it asked one. */
@@ -18,7 +18,7 @@ export class ShellDriver {
   constructor(readonly term: TmuxTerminal) {}
 
   scrollback(): string {
-    return TmuxTerminal.run('capture-pane', '-p', '-J', '-S', '-', '-t', this.term.session);
+    return this.term.scrollback();
   }
 
   private prompts(lines: string[]): number[] {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapLimit } from '../../src/client/index.js';
 import { invoke, parseEnvelope, USAGE_ERROR_CODES } from '../../src/call/envelope.js';
 import { findTool, type ToolFilter, type ToolOutcome } from '../../src/call/index.js';
+import { BUDGETS, FUZZ_RUNS, fuzzRuns, printBudget, runSeed, testBudget } from '../helpers/budget.js';
 import { testContext } from '../helpers/site.js';
 import {
   defineOwn,
@@ -23,7 +24,13 @@ import { prototypeFingerprint, siteState } from './site-state.js';
  * before any request, and nothing on the site changes.
  */
 
-const seed = Number(process.env.FUZZ_SEED) || Date.now() % 2 ** 31;
+// The run's seed (CMS_TEST_SEED replays a run; FUZZ_SEED still names one for this file alone), and
+// each property's runs under the budget (test/helpers/budget.ts: all in CI, a fifth in npm test).
+const seed = Number(process.env.FUZZ_SEED) || runSeed();
+const budgeted = (Object.keys(FUZZ_RUNS) as Array<keyof typeof FUZZ_RUNS>).reduce((sum, p) => sum + fuzzRuns(p), 0);
+printBudget(
+  `fuzz: ${budgeted.toLocaleString('en')} of ${BUDGETS.fuzz.full.toLocaleString('en')} envelopes (${testBudget()} budget), seed ${seed}`,
+);
 const tally = { envelopes: 0, crashes: 0, hangs: 0, slow: 0, reachedSite: 0 };
 /** Error codes of the calls that reached WordPress, to see what they exercised. */
 const siteCodes: Record<string, number> = {};
@@ -119,12 +126,12 @@ const run = (arb: fc.Arbitrary<unknown>, numRuns: number, filter: ToolFilter = {
 const realName = fc.constantFrom(...TOOL_NAMES);
 
 describe('invalid envelopes are refused before any request', () => {
-  it('garbage as the envelope', () => run(garbage, 1_500));
+  it('garbage as the envelope', () => run(garbage, fuzzRuns('garbage')));
 
   it('tool names that are not tools', () =>
     run(
       fc.record({ tool: wrongToolName, params: fc.option(garbage, { nil: undefined }) }, { requiredKeys: ['tool'] }),
-      2_000,
+      fuzzRuns('tool names'),
     ));
 
   it('params that are not an object', () =>
@@ -138,7 +145,7 @@ describe('invalid envelopes are refused before any request', () => {
           fc.constantFrom(null, true, false),
         ),
       }),
-      600,
+      fuzzRuns('params not an object'),
     ));
 
   it('envelope members besides tool and params', () =>
@@ -156,13 +163,13 @@ describe('invalid envelopes are refused before any request', () => {
           for (const k of Object.keys(extra)) defineOwn(envelope, k, extra[k]);
           return envelope;
         }),
-      500,
+      fuzzRuns('envelope members'),
     ));
 
   it('real tools with params that break the schema (wrong types, missing and extra keys)', () =>
     run(
       realName.chain((name) => invalidParams(findTool(name) as never).map((params) => ({ tool: name, params }))),
-      5_000,
+      fuzzRuns('params that break the schema'),
     ));
 
   it('JSON text that is not JSON, or not an envelope', async () => {
@@ -193,7 +200,7 @@ describe('invalid envelopes are refused before any request', () => {
         }
         await expectRefusedOffline(parsed.value);
       }),
-      settings(1_000),
+      settings(fuzzRuns('JSON text')),
     );
   });
 
@@ -205,13 +212,13 @@ describe('invalid envelopes are refused before any request', () => {
         tool,
         params: validWrite(tool, text.trim() || 'x', id),
       }));
-    return run(envelope, 400, { readOnly: true });
+    return run(envelope, fuzzRuns('read-only writes'), { readOnly: true });
   });
 });
 
 describe('schema-valid calls with ids that do not exist and odd values', () => {
   it('reach WordPress and come back as clear errors (writes) or results (reads); nothing written', async () => {
-    const calls = fc.sample(siteCalls(await existingIds()), { numRuns: 300, seed });
+    const calls = fc.sample(siteCalls(await existingIds()), { numRuns: fuzzRuns('calls that reach WordPress'), seed });
     const failures: string[] = [];
     await mapLimit(calls, 3, async ([tool, params]) => {
       const envelope = { tool, params: JSON.parse(JSON.stringify(params)) };

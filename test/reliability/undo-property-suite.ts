@@ -16,6 +16,7 @@ import {
   makeHiddenObjects,
   removeHiddenObjects,
 } from './hidden-posts-fixture.js';
+import { BUDGETS, printBudget, testBudget, type UndoRun, undoRuns } from '../helpers/budget.js';
 import { IRREVERSIBLE, type Op, opSequence, resolveOp, type World, WRITE_TOOLS } from './undo-writes.js';
 
 /**
@@ -33,15 +34,26 @@ import { IRREVERSIBLE, type Op, opSequence, resolveOp, type World, WRITE_TOOLS }
  * undo must give them back, compared from PHP.
  */
 
-const SEEDS = (process.env.UNDO_SEEDS ?? '1,2,3,4,5').split(',').map(Number);
 const WRITES = Number(process.env.UNDO_WRITES) || 50;
-/** Seeds run on the core REST API only (no companion plugin): post terms through /batch/v1. */
-const CORE_SEEDS = (process.env.UNDO_CORE_SEEDS ?? '6').split(',').filter(Boolean).map(Number);
+/**
+ * The runs: the budget's fixed seeds on the plugin path and on the core REST API only (no
+ * companion plugin: post terms through /batch/v1), then the run's random seed (test/helpers/budget.ts;
+ * UNDO_SEEDS and UNDO_CORE_SEEDS replace the fixed ones, CMS_TEST_SEED the random one).
+ */
+const RUNS = undoRuns();
 /** Tools that need the companion plugin: refused on the core-only path. */
 const NEED_PLUGIN = ['disable-user', 'enable-user', 'log-out-user', 'reset-user-password'];
-const RUNS = [...SEEDS.map((seed) => ({ seed, core: false })), ...CORE_SEEDS.map((seed) => ({ seed, core: true }))];
-/** The runs are split over two files (undo-property.test.ts, undo-property-b.test.ts) so that two workers run them. */
-const HALF = Math.ceil(RUNS.length / 2);
+/**
+ * The runs are split over two files (undo-property.test.ts, undo-property-b.test.ts) so that two
+ * workers run them: the plugin path's seeds, then the core path's (a core seed costs about 2.5
+ * plugin ones, so the full budget's five and two weigh about the same).
+ */
+const PARTS = { a: RUNS.filter((r) => !r.core), b: RUNS.filter((r) => r.core) };
+const describeRun = (r: UndoRun) =>
+  `${r.random ? 'random seed' : 'seed'} ${r.seed}${r.core ? ' (core REST only)' : ''}`;
+printBudget(
+  `undo property: ${RUNS.length} of ${BUDGETS.undoProperty.full} seeds (${testBudget()} budget): ${RUNS.map(describeRun).join(', ')}; replay the random one with CMS_TEST_SEED=${RUNS.find((r) => r.random)?.seed}`,
+);
 
 /** Writers in the burst: on the core path they queue for the site lock (60 s at most). */
 const BURST = { plugin: 6, core: 4 };
@@ -104,7 +116,8 @@ async function makeHidden(world: World, core: boolean): Promise<number[]> {
       (await client.all<{ id: number }>(route, { hide_empty: false, _fields: 'id', orderby: 'id' })).map((t) => t.id),
     ),
   );
-  const spread = (ids: number[] = [], k: number) => ids.filter((id, i) => id !== world.defaultCategory && i % 2 === k % 2);
+  const spread = (ids: number[] = [], k: number) =>
+    ids.filter((id, i) => id !== world.defaultCategory && i % 2 === k % 2);
   const specs = [];
   for (let k = 0; k < 6; k++)
     specs.push({
@@ -177,9 +190,11 @@ function summary(seed: number, run: Run): string {
 }
 
 /**
- * The property's tests: part `a` the generator's test and the first half of the runs, part `b`
- * the rest. Each part is a file of its own, so each has its own site (docs/testing.md) and the
- * two run side by side; the tests and their names are those of the one file they were.
+ * The property's tests: part `a` the generator's test and the plugin path's seeds, part `b` the
+ * core REST path's, the run's random seed among them. Each part is a file of its own, so each has its own site
+ * (docs/testing.md) and the two run side by side. A test runs its seeds one after another and a
+ * failure names the seed and how to replay it; no name holds a seed or a count, so the tests are
+ * the same under both budgets (test/unit/test-budgets.test.ts).
  */
 export function undoPropertyTests(part: 'a' | 'b'): void {
   beforeAll(() => installTermMeta());
@@ -192,84 +207,102 @@ export function undoPropertyTests(part: 'a' | 'b'): void {
   describe('undo: random write sequences undone in reverse order give the site back', () => {
     if (part === 'a')
       it('the generator: every write tool drawn, at least 50 writes per seed, the same for the same seed', () => {
-        for (const seed of SEEDS) {
-          const ops = sequence(seed);
-          expect(ops.length).toBeGreaterThanOrEqual(WRITES);
-          expect(JSON.stringify(sequence(seed))).toBe(JSON.stringify(ops));
+        for (const { seed, core } of RUNS) {
+          const ops = sequence(seed, core ? 20 : 8);
+          expect(ops.length, `seed ${seed}`).toBeGreaterThanOrEqual(WRITES);
+          expect(JSON.stringify(sequence(seed, core ? 20 : 8)), `seed ${seed}`).toBe(JSON.stringify(ops));
         }
-        expect(new Set(sequence(SEEDS[0] as number).map((o) => o.tool)).size).toBe(WRITE_TOOLS.length);
+        const first = RUNS.find((r) => !r.core) ?? (RUNS[0] as UndoRun);
+        expect(new Set(sequence(first.seed).map((o) => o.tool)).size).toBe(WRITE_TOOLS.length);
       });
 
-    it.each(part === 'a' ? RUNS.slice(0, HALF) : RUNS.slice(HALF))(
-      'seed $seed (core REST only: $core): ≥ 50 writes, then undo of all of them, leave the site as it was',
-      async ({ seed, core }) => {
-        await installHiddenObjects(!core);
-        const world = await prepareWorld(seed);
-        const hidden = await makeHidden(world, core);
-        const before = await undoSnapshot();
-        const hiddenBefore = await hiddenObjectsState(hidden);
-        const journal = memoryJournal();
-        const makeContext = () => (core ? journaled(journal, restOnlyContext()) : journaled(journal));
-        const context = makeContext();
-        const burst = () => parallelBurst(world, seed, makeContext, core ? BURST.core : BURST.plugin);
-        const run = await applyOps(sequence(seed, core ? 20 : 8), world, context, burst);
-        const hiddenMidway = await hiddenObjectsState(hidden);
-        console.log(summary(seed, run));
-        expect(run.ok.length).toBeGreaterThanOrEqual(WRITES);
-        expect(run.burst.ok.length, 'the parallel writers all succeeded').toBe(core ? BURST.core : BURST.plugin);
-        const tools = WRITE_TOOLS.filter((tool) => !(core && NEED_PLUGIN.includes(tool)));
-        const succeeded = new Set(run.ok.map((c) => c.tool));
-        expect(
-          tools.filter((tool) => !succeeded.has(tool)),
-          'every write tool succeeded at least once',
-        ).toEqual([]);
-        // Every successful write is in the journal: the sequence in order, the burst's in any order.
-        const recorded = (await journal.entries()).map((e) => e.tool);
-        const { at } = run.burst;
-        const burstTools = recorded.slice(at, at + run.burst.ok.length);
-        expect([...recorded.slice(0, at), ...recorded.slice(at + burstTools.length)]).toEqual(
-          run.ok.map((c) => c.tool),
-        );
-        expect([...burstTools].sort()).toEqual(run.burst.ok.map((c) => c.tool).sort());
-        expect(snapshotDiff(before, await undoSnapshot()).length).toBeGreaterThan(10);
-        const hiddenChanged = Object.keys(hiddenBefore).filter((id) => hiddenBefore[id] !== (hiddenMidway[id] ?? ''));
-        console.log(
-          `undo property seed ${seed}: the sequence changed the terms of ${hiddenChanged.length} of ${hidden.length} objects REST does not list`,
-        );
-        expect(hiddenChanged.length, 'the sequence reached objects REST does not list').toBeGreaterThan(0);
-
-        const started = performance.now();
-        const requests = context.client.stats.requests;
-        // Newest first down to the burst; the burst's own entries oldest first (parallel writers are
-        // undone in any order: this one is the order whole before/after lists got wrong); then the rest.
-        const entries = await journal.entries();
-        const burstEntries = entries.slice(at, at + burstTools.length);
-        const reports = await undoListed(context, journal, entries.slice(at + burstEntries.length).reverse());
-        reports.push(...(await undoListed(context, journal, burstEntries)));
-        const afterBurst = await journal.entries();
-        const left = burstEntries.filter((e) => !isUndone(afterBurst, e));
-        expect(
-          left.map((e) => `${e.summary}: not undone`),
-          'each parallel writer undone',
-        ).toEqual([]);
-        reports.push(...(await undoListed(context, journal, entries.slice(0, at).reverse())));
-        const ms = Math.round(performance.now() - started);
-        const notUndone = reports.filter((r) => r.skipped.some((s) => /cannot be undone/.test(s)));
-        console.log(
-          `undo property seed ${seed}: undo of ${reports.length} changes took ${ms} ms, ${context.client.stats.requests - requests} requests; ${notUndone.length} irreversible reported: ${notUndone.map((r) => r.skipped[0]).join(' | ')}`,
-        );
-        // Nothing left: no conflict, no undo incomplete (parallel writers' changes are not "changed since").
-        expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
-        expect(reports.filter((r) => r.incomplete)).toEqual([]);
-        expect(reports).toHaveLength(recorded.length);
-        // Each irreversible write is reported as such, and only those.
-        expect(notUndone.length).toBe(
-          run.ok.filter((c) => (IRREVERSIBLE as readonly string[]).includes(c.tool)).length,
-        );
-        expect(snapshotDiff(before, await undoSnapshot())).toEqual([]);
-        expect(await hiddenObjectsState(hidden), 'objects REST does not list, as they were').toEqual(hiddenBefore);
+    // One test for each half's seeds, whatever the budget: the names are the same under both.
+    const runs = PARTS[part];
+    it(
+      part === 'a'
+        ? 'with the companion plugin: ≥ 50 writes of each seed, then undo of all of them, leave the site as it was'
+        : "core REST only (no plugin), the run's random seed among them: ≥ 50 writes of each seed, then undo of all of them, leave the site as it was",
+      async () => {
+        expect(runs.length, 'seeds to run (UNDO_SEEDS, UNDO_CORE_SEEDS)').toBeGreaterThan(0);
+        for (const run of runs) {
+          try {
+            await propertyRun(run);
+          } catch (err) {
+            // Which seed, and how to run it alone.
+            const replay = run.random
+              ? `CMS_TEST_SEED=${run.seed}`
+              : `${run.core ? 'UNDO_CORE_SEEDS' : 'UNDO_SEEDS'}=${run.seed}`;
+            if (err instanceof Error) err.message = `${describeRun(run)} (replay: ${replay}): ${err.message}`;
+            throw err;
+          }
+        }
       },
-      900_000,
+      900_000 * Math.max(1, runs.length),
     );
   });
+}
+
+/** One seed's run: its sequence, the burst, then the undo of it all, compared with the site before. */
+async function propertyRun({ seed, core }: UndoRun): Promise<void> {
+  await installHiddenObjects(!core);
+  const world = await prepareWorld(seed);
+  const hidden = await makeHidden(world, core);
+  const before = await undoSnapshot();
+  const hiddenBefore = await hiddenObjectsState(hidden);
+  const journal = memoryJournal();
+  const makeContext = () => (core ? journaled(journal, restOnlyContext()) : journaled(journal));
+  const context = makeContext();
+  const burst = () => parallelBurst(world, seed, makeContext, core ? BURST.core : BURST.plugin);
+  const run = await applyOps(sequence(seed, core ? 20 : 8), world, context, burst);
+  const hiddenMidway = await hiddenObjectsState(hidden);
+  console.log(summary(seed, run));
+  expect(run.ok.length).toBeGreaterThanOrEqual(WRITES);
+  expect(run.burst.ok.length, 'the parallel writers all succeeded').toBe(core ? BURST.core : BURST.plugin);
+  const tools = WRITE_TOOLS.filter((tool) => !(core && NEED_PLUGIN.includes(tool)));
+  const succeeded = new Set(run.ok.map((c) => c.tool));
+  expect(
+    tools.filter((tool) => !succeeded.has(tool)),
+    'every write tool succeeded at least once',
+  ).toEqual([]);
+  // Every successful write is in the journal: the sequence in order, the burst's in any order.
+  const recorded = (await journal.entries()).map((e) => e.tool);
+  const { at } = run.burst;
+  const burstTools = recorded.slice(at, at + run.burst.ok.length);
+  expect([...recorded.slice(0, at), ...recorded.slice(at + burstTools.length)]).toEqual(run.ok.map((c) => c.tool));
+  expect([...burstTools].sort()).toEqual(run.burst.ok.map((c) => c.tool).sort());
+  expect(snapshotDiff(before, await undoSnapshot()).length).toBeGreaterThan(10);
+  const hiddenChanged = Object.keys(hiddenBefore).filter((id) => hiddenBefore[id] !== (hiddenMidway[id] ?? ''));
+  console.log(
+    `undo property seed ${seed}: the sequence changed the terms of ${hiddenChanged.length} of ${hidden.length} objects REST does not list`,
+  );
+  expect(hiddenChanged.length, 'the sequence reached objects REST does not list').toBeGreaterThan(0);
+
+  const started = performance.now();
+  const requests = context.client.stats.requests;
+  // Newest first down to the burst; the burst's own entries oldest first (parallel writers are
+  // undone in any order: this one is the order whole before/after lists got wrong); then the rest.
+  const entries = await journal.entries();
+  const burstEntries = entries.slice(at, at + burstTools.length);
+  const reports = await undoListed(context, journal, entries.slice(at + burstEntries.length).reverse());
+  reports.push(...(await undoListed(context, journal, burstEntries)));
+  const afterBurst = await journal.entries();
+  const left = burstEntries.filter((e) => !isUndone(afterBurst, e));
+  expect(
+    left.map((e) => `${e.summary}: not undone`),
+    'each parallel writer undone',
+  ).toEqual([]);
+  reports.push(...(await undoListed(context, journal, entries.slice(0, at).reverse())));
+  const ms = Math.round(performance.now() - started);
+  const notUndone = reports.filter((r) => r.skipped.some((s) => /cannot be undone/.test(s)));
+  console.log(
+    `undo property seed ${seed}: undo of ${reports.length} changes took ${ms} ms, ${context.client.stats.requests - requests} requests; ${notUndone.length} irreversible reported: ${notUndone.map((r) => r.skipped[0]).join(' | ')}`,
+  );
+  // Nothing left: no conflict, no undo incomplete (parallel writers' changes are not "changed since").
+  expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
+  expect(reports.filter((r) => r.incomplete)).toEqual([]);
+  expect(reports).toHaveLength(recorded.length);
+  // Each irreversible write is reported as such, and only those.
+  expect(notUndone.length).toBe(run.ok.filter((c) => (IRREVERSIBLE as readonly string[]).includes(c.tool)).length);
+  expect(snapshotDiff(before, await undoSnapshot())).toEqual([]);
+  expect(await hiddenObjectsState(hidden), 'objects REST does not list, as they were').toEqual(hiddenBefore);
 }
