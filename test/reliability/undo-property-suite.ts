@@ -2,9 +2,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContext } from '../../src/call/index.js';
 import { restoreSeeded } from '../evals/helpers.js';
-import { callIn, restOnlyContext, unique, wp } from '../helpers/site.js';
+import { callIn, restOnlyContext, testSite, unique, wp } from '../helpers/site.js';
 import { ALL_STATUSES, snapshotDiff, undoSnapshot } from './undo-snapshot.js';
-import { isUndone, memoryJournal } from '../../src/undo/journal.js';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ChangeEntry, type ChangeJournal, fileJournal, isUndone } from '../../src/undo/journal.js';
+import { changeStore } from '../../src/undo/change-store.js';
+import { siteKey } from '../../src/undo/site-key.js';
 import { undoListed } from '../../src/undo/undo.js';
 import { journaled } from './undo-engine.js';
 import { parallelBurst } from './undo-parallel-writes.js';
@@ -249,7 +255,12 @@ async function propertyRun({ seed, core }: UndoRun): Promise<void> {
   const hidden = await makeHidden(world, core);
   const before = await undoSnapshot();
   const hiddenBefore = await hiddenObjectsState(hidden);
-  const journal = memoryJournal();
+  // The person's kind of journal: a change store (#47), shared with a second writer — another
+  // site's entries appended by another process all along — so the property also shows that a
+  // busy store shared by sites loses nothing and never mixes them up.
+  const store = path.join(mkdtempSync(path.join(tmpdir(), 'undo-property-')), 'changes.db');
+  const journal = fileJournal(store).forSite?.(siteKey(testSite().url)) as ChangeJournal;
+  const other = secondWriter(store);
   const makeContext = () => (core ? journaled(journal, restOnlyContext()) : journaled(journal));
   const context = makeContext();
   const burst = () => parallelBurst(world, seed, makeContext, core ? BURST.core : BURST.plugin);
@@ -264,8 +275,13 @@ async function propertyRun({ seed, core }: UndoRun): Promise<void> {
     tools.filter((tool) => !succeeded.has(tool)),
     'every write tool succeeded at least once',
   ).toEqual([]);
-  // Every successful write is in the journal: the sequence in order, the burst's in any order.
-  const recorded = (await journal.entries()).map((e) => e.tool);
+  // Every successful write is in the journal: the sequence in order, the burst's in any order. A
+  // call the client gave up on (a timeout under load) is there too, `unknown`: it may have landed.
+  const all = await journal.entries();
+  const unknown = all.filter((e) => e.status === 'unknown');
+  if (unknown.length) console.log(`undo property seed ${seed}: ${unknown.length} call(s) whose outcome is unknown: ${unknown.map((e) => e.summary).join(' | ')}`);
+  const known = all.filter((e) => e.status !== 'unknown');
+  const recorded = known.map((e) => e.tool);
   const { at } = run.burst;
   const burstTools = recorded.slice(at, at + run.burst.ok.length);
   expect([...recorded.slice(0, at), ...recorded.slice(at + burstTools.length)]).toEqual(run.ok.map((c) => c.tool));
@@ -281,9 +297,11 @@ async function propertyRun({ seed, core }: UndoRun): Promise<void> {
   const requests = context.client.stats.requests;
   // Newest first down to the burst; the burst's own entries oldest first (parallel writers are
   // undone in any order: this one is the order whole before/after lists got wrong); then the rest.
-  const entries = await journal.entries();
-  const burstEntries = entries.slice(at, at + burstTools.length);
-  const reports = await undoListed(context, journal, entries.slice(at + burstEntries.length).reverse());
+  // The burst's place among all entries (the unknown ones included, where they fell).
+  const start = all.indexOf(known[at] as ChangeEntry);
+  const end = all.indexOf(known[at + burstTools.length - 1] as ChangeEntry) + 1;
+  const burstEntries = all.slice(start, end);
+  const reports = await undoListed(context, journal, all.slice(end).reverse());
   reports.push(...(await undoListed(context, journal, burstEntries)));
   const afterBurst = await journal.entries();
   const left = burstEntries.filter((e) => !isUndone(afterBurst, e));
@@ -291,7 +309,7 @@ async function propertyRun({ seed, core }: UndoRun): Promise<void> {
     left.map((e) => `${e.summary}: not undone`),
     'each parallel writer undone',
   ).toEqual([]);
-  reports.push(...(await undoListed(context, journal, entries.slice(0, at).reverse())));
+  reports.push(...(await undoListed(context, journal, all.slice(0, start).reverse())));
   const ms = Math.round(performance.now() - started);
   const notUndone = reports.filter((r) => r.skipped.some((s) => /cannot be undone/.test(s)));
   console.log(
@@ -300,9 +318,53 @@ async function propertyRun({ seed, core }: UndoRun): Promise<void> {
   // Nothing left: no conflict, no undo incomplete (parallel writers' changes are not "changed since").
   expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
   expect(reports.filter((r) => r.incomplete)).toEqual([]);
-  expect(reports).toHaveLength(recorded.length);
+  expect(reports).toHaveLength(all.length);
   // Each irreversible write is reported as such, and only those.
   expect(notUndone.length).toBe(run.ok.filter((c) => (IRREVERSIBLE as readonly string[]).includes(c.tool)).length);
   expect(snapshotDiff(before, await undoSnapshot())).toEqual([]);
   expect(await hiddenObjectsState(hidden), 'objects REST does not list, as they were').toEqual(hiddenBefore);
+  // The second writer's entries: every one kept, still its site's, none undone from here.
+  const written = await other.stop();
+  console.log(`undo property seed ${seed}: a second writer appended ${written} entries of another site to the same store meanwhile`);
+  expect(written).toBeGreaterThan(0);
+  const theirs = await fileJournal(store).forSite?.(OTHER_SITE)?.entries();
+  expect(theirs?.length).toBe(written);
+  expect((await journal.entries()).some((e) => e.site !== siteKey(testSite().url))).toBe(false);
+  await changeStore(store).close();
+}
+
+/** The site the second writer journals for: another WordPress, as far as the store knows. */
+const OTHER_SITE = 'http://127.0.0.1:9';
+
+/**
+ * Another process appending entries of OTHER_SITE to the store as fast as it can (one write
+ * transaction each, as a busy fleet run or a second terminal would) until stopped; `stop()`
+ * resolves to how many it appended.
+ */
+function secondWriter(store: string): { stop(): Promise<number> } {
+  const script = `
+    const { fileJournal } = await import(${JSON.stringify(path.resolve('src/undo/journal.ts'))});
+    const j = fileJournal(process.argv[1]).forSite(${JSON.stringify(OTHER_SITE)});
+    let n = 0, stop = false;
+    process.stdin.on('end', () => { stop = true; });
+    process.stdin.resume();
+    while (!stop) {
+      await j.append({ change_id: 'w' + process.pid + '-' + n, at: new Date().toISOString(), user: 'admin', user_id: 1, tool: 'update-category', params: { id: 1 }, summary: 'elsewhere', reversible: true, before: { terms: { 1: { name: 'x' } } }, after: { terms: { 1: { name: 'y' } } } });
+      n++;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    process.stdout.write(String(n));
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, store], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const exited = new Promise<number>((resolve, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`the second writer exited with ${code}`))));
+  });
+  return {
+    stop() {
+      child.stdin.end();
+      return exited;
+    },
+  };
 }
