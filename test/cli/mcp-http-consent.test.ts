@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/config.js';
-import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
-import { makeUser } from '../helpers/mcp-oauth.js';
+import type { McpHttpServer } from '../../src/mcp/http.js';
+import { makeUser, serveSignIn } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
 import { WpBrowser } from '../helpers/wp-browser.js';
@@ -48,19 +44,7 @@ const claudeAppPasswords = async (prefix = 'Claude →') =>
 
 beforeAll(async () => {
   admin = await makeUser('administrator');
-  server = await serveMcpHttp(
-    createContext(site),
-    {},
-    {},
-    {
-      port: 0,
-      wordpress: {
-        siteUrl: site.url,
-        stateDir: mkdtempSync(path.join(tmpdir(), 'cms-consent-')),
-        contextFor: (login) => createContext({ url: site.url, ...login }),
-      },
-    },
-  );
+  server = await serveSignIn();
 });
 
 afterAll(async () => {

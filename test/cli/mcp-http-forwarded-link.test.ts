@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createContext } from '../../src/config.js';
-import { type McpHttpServer, serveMcpHttp } from '../../src/mcp/http.js';
-import { appPasswordsOf, authorizeLink, makeUser, registerClient } from '../helpers/mcp-oauth.js';
+import type { McpHttpServer } from '../../src/mcp/http.js';
+import { appPasswordsOf, authorizeLink, makeUser, registerClient, serveSignIn } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
 import { testSite } from '../helpers/site.js';
 import { WpBrowser } from '../helpers/wp-browser.js';
@@ -44,19 +40,7 @@ async function approveOnOurPage(browser: WpBrowser, authorizeUrl: string): Promi
 
 beforeAll(async () => {
   admin = await makeUser('administrator');
-  server = await serveMcpHttp(
-    createContext(site),
-    {},
-    {},
-    {
-      port: 0,
-      wordpress: {
-        siteUrl: site.url,
-        stateDir: mkdtempSync(path.join(tmpdir(), 'cms-forwarded-')),
-        contextFor: (login) => createContext({ url: site.url, ...login }),
-      },
-    },
-  );
+  server = await serveSignIn();
 });
 afterAll(async () => {
   await server?.close();

@@ -47,6 +47,13 @@ async function killWhenHeld(call: object, env: NodeJS.ProcessEnv, rule: Omit<Fau
   recordOutput(out);
 }
 
+/** `changes` lists the tool's entry as incomplete; `undo --yes` then succeeds. */
+async function incompleteThenUndo(journal: string, tool: string): Promise<void> {
+  expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(new RegExp(`${tool}\\s+.*incomplete`));
+  const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+  expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+}
+
 const GET_TERM = (id: number) => ({ method: 'GET', path: new RegExp(`/wp/v2/categories\\?include=${id}&`) });
 
 describe('kill -9 at each step of a single write (update-category)', { timeout: 120_000 }, () => {
@@ -105,9 +112,7 @@ describe('kill -9 at each step of a single write (update-category)', { timeout: 
     expect(await exited).toBe('SIGKILL');
     proxy.clear();
     expect((await readTerm('categories', cat.id))?.name).toBe(name);
-    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*incomplete/);
-    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
-    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    await incompleteThenUndo(journal, 'update-category');
     expect((await readTerm('categories', cat.id))?.name).toBe(name);
     // Settled: nothing is left to undo.
     expect((await runCli(['undo', '--yes'], { env: envFor(journal) })).stderr).toContain('nothing_to_undo');
@@ -120,9 +125,7 @@ describe('kill -9 at each step of a single write (update-category)', { timeout: 
     await killWhenHeld({ tool: 'update-category', params: { id: cat.id, name: `${name} 2` } }, envFor(journal), { ...GET_TERM(cat.id), nth: 2 });
     proxy.clear();
     expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`);
-    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*incomplete/);
-    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
-    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    await incompleteThenUndo(journal, 'update-category');
     expect((await readTerm('categories', cat.id))?.name).toBe(name);
   });
 });
@@ -144,9 +147,7 @@ describe('a write the client gave up on lands after the call ended (the undo pro
     proxy.release();
     await vi.waitFor(async () => expect((await readTerm('categories', cat.id))?.name).toBe(`${name} 2`), { timeout: 20_000 });
     proxy.clear();
-    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*incomplete/);
-    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
-    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    await incompleteThenUndo(journal, 'update-category');
     expect((await readTerm('categories', cat.id))?.name).toBe(name);
   });
 });
@@ -198,9 +199,7 @@ describe('kill -9 during a bulk write (assign-categories-to-posts)', { timeout: 
     const categoriesOf = async (id: number) => (await wp().get<{ categories: number[] }>(`/wp/v2/posts/${id}`, { context: 'edit' })).categories.sort();
     await vi.waitFor(async () => expect(await categoriesOf(posts[2]!.id)).toContain(cat.id), { timeout: 20_000 });
     proxy.clear();
-    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/assign-categories-to-posts\s+.*incomplete/);
-    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
-    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    await incompleteThenUndo(journal, 'assign-categories-to-posts');
     for (const p of posts) expect(await categoriesOf(p.id)).toEqual(before[p.id]);
     for (const p of posts) await wp().delete(`/wp/v2/posts/${p.id}`, { force: true });
   });
