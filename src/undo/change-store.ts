@@ -44,9 +44,13 @@ const PAGE = 200;
 
 /** The store cannot be written: the write it was to record is not made (issue #47). */
 export function journalUnavailable(file: string, cause: string): ToolError {
-  return new ToolError('journal_unavailable', `The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`, {
-    hint: 'Fix the cause (disk space, permissions, the path), or choose another journal with --journal FILE / CMS_JOURNAL=FILE; --journal off (CMS_JOURNAL=off) writes without undo.',
-  });
+  return new ToolError(
+    'journal_unavailable',
+    `The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`,
+    {
+      hint: 'Fix the cause (disk space, permissions, the path), or choose another journal with --journal FILE / CMS_JOURNAL=FILE; --journal off (CMS_JOURNAL=off) writes without undo.',
+    },
+  );
 }
 
 interface Handle {
@@ -127,9 +131,13 @@ function tighten(file: string): void {
   try {
     chmodSync(file, 0o600);
   } catch (err) {
-    throw new ToolError('journal_not_private', `The change journal ${file} is readable by others (mode ${(mode & 0o777).toString(8)}) and could not be made private: ${firstLine(err)}. It names users and emails.`, {
-      hint: 'chmod 600 it, or choose another with --journal / CMS_JOURNAL.',
-    });
+    throw new ToolError(
+      'journal_not_private',
+      `The change journal ${file} is readable by others (mode ${(mode & 0o777).toString(8)}) and could not be made private: ${firstLine(err)}. It names users and emails.`,
+      {
+        hint: 'chmod 600 it, or choose another with --journal / CMS_JOURNAL.',
+      },
+    );
   }
 }
 
@@ -226,7 +234,7 @@ export function changeStore(file: string) {
       const view: ChangeJournal = {
         path: dbFile,
         ...(site ? { site } : {}),
-        forSite: (other) => changeStore(file).journal(other, legacyFor(dbFile, other)),
+        forSite: (other) => changeStore(file).journal(other, legacyJournalFor(dbFile, other)),
         async append(entry) {
           const h = await ready().catch(unavailable(dbFile));
           const { db } = h;
@@ -235,7 +243,11 @@ export function changeStore(file: string) {
           if (site && at !== site) throw new Error(`a change on ${at} written to the journal view of ${site}`);
           try {
             transaction(db, () =>
-              db.prepare('INSERT INTO changes (id, site, user_id, login, run, tool, status, undoes, at, doc) VALUES (?,?,?,?,?,?,?,?,?,?)').run(...row(entry, at)),
+              db
+                .prepare(
+                  'INSERT INTO changes (id, site, user_id, login, run, tool, status, undoes, at, doc) VALUES (?,?,?,?,?,?,?,?,?,?)',
+                )
+                .run(...row(entry, at)),
             );
           } catch (err) {
             throw journalUnavailable(dbFile, firstLine(err));
@@ -256,8 +268,20 @@ export function changeStore(file: string) {
           try {
             const out = transaction(db, () =>
               db
-                .prepare('UPDATE changes SET user_id = ?, login = ?, run = ?, tool = ?, status = ?, undoes = ?, doc = ? WHERE id = ? AND site = ?')
-                .run(entry.user_id ?? null, entry.user ?? null, entry.run_id ?? null, entry.tool, entry.status ?? 'done', entry.undoes ?? null, JSON.stringify({ ...entry, site: at }), entry.change_id, at),
+                .prepare(
+                  'UPDATE changes SET user_id = ?, login = ?, run = ?, tool = ?, status = ?, undoes = ?, doc = ? WHERE id = ? AND site = ?',
+                )
+                .run(
+                  entry.user_id ?? null,
+                  entry.user ?? null,
+                  entry.run_id ?? null,
+                  entry.tool,
+                  entry.status ?? 'done',
+                  entry.undoes ?? null,
+                  JSON.stringify({ ...entry, site: at }),
+                  entry.change_id,
+                  at,
+                ),
             );
             if (Number(out.changes) !== 1) throw new Error(`change ${entry.change_id} is not in the journal`);
           } catch (err) {
@@ -266,11 +290,16 @@ export function changeStore(file: string) {
         },
         async discard(changeId: string) {
           const { db } = await ready().catch(unavailable(dbFile));
-          transaction(db, () => db.prepare(`DELETE FROM changes WHERE ${where}id = ? AND status = 'pending'`).run(...siteArgs, changeId));
+          transaction(db, () =>
+            db.prepare(`DELETE FROM changes WHERE ${where}id = ? AND status = 'pending'`).run(...siteArgs, changeId),
+          );
         },
         async entries() {
           const { db } = await ready();
-          return db.prepare(`SELECT doc FROM changes ${site ? 'WHERE site = ?' : ''} ORDER BY seq`).all(...siteArgs).map(parse);
+          return db
+            .prepare(`SELECT doc FROM changes ${site ? 'WHERE site = ?' : ''} ORDER BY seq`)
+            .all(...siteArgs)
+            .map(parse);
         },
         async *latest() {
           const { db } = await ready();
@@ -285,7 +314,10 @@ export function changeStore(file: string) {
         },
         async byRun(runId) {
           const { db } = await ready();
-          return db.prepare(`SELECT doc FROM changes WHERE run = ? ${site ? 'AND site = ?' : ''} ORDER BY seq`).all(runId, ...siteArgs).map(parse);
+          return db
+            .prepare(`SELECT doc FROM changes WHERE run = ? ${site ? 'AND site = ?' : ''} ORDER BY seq`)
+            .all(runId, ...siteArgs)
+            .map(parse);
         },
       };
       return view;
@@ -293,11 +325,17 @@ export function changeStore(file: string) {
     /** The sites that have entries of a run (a site killed mid-run included). */
     async runSites(runId: string): Promise<string[]> {
       const { db } = await handle();
-      return db.prepare('SELECT DISTINCT site FROM changes WHERE run = ?').all(runId).map((r) => String(r.site));
+      return db
+        .prepare('SELECT DISTINCT site FROM changes WHERE run = ?')
+        .all(runId)
+        .map((r) => String(r.site));
     },
     async count(site?: string): Promise<number> {
       const { db } = await handle();
-      return Number(db.prepare(`SELECT count(*) AS n FROM changes ${site ? 'WHERE site = ?' : ''}`).get(...(site ? [site] : []))?.n ?? 0);
+      return Number(
+        db.prepare(`SELECT count(*) AS n FROM changes ${site ? 'WHERE site = ?' : ''}`).get(...(site ? [site] : []))
+          ?.n ?? 0,
+      );
     },
     /** Closes this process's connection to the store (it opens again on the next use). */
     async close(): Promise<void> {
@@ -320,7 +358,9 @@ export function changeStore(file: string) {
           const rows = Number(db.prepare('SELECT count(*) AS n FROM changes').get()?.n ?? 0);
           const step = Math.max(1, Math.ceil((rows * (used - rule.maxBytes)) / used));
           const gone = Number(
-            transaction(db, () => db.prepare('DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ?)').run(step)).changes,
+            transaction(db, () =>
+              db.prepare('DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ?)').run(step),
+            ).changes,
           );
           if (!gone) break;
           removed += gone;
@@ -354,13 +394,13 @@ function importOnce(db: SqliteDatabase, file: string, site: string): void {
       'INSERT OR IGNORE INTO changes (id, site, user_id, login, run, tool, status, undoes, at, doc) VALUES (?,?,?,?,?,?,?,?,?,?)',
     );
     for (const entry of entries) insert.run(...row(entry, site));
-    db.prepare('INSERT OR REPLACE INTO imports (file, site, bytes, at) VALUES (?,?,?,?)').run(file, site, bytes, new Date().toISOString());
+    db.prepare('INSERT OR REPLACE INTO imports (file, site, bytes, at) VALUES (?,?,?,?)').run(
+      file,
+      site,
+      bytes,
+      new Date().toISOString(),
+    );
   });
-}
-
-/** The per-site JSON Lines file of before #47 that the default store imports for `site`. */
-function legacyFor(dbFile: string, site: string): string | undefined {
-  return legacyJournalFor(dbFile, site);
 }
 
 /** Whether a process that wrote a pending entry is still running it (same host, alive). */

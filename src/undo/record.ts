@@ -25,7 +25,13 @@ export interface PendingChange {
    * Completes the entry. A call that failed (`failure`: its error code) and changed nothing
    * leaves no entry; one whose outcome cannot be read back is left `unknown`.
    */
-  finish(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string, lost?: boolean): Promise<FinishedChange>;
+  finish(
+    result: unknown,
+    user: string | undefined,
+    secrets: readonly string[],
+    failure?: string,
+    lost?: boolean,
+  ): Promise<FinishedChange>;
 }
 
 /**
@@ -54,7 +60,11 @@ export async function beginChange(
       before = await readState(context.client, scope);
       // A create: what already goes by its name, so an interrupted one can find what it made.
       const locator = journal.update ? undo.locate?.(params) : undefined;
-      if (locator) scope = { ...scope, locate: { ...locator, existed: await locateCreated(context.client, scope.taxonomy, locator) } };
+      if (locator)
+        scope = {
+          ...scope,
+          locate: { ...locator, existed: await locateCreated(context.client, scope.taxonomy, locator) },
+        };
     } catch (err) {
       if (context.signal?.aborted) throw err;
       whyNot = `the state before the change could not be read (${firstLine(err)})`;
@@ -111,91 +121,104 @@ export async function beginChange(
     },
   };
 
-  async function complete(result: unknown, user: string | undefined, secrets: readonly string[], failure?: string, lost = false): Promise<FinishedChange> {
+  async function complete(
+    result: unknown,
+    user: string | undefined,
+    secrets: readonly string[],
+    failure?: string,
+    lost = false,
+  ): Promise<FinishedChange> {
     const drop = async (): Promise<FinishedChange> => {
       await journal?.discard?.(change_id).catch(() => undefined);
       return {};
     };
     // A failed call that could not be read before, or is not reversible, is not journalled.
     if (failure && (!undo || whyNot)) return drop();
-      let after: UndoState = {};
-      // What the tool says its execute changed (#47.2), when it says: journalled as it is.
-      let done: Pick<UndoState, 'post_changes'> | undefined;
-      if (undo && !whyNot) {
-        done = failure ? undefined : undo.done?.(result, params);
-        const created = failure ? {} : (undo.created?.(result, params) ?? {});
-        for (const id of created.terms ?? []) put(before, 'terms', id, null);
-        for (const id of created.users ?? []) put(before, 'users', id, null);
-        const full = {
-          taxonomy: scope.taxonomy ?? created.taxonomy,
-          terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
-          posts: done?.post_changes ? undefined : scope.posts,
-          users: [...(scope.users ?? []), ...(created.users ?? [])],
-          networkUsers: scope.networkUsers,
-          trashOf: scope.trashOf,
-        };
-        if (full.taxonomy) before.taxonomy = full.taxonomy;
-        try {
-          // The call is done: reading its outcome is not cancelled with it.
-          after = await withoutAbortSignal(() => readState(context.client, full));
-        } catch (err) {
-          // Failed, and what it did cannot be read: the intent says so (undo reads the site).
-          if (failure) return intent ? markUnknown(`what it changed could not be read back (${firstLine(err)})`, failure, secrets) : {};
-          whyNot = `the state after the change could not be read (${firstLine(err)})`;
-        }
-      }
-      // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
-      const delta =
-        done?.post_changes ?? (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined);
-      const changed = delta
-        ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
-        : changedCount(before, after);
-      // A call that failed after writing part (a merge that moved posts, then stopped) is journalled.
-      // One whose answer was lost may still land (a slow site finishing a request the client gave
-      // up on): its intent stays, `unknown`, and undo reconciles it from the site.
-      if (failure && !changed) return lost && intent ? markUnknown('its answer never came, and the site may still apply it', failure, secrets) : drop();
-      // Trashed: what the call moved to the Trash, i.e. what was outside it before and is not now.
-      if (before.trashed) {
-        const left = after.trashed ?? {};
-        before.trashed = Object.fromEntries(Object.entries(before.trashed).filter(([id]) => !(id in left)));
-        delete after.trashed;
-      }
-      const summary = failure
-        ? `${tool.name} failed (${failure}) after changing part: ${changed} object(s)`
-        : undo
-          ? safeSummary(() => undo.summary(params, result, before), result)
-          : summarizeValue(result).line;
-      if (delta) {
-        delete before.posts;
-        delete after.posts;
-        after.post_changes = delta;
-      }
-      const entry: ChangeEntry = {
-        ...base,
-        ...(user && !base.user ? { user } : {}),
-        summary,
-        reversible: !whyNot,
-        ...(whyNot ? { why_not: whyNot } : {}),
-        before: whyNot ? {} : before,
-        after: whyNot ? {} : after,
-        ...(context.runId ? { run_id: context.runId } : {}),
-        site,
+    let after: UndoState = {};
+    // What the tool says its execute changed (#47.2), when it says: journalled as it is.
+    let done: Pick<UndoState, 'post_changes'> | undefined;
+    if (undo && !whyNot) {
+      done = failure ? undefined : undo.done?.(result, params);
+      const created = failure ? {} : (undo.created?.(result, params) ?? {});
+      for (const id of created.terms ?? []) put(before, 'terms', id, null);
+      for (const id of created.users ?? []) put(before, 'users', id, null);
+      const full = {
+        taxonomy: scope.taxonomy ?? created.taxonomy,
+        terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
+        posts: done?.post_changes ? undefined : scope.posts,
+        users: [...(scope.users ?? []), ...(created.users ?? [])],
+        networkUsers: scope.networkUsers,
+        trashOf: scope.trashOf,
       };
-      const cannotUndo = whyNot && (readFailed || /could not be read/.test(whyNot)) ? whyNot : undefined;
-      if (!intent) {
-        const journalFailed = await appendEntry(context, entry, secrets);
-        return { ...(journalFailed ? { journalFailed } : {}), ...(cannotUndo && !journalFailed ? { cannotUndo } : {}) };
-      }
+      if (full.taxonomy) before.taxonomy = full.taxonomy;
       try {
-        await journal?.update?.(redactSecrets({ ...entry, status: 'done' as const }, [...allSecrets, ...secrets]));
-        return cannotUndo ? { cannotUndo } : {};
+        // The call is done: reading its outcome is not cancelled with it.
+        after = await withoutAbortSignal(() => readState(context.client, full));
       } catch (err) {
-        // The intent stays (pending): `changes` shows it incomplete and undo reconciles it.
-        const why = `This change's journal entry could not be completed, so it stays marked incomplete (undo reads the site to take it back): ${firstLine(err)}`;
-        process.stderr.write(`cms-admin: ${why}\n`);
-        return { journalFailed: why };
+        // Failed, and what it did cannot be read: the intent says so (undo reads the site).
+        if (failure)
+          return intent
+            ? markUnknown(`what it changed could not be read back (${firstLine(err)})`, failure, secrets)
+            : {};
+        whyNot = `the state after the change could not be read (${firstLine(err)})`;
       }
     }
+    // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
+    const delta =
+      done?.post_changes ??
+      (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined);
+    const changed = delta
+      ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
+      : changedCount(before, after);
+    // A call that failed after writing part (a merge that moved posts, then stopped) is journalled.
+    // One whose answer was lost may still land (a slow site finishing a request the client gave
+    // up on): its intent stays, `unknown`, and undo reconciles it from the site.
+    if (failure && !changed)
+      return lost && intent
+        ? markUnknown('its answer never came, and the site may still apply it', failure, secrets)
+        : drop();
+    // Trashed: what the call moved to the Trash, i.e. what was outside it before and is not now.
+    if (before.trashed) {
+      const left = after.trashed ?? {};
+      before.trashed = Object.fromEntries(Object.entries(before.trashed).filter(([id]) => !(id in left)));
+      delete after.trashed;
+    }
+    const summary = failure
+      ? `${tool.name} failed (${failure}) after changing part: ${changed} object(s)`
+      : undo
+        ? safeSummary(() => undo.summary(params, result, before), result)
+        : summarizeValue(result).line;
+    if (delta) {
+      delete before.posts;
+      delete after.posts;
+      after.post_changes = delta;
+    }
+    const entry: ChangeEntry = {
+      ...base,
+      ...(user && !base.user ? { user } : {}),
+      summary,
+      reversible: !whyNot,
+      ...(whyNot ? { why_not: whyNot } : {}),
+      before: whyNot ? {} : before,
+      after: whyNot ? {} : after,
+      ...(context.runId ? { run_id: context.runId } : {}),
+      site,
+    };
+    const cannotUndo = whyNot && (readFailed || /could not be read/.test(whyNot)) ? whyNot : undefined;
+    if (!intent) {
+      const journalFailed = await appendEntry(context, entry, secrets);
+      return { ...(journalFailed ? { journalFailed } : {}), ...(cannotUndo && !journalFailed ? { cannotUndo } : {}) };
+    }
+    try {
+      await journal?.update?.(redactSecrets({ ...entry, status: 'done' as const }, [...allSecrets, ...secrets]));
+      return cannotUndo ? { cannotUndo } : {};
+    } catch (err) {
+      // The intent stays (pending): `changes` shows it incomplete and undo reconciles it.
+      const why = `This change's journal entry could not be completed, so it stays marked incomplete (undo reads the site to take it back): ${firstLine(err)}`;
+      process.stderr.write(`cms-admin: ${why}\n`);
+      return { journalFailed: why };
+    }
+  }
 
   /** The call failed and its outcome is not known: the entry says it may have been applied. */
   async function markUnknown(why: string, failure: string, secrets: readonly string[]): Promise<FinishedChange> {
