@@ -266,22 +266,12 @@ export function changeStore(file: string) {
           const at = entry.site ?? site;
           if (!at) throw new Error('a change entry without its site');
           try {
+            // The same columns as an insert (row()), found by id and site.
+            const [id, key, ...columns] = row(entry, at);
             const out = transaction(db, () =>
               db
-                .prepare(
-                  'UPDATE changes SET user_id = ?, login = ?, run = ?, tool = ?, status = ?, undoes = ?, doc = ? WHERE id = ? AND site = ?',
-                )
-                .run(
-                  entry.user_id ?? null,
-                  entry.user ?? null,
-                  entry.run_id ?? null,
-                  entry.tool,
-                  entry.status ?? 'done',
-                  entry.undoes ?? null,
-                  JSON.stringify({ ...entry, site: at }),
-                  entry.change_id,
-                  at,
-                ),
+                .prepare('UPDATE changes SET user_id = ?, login = ?, run = ?, tool = ?, status = ?, undoes = ?, at = ?, doc = ? WHERE id = ? AND site = ?')
+                .run(...columns, id as SqliteValue, key as SqliteValue),
             );
             if (Number(out.changes) !== 1) throw new Error(`change ${entry.change_id} is not in the journal`);
           } catch (err) {

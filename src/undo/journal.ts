@@ -18,7 +18,6 @@ export class JournalError extends Error {
   readonly code = 'journal_not_private';
 }
 
-export { journalUnavailable } from './change-store.js';
 
 /**
  * The change store at `path` (a SQLite database, 0600; src/undo/change-store.ts), as a journal

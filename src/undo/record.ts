@@ -52,6 +52,8 @@ export async function beginChange(
   const undo = tool.undo;
   if (!journal || tool.annotations.readOnly || undo?.self) return undefined;
   let whyNot = undo ? undo.irreversible?.(params) : `${tool.name} cannot be undone`;
+  // A read around the write failed: the tool can undo, this change cannot (its answer says so).
+  let readFailed = false;
   let scope: UndoScope = {};
   let before: UndoState = {};
   if (undo && !whyNot) {
@@ -68,9 +70,9 @@ export async function beginChange(
     } catch (err) {
       if (context.signal?.aborted) throw err;
       whyNot = `the state before the change could not be read (${firstLine(err)})`;
+      readFailed = true;
     }
   }
-  const readFailed = Boolean(undo && whyNot && !undo.irreversible?.(params));
   const site = siteKey(context.client.siteUrl);
   const change_id = newChangeId();
   const at = new Date().toISOString();
@@ -161,6 +163,7 @@ export async function beginChange(
             ? markUnknown(`what it changed could not be read back (${firstLine(err)})`, failure, secrets)
             : {};
         whyNot = `the state after the change could not be read (${firstLine(err)})`;
+        readFailed = true;
       }
     }
     // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
@@ -204,7 +207,7 @@ export async function beginChange(
       ...(context.runId ? { run_id: context.runId } : {}),
       site,
     };
-    const cannotUndo = whyNot && (readFailed || /could not be read/.test(whyNot)) ? whyNot : undefined;
+    const cannotUndo = readFailed ? whyNot : undefined;
     if (!intent) {
       const journalFailed = await appendEntry(context, entry, secrets);
       return { ...(journalFailed ? { journalFailed } : {}), ...(cannotUndo && !journalFailed ? { cannotUndo } : {}) };
@@ -248,8 +251,8 @@ export async function appendEntry(
     // The account's id beside its login: a change belongs to the account (journal.ts: madeBy).
     const withId = withUserId(entry, await context.client?.connect().catch(() => undefined));
     // Every entry names its site (issue #47).
-    if (!withId.site && context.client) withId.site = siteKey(context.client.siteUrl);
-    await context.journal.append(redactSecrets(withId, [...(context.secrets ?? []), ...secrets]));
+    const sited = withId.site || !context.client ? withId : { ...withId, site: siteKey(context.client.siteUrl) };
+    await context.journal.append(redactSecrets(sited, [...(context.secrets ?? []), ...secrets]));
     return undefined;
   } catch (err) {
     const why = `This change is not in the change journal, so it cannot be undone: ${firstLine(err)}`;
