@@ -25,6 +25,11 @@ import { disableUser } from '../tools/users/disable-user.js';
 import { enableUser } from '../tools/users/enable-user.js';
 import { listAppPasswords } from '../tools/users/list-app-passwords.js';
 import { listUserRoles } from '../tools/users/list-user-roles.js';
+import { createRole } from '../tools/users/create-role.js';
+import { updateRole } from '../tools/users/update-role.js';
+import { deleteRole } from '../tools/users/delete-role.js';
+import { findUsersWithCapability } from '../tools/users/find-users-with-capability.js';
+import { updateUserCapabilities } from '../tools/users/update-user-capabilities.js';
 import { listUserSessions } from '../tools/users/list-user-sessions.js';
 import { listUsers } from '../tools/users/list-users.js';
 import { logOutUser } from '../tools/users/log-out-user.js';
@@ -74,6 +79,12 @@ export const tools: readonly AnyToolDefinition[] = [
   resetUserPassword,
   setUserRole,
   listUserRoles,
+  // roles and capabilities (companion plugin 0.6.0, docs/users.md)
+  createRole,
+  updateRole,
+  deleteRole,
+  findUsersWithCapability,
+  updateUserCapabilities,
   { ...deleteUser, onNetwork: deleteUserOnNetwork } as AnyToolDefinition,
   listAppPasswords,
   revokeAppPasswords,

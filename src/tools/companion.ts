@@ -48,6 +48,8 @@ export const COMPANION_ROUTES = {
    * removed from: `other_sites`) and hands them all to the heir; older, they kept the deleted id.
    */
   'network/delete': '0.5.3',
+  /** 0.6.0: roles created, changed and deleted, accounts' own capabilities, who holds a capability (roles-editor.php). */
+  'roles/edit': '0.6.0',
   /** 0.5.0: every account's application passwords in one listing (app-passwords.php). */
   'app-passwords': '0.5.0',
 } as const;

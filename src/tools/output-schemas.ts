@@ -35,6 +35,9 @@ export const assignOutput = z.looseObject({
   failures: z.array(z.looseObject({ post_ids: z.string(), code: z.string(), message: z.string() })),
 });
 
+/** create-role, update-role, delete-role: the role acted on. */
+export const roleOutput = z.looseObject({ role: z.string() });
+
 /** A user tool's answer: which user it acted on. */
 export const userOutput = z.looseObject({ id, username: z.string() });
 

@@ -65,8 +65,18 @@ export interface NetworkUserState {
   sites: Record<string, string[]>;
 }
 
+/** A role on the site (companion plugin 0.6.0): its name and capabilities, denied ones false. */
+export interface RoleState {
+  name: string;
+  capabilities: Record<string, boolean>;
+}
+
 export interface UndoState {
   taxonomy?: TaxonomyRef;
+  /** Roles by slug (create-role, update-role, delete-role); null = it did not exist. */
+  roles?: Record<string, RoleState | null>;
+  /** Accounts' own capability entries (granted true, denied false), by user id (update-user-capabilities). */
+  user_caps?: Record<string, Record<string, boolean> | null>;
   /** Network accounts (add-user-to-site, remove-user-from-site, grant/revoke-super-admin). */
   network_users?: Record<string, NetworkUserState | null>;
   terms?: Record<string, TermState | null>;
@@ -97,6 +107,10 @@ export interface UndoScope {
    */
   postTerms?: readonly number[];
   users?: readonly number[];
+  /** Roles by slug: their capabilities and name (restore-roles.ts). */
+  roles?: readonly string[];
+  /** Users whose own capability grants and denials the call changes. */
+  userCaps?: readonly number[];
   /** Network accounts whose memberships and super admin state the call changes (companion plugin 0.5.0). */
   networkUsers?: readonly number[];
   /** A user deleted with their content: their posts and pages outside the Trash (restore-trash.ts). */

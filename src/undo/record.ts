@@ -150,6 +150,8 @@ export async function beginChange(
         posts: done?.post_changes ? undefined : scope.posts,
         users: [...(scope.users ?? []), ...(created.users ?? [])],
         networkUsers: scope.networkUsers,
+        roles: scope.roles,
+        userCaps: scope.userCaps,
         trashOf: scope.trashOf,
       };
       if (full.taxonomy) before.taxonomy = full.taxonomy;
@@ -276,7 +278,7 @@ function firstLine(err: unknown): string {
 /** Objects whose state differs between two readings. */
 function changedCount(before: UndoState, after: UndoState): number {
   let n = 0;
-  for (const key of ['terms', 'posts', 'users', 'trashed'] as const) {
+  for (const key of ['terms', 'posts', 'users', 'trashed', 'roles', 'user_caps'] as const) {
     const a = (before[key] ?? {}) as Record<string, unknown>;
     const b = (after[key] ?? {}) as Record<string, unknown>;
     for (const id of new Set([...Object.keys(a), ...Object.keys(b)]))

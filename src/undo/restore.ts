@@ -5,6 +5,7 @@ import { deleteTerm, restoreTerms } from './restore-terms.js';
 import { restoreTrashed } from './restore-trash.js';
 import { restoreUsers } from './restore-users.js';
 import { restoreNetworkUsers } from './restore-network.js';
+import { restoreRoles, restoreUserCaps } from './restore-roles.js';
 import { readState, type UndoState } from './state.js';
 import type { RestoreOptions, RestoreOutcome } from './types.js';
 
@@ -14,7 +15,7 @@ import type { RestoreOptions, RestoreOutcome } from './types.js';
  * `force`. Every step compares the site with the target first, so running it again after a
  * fault does only what is left. Order: terms recreated (parents first) and changed, posts'
  * terms (bulk, src/tools/taxonomy/change-post-terms.ts; a delta reversed, restore-post-changes.ts),
- * then terms to delete, then users, then posts taken out of the Trash (restore-trash.ts).
+ * then terms to delete, then roles (restore-roles.ts: recreated before users, deleted after), users, then posts taken out of the Trash (restore-trash.ts).
  */
 export async function restoreState(
   context: ToolContext,
@@ -31,6 +32,8 @@ export async function restoreState(
     posts: [...new Set([...ids(target.posts), ...ids(expected.post_changes)])],
     users: ids(target.users),
     networkUsers: ids(target.network_users),
+    roles: Object.keys(target.roles ?? {}),
+    userCaps: ids(target.user_caps),
   });
   const out: RestoreOutcome = {
     restored: [],
@@ -47,7 +50,11 @@ export async function restoreState(
     await restorePostChanges(client, taxonomy, expected.post_changes, target, options, out);
   else if (taxonomy && target.posts) await restorePosts(client, taxonomy, expected, target, options, out);
   if (taxonomy) for (const id of toDelete) await deleteTerm(client, taxonomy, id, options, out);
+  // A deleted role exists again before its accounts get it back; a created one goes after they lost it.
+  if (target.roles) await restoreRoles(client, 'put', expected, target, options, out);
   if (target.users) await restoreUsers(client, expected, target, options, out);
+  if (target.user_caps) await restoreUserCaps(client, expected, target, options, out);
+  if (target.roles) await restoreRoles(client, 'delete', expected, target, options, out);
   if (target.trashed) await restoreTrashed(client, target, options, out);
   if (target.network_users) await restoreNetworkUsers(client, expected, target, options, out);
   return out;

@@ -2,6 +2,7 @@ import { chunk, decodeEntities, mapLimit, type WordPressClient, WordPressError }
 import { readPostTerms } from '../tools/taxonomy/post-terms.js';
 import { readTrashable } from './restore-trash.js';
 import { readNetworkUsers } from './restore-network.js';
+import { readRoles, readUserCapsState } from './restore-roles.js';
 import type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
 import type { CreateLocator } from '../tools/undo-data.js';
 
@@ -22,6 +23,9 @@ export async function readState(client: WordPressClient, scope: UndoScope): Prom
     scope.networkUsers?.length ? readNetworkUsers(client, scope.networkUsers) : undefined,
   ]);
   if (networkUsers) state.network_users = networkUsers;
+  // Roles first in the state (an undo recreates them before their accounts get them back).
+  if (scope.roles?.length) state.roles = await readRoles(client, scope.roles);
+  if (scope.userCaps?.length) state.user_caps = await readUserCapsState(client, scope.userCaps);
   if (terms) state.terms = terms;
   if (posts) state.posts = posts;
   if (users) state.users = users;

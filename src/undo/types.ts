@@ -4,6 +4,7 @@ import type { PostTermChange, UndoState } from '../tools/undo-data.js';
 export type {
   NetworkUserState,
   PostTermChange,
+  RoleState,
   TaxonomyRef,
   TermState,
   TrashedPost,

@@ -14,6 +14,8 @@ export interface RoleRecord {
    * in list-user-roles' answer.
    */
   beyond_caller?: string[];
+  /** How many accounts have it (companion 0.6.0). */
+  users_count?: number;
 }
 
 export const WORDPRESS_DEFAULT_ROLES: readonly RoleRecord[] = [

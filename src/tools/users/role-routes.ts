@@ -1,0 +1,105 @@
+import { type WordPressClient, WordPressError } from '../../client/index.js';
+import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
+import { ToolError } from '../tool-error.js';
+import type { RoleState } from '../undo-data.js';
+
+/**
+ * The companion plugin's role and capability routes (0.6.0, includes/roles-editor.php): WordPress's
+ * REST API has none. Shared by the role tools and the undo engine.
+ */
+export interface RoleDetail extends RoleState {
+  role: string;
+  users: number[];
+  users_count: number;
+}
+
+const ROLES = `/${COMPANION_NAMESPACE}/roles`;
+const slugPath = (slug: string) => `${ROLES}/${encodeURIComponent(slug)}`;
+
+export const needRoleRoutes = (client: WordPressClient, what: string) => requireCompanion(client, what, 'roles/edit');
+
+/** The role, or null when the site has none by that slug. */
+export async function readRole(client: WordPressClient, slug: string): Promise<RoleDetail | null> {
+  try {
+    const role = await client.get<RoleDetail>(slugPath(slug));
+    return { ...role, capabilities: { ...role.capabilities } };
+  } catch (err) {
+    if (err instanceof WordPressError && err.status === 404 && err.code === 'cms_admin_unknown_role') return null;
+    throw roleRouteError(err);
+  }
+}
+
+/** Creates the role or sets exactly these capabilities (and the name when given). */
+export async function putRole(client: WordPressClient, slug: string, state: { name?: string; capabilities: Record<string, boolean>; create?: boolean }) {
+  try {
+    // An exact state: safe to send again after a lost answer.
+    return (await client.request<RoleDetail & { created: boolean }>({ method: 'PUT', path: slugPath(slug), body: state, idempotent: true })).data;
+  } catch (err) {
+    throw roleRouteError(err);
+  }
+}
+
+export async function removeRole(client: WordPressClient, slug: string, moveUsersTo?: string, force?: boolean) {
+  try {
+    return await client.delete<RoleDetail & { moved_to: string }>(slugPath(slug), {
+      ...(moveUsersTo ? { move_users_to: moveUsersTo } : {}),
+      ...(force ? { force: true } : {}),
+    });
+  } catch (err) {
+    throw roleRouteError(err);
+  }
+}
+
+export interface UserCaps {
+  id: number;
+  username: string;
+  roles: string[];
+  capabilities: Record<string, boolean>;
+}
+
+export async function readUserCaps(client: WordPressClient, id: number): Promise<UserCaps | null> {
+  try {
+    const user = await client.get<UserCaps>(`/${COMPANION_NAMESPACE}/users/${id}/capabilities`);
+    return { ...user, capabilities: { ...user.capabilities } };
+  } catch (err) {
+    if (err instanceof WordPressError && err.status === 404) return null;
+    throw roleRouteError(err);
+  }
+}
+
+export async function putUserCaps(client: WordPressClient, id: number, capabilities: Record<string, boolean>) {
+  try {
+    return (
+      await client.request<UserCaps>({ method: 'PUT', path: `/${COMPANION_NAMESPACE}/users/${id}/capabilities`, body: { capabilities }, idempotent: true })
+    ).data;
+  } catch (err) {
+    throw roleRouteError(err);
+  }
+}
+
+const CODES: Record<string, [string, string]> = {
+  cms_admin_capability_beyond_caller: ['capability_beyond_caller', 'Only an account that holds these capabilities (an administrator) may grant them.'],
+  cms_admin_cannot_change_own_capabilities: ['cannot_change_own_capabilities', 'Have another administrator make this change.'],
+  cms_admin_last_administrator: ['last_administrator', 'Give another account manage_options (an administrator) first.'],
+  cms_admin_role_has_users: ['role_has_users', 'Pass move_users_to: the role its accounts get instead.'],
+  cms_admin_default_role: ['default_role_protected', 'Pass force: true to delete editor, author, contributor or subscriber; administrator cannot be deleted.'],
+  cms_admin_role_exists: ['role_exists', 'Use update-role to change it, or choose another slug.'],
+  cms_admin_unknown_role: ['unknown_role', 'list-user-roles lists this site’s roles.'],
+  cms_admin_invalid_capability: ['invalid_capability', 'Capabilities are names such as edit_posts or manage_categories.'],
+  cms_admin_invalid_role: ['invalid_role', 'A role slug is lower case letters, digits, _ and -.'],
+  cms_admin_account_stronger_than_caller: ['account_stronger_than_caller', 'Only an account with at least the same capabilities may do this.'],
+  cms_admin_busy: ['site_busy', 'Run it again.'],
+};
+
+/** The plugin's refusals as the toolkit's errors (docs/error-handling.md), with the next step. */
+export function roleRouteError(err: unknown): unknown {
+  if (!(err instanceof WordPressError)) return err;
+  const known = CODES[err.code ?? ''];
+  if (!known) return err;
+  const [code, hint] = known;
+  const data = (err.data ?? {}) as { capabilities?: string[]; users_count?: number };
+  return new ToolError(code, `${err.message.replace(/\s*$/, '')}${/changed\.$/.test(err.message) ? '' : ' Nothing was changed.'}`, {
+    hint,
+    details: { ...(data.capabilities ? { capabilities: data.capabilities } : {}), ...(data.users_count ? { users_count: data.users_count } : {}) },
+  });
+}
