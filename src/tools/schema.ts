@@ -65,4 +65,7 @@ export const SELF_DESCRIBING_PARAMS: ReadonlySet<string> = new Set([
   'before',
   'limit',
   'cursor',
+  'add_capabilities',
+  'remove_capabilities',
+  'capability',
 ]);

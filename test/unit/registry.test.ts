@@ -42,6 +42,12 @@ const USER_TOOLS = [
   'revoke-app-passwords',
   'list-user-sessions',
   'log-out-user',
+  // roles and capabilities (#50)
+  'create-role',
+  'update-role',
+  'delete-role',
+  'find-users-with-capability',
+  'update-user-capabilities',
 ];
 /** The change journal's tools (issue #24), in both toolkits. */
 const CHANGE_TOOLS = ['list-changes', 'undo-change'];

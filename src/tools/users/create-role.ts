@@ -10,7 +10,8 @@ import { needRoleRoutes, putRole, readRole } from './role-routes.js';
 type Params = {
   slug: string;
   name: string;
-  capabilities?: string[] | Record<string, boolean>;
+  capabilities?: string[];
+  deny_capabilities?: string[];
   clone_from?: string;
   add_capabilities?: string[];
   remove_capabilities?: string[];
@@ -19,7 +20,7 @@ type Params = {
 /** The role to create, from its params and (for a clone) the source role on the site. */
 async function plan({ client }: ToolContext, params: Params): Promise<RoleChange & { source?: string }> {
   await needRoleRoutes(client, 'Creating a role');
-  if (!!params.capabilities === !!params.clone_from)
+  if (!!(params.capabilities || params.deny_capabilities) === !!params.clone_from)
     throw new ToolError('invalid_params', 'Give either capabilities or clone_from (an existing role to copy), not both and not neither.', {
       hint: 'e.g. clone_from: "editor" with add_capabilities / remove_capabilities.',
     });
@@ -27,7 +28,8 @@ async function plan({ client }: ToolContext, params: Params): Promise<RoleChange
     throw new ToolError('role_exists', `The role ${params.slug} already exists. Nothing was changed.`, {
       hint: 'Use update-role to change it, or choose another slug.',
     });
-  let base: Caps = capsFrom(params.capabilities);
+  // A map of capability → true/false (wp role create) is these two lists: strict tool schemas take no open maps.
+  let base: Caps = { ...capsFrom(params.capabilities), ...Object.fromEntries((params.deny_capabilities ?? []).map((c) => [c, false])) };
   if (params.clone_from) {
     const source = await readRole(client, params.clone_from);
     if (!source)
@@ -54,8 +56,9 @@ export const createRole = defineTool({
   description: 'Create a role: capabilities, or clone_from a role plus add/remove.',
   schema: () => z.strictObject({
     slug: roleSlug(),
-    name: text(200).describe('Display name'),
-    capabilities: z.union([capList(), z.record(z.string(), z.boolean())]).optional().describe('List, or map cap→true/false'),
+    name: text(200),
+    capabilities: capList().optional().describe('Granted'),
+    deny_capabilities: capList().optional().describe('Denied (false)'),
     clone_from: roleSlug().optional().describe('Role to copy'),
     add_capabilities: capList().optional(),
     remove_capabilities: capList().optional(),

@@ -4,20 +4,22 @@ import { listOutput } from '../output-schemas.js';
 import { inWords } from './capability-words.js';
 import { capabilityHolders } from './role-change.js';
 import { needRoleRoutes } from './role-routes.js';
+import { capName } from './role-params.js';
+import { typeOnly } from '../schema.js';
 
 export const findUsersWithCapability = defineTool({
   name: 'find-users-with-capability',
   toolkit: 'users',
   description: 'Every account holding a capability, and through which role or grant.',
   schema: () => z.strictObject({
-    capability: z.string().trim().regex(/^[A-Za-z0-9_-]{1,100}$/).describe('e.g. install_plugins'),
-    limit: z.number().int().min(1).max(500).optional(),
+    capability: capName(),
+    limit: z.number().int().min(1).max(500).meta(typeOnly).optional(),
   }),
   outputSchema: listOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
   async execute({ client }, params) {
     await needRoleRoutes(client, 'Finding who holds a capability');
-    const limit = params.limit ?? 100;
+    const limit = Math.min(Math.max(params.limit ?? 100, 1), 500);
     const found = await capabilityHolders(client, params.capability, limit);
     const items = found.users.map(({ id, username, roles, through, can, disabled }) => ({
       id,

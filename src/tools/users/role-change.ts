@@ -102,11 +102,9 @@ export function reviewRoleChange(change: RoleChange, summary: string): CallRevie
   return { approval: ask ? 'required' : 'none', summary: parts.join('; ') };
 }
 
-/** `capabilities` as given: a list (each granted) or a map of capability → true/false. */
-export function capsFrom(given: string[] | Record<string, boolean> | undefined): Caps {
-  if (!given) return {};
-  if (Array.isArray(given)) return Object.fromEntries(given.map((c) => [c.trim(), true]));
-  return Object.fromEntries(Object.entries(given).map(([c, v]) => [c.trim(), v]));
+/** `capabilities` as given: each granted. */
+export function capsFrom(given: readonly string[] | undefined): Caps {
+  return Object.fromEntries((given ?? []).map((c) => [c.trim(), true]));
 }
 
 /** Adds (granted) and removes (gone from the role) capabilities; returns the new map. */

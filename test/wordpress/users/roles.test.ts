@@ -77,10 +77,10 @@ describe('create-role', () => {
     expect(await runError('create-role', { slug: slugOf('x'), name: 'X', clone_from: 'no_such_role' })).toMatchObject({ code: 'unknown_role' });
   });
 
-  it('a plain role (no power) needs no question; a map of capability → false denies', async () => {
+  it('a plain role (no power) needs no question; deny_capabilities are kept as false', async () => {
     const slug = slugOf('plain');
     made.push(slug);
-    const params = { slug, name: 'Plain', capabilities: { read: true, edit_posts: true, upload_files: false } };
+    const params = { slug, name: 'Plain', capabilities: ['read', 'edit_posts'], deny_capabilities: ['upload_files'] };
     expect(await reviewCall(findTool('create-role')!, testContext(), params)).toMatchObject({ approval: 'none' });
     expect(await runOk('create-role', params)).toMatchObject({ capabilities: ['edit_posts', 'read'], denied: ['upload_files'] });
     expect(await roleCaps(slug)).toEqual({ edit_posts: true, read: true, upload_files: false });
