@@ -25,6 +25,7 @@ import { grantSuperAdmin } from '../tools/users/grant-super-admin.js';
 import { revokeSuperAdmin } from '../tools/users/revoke-super-admin.js';
 import { refuseStrongerAccount, refuseStrongerRole } from '../tools/users/guards.js';
 import { rolePowers, withPowers } from '../tools/users/risk.js';
+import { roleLines } from './undo-review-roles.js';
 
 /**
  * An undo asks what the forward tools would ask for the same change (issue #33): the engine's
@@ -38,6 +39,8 @@ import { rolePowers, withPowers } from '../tools/users/risk.js';
 export async function describePlan(context: ToolContext, plan: UndoPlan): Promise<string> {
   const { now, after } = plan;
   const lines = [
+    // Roles first: a deleted role is back before its accounts get it again (restore-roles.ts).
+    ...(await roleLines(context, now, after)),
     ...(await termLines(context, now, after)),
     ...(await postLines(context, now, after)),
     ...(await userLines(context, now, after)),
@@ -101,7 +104,7 @@ async function userLines(context: ToolContext, now: UndoState, after: UndoState)
       continue;
     }
     if (want.disabled === true && is.disabled !== true) lines.push(await forward(context, disableUser, { id }));
-    if (changed([...is.roles].sort(), [...want.roles].sort())) lines.push(await rolesLine(context, id, is, want));
+    if (changed([...is.roles].sort(), [...want.roles].sort())) lines.push(await recreatedRoleLine(context, id, is, want, after));
     const fields: Record<string, unknown> = {};
     if (want.email !== is.email) fields.email = want.email;
     if (want.name !== is.name) fields.name = want.name;
@@ -160,6 +163,18 @@ async function rolesLine(context: ToolContext, id: number, is: UserState, want: 
   if (!want.roles.length) return `take every role from ${is.username} (was: ${was})`;
   const powersOf = await rolePowers(client);
   return `give ${is.username} the roles ${want.roles.map((role) => withPowers(role, powersOf(role))).join(', ')} (was: ${was})`;
+}
+
+/**
+ * Accounts given back a role this same undo recreates first (an undo of delete-role): the role
+ * is not on the site yet, so set-user-role's question cannot be asked; the role's own line (its
+ * power named) comes first, and this says who gets it.
+ */
+async function recreatedRoleLine(context: ToolContext, id: number, is: UserState, want: UserState, after: UndoState): Promise<string> {
+  const back = want.roles.filter((role) => after.roles?.[role] && !is.roles.includes(role));
+  if (!back.length) return rolesLine(context, id, is, want);
+  await refuseStrongerAccount(context.client, id, 'change the roles of');
+  return `give ${is.username} the role${want.roles.length === 1 ? '' : 's'} ${want.roles.join(', ')} again (was: ${is.roles.join(', ') || 'no role'})`;
 }
 
 function termTools(taxonomy: TaxonomyRef) {

@@ -64,8 +64,12 @@ describe('create-role', () => {
     expect(draft.status).toBe(201);
     await wp().delete(`/wp/v2/posts/${draft.body.id}`, { force: true });
 
-    // Undo: the role goes (its one account first loses it, as created by hand it blocks the delete).
+    // Undo: an account given the role since keeps it (a conflict, said in the question) …
+    const blocked = await reviewCall(findTool('undo-change')!, context, {});
+    expect(blocked.summary).toContain(`the role ${slug} stays: 1 account(s) have the role`);
+    // … and once it has another role, the role goes.
     await wp().post(`/wp/v2/users/${user.id}`, { roles: ['subscriber'] });
+    expect((await reviewCall(findTool('undo-change')!, context, {})).summary).toContain(`delete the role Desk editor (${slug})`);
     const report = await undoChange(context, journal);
     expect(report.conflicts).toEqual([]);
     expect(await roleCaps(slug)).toBeNull();
@@ -160,6 +164,10 @@ describe('delete-role', () => {
     expect((await readUser(a.id)).roles).toEqual(['editor']);
     expect((await readUser(b.id)).roles).toEqual(['editor']);
 
+    // The undo's question says what the role tools would: the role back, then its accounts.
+    const question = await reviewCall(findTool('undo-change')!, context, {});
+    expect(question.summary).toContain(`create the role Shop Manager (${slug}) with 3 capabilities`);
+    expect(question.summary).toContain(`give ${a.username} the role ${slug} again (was: editor)`);
     const report = await undoChange(context, journal);
     expect(report.conflicts).toEqual([]);
     expect(await roleCaps(slug)).toEqual({ read: true, edit_posts: true, manage_categories: true });
