@@ -68,4 +68,6 @@ export const SELF_DESCRIBING_PARAMS: ReadonlySet<string> = new Set([
   'add_capabilities',
   'remove_capabilities',
   'capability',
+  'add_roles',
+  'remove_roles',
 ]);

@@ -79,7 +79,8 @@ export function grouped(caps: readonly string[]): Partial<Record<CapabilityGroup
   const out: Partial<Record<CapabilityGroup, string[]>> = {};
   for (const cap of [...caps].sort()) {
     if (/^level_\d+$/.test(cap)) continue;
-    (out[capabilityGroup(cap)] ??= []).push(cap);
+    const group = capabilityGroup(cap);
+    out[group] = [...(out[group] ?? []), cap];
   }
   return out;
 }
