@@ -21,6 +21,8 @@ export const STATE_KINDS = [
   // A network case's (target: network): its accounts with role per site, and every site's posts.
   'network_users',
   'network_posts',
+  // The site's roles (companion plugin): slug, name, granted capabilities, users_count.
+  'roles',
 ] as const;
 export type StateKind = (typeof STATE_KINDS)[number];
 
@@ -55,6 +57,8 @@ const fixturePost = z.strictObject({
   tags: z.array(id).optional(),
   author: id.optional(),
 });
+/** A role (companion plugin 0.6.0), made before the users so they can have it. */
+const fixtureRole = z.strictObject({ slug: z.string().min(1), name: z.string().min(1), capabilities: z.array(z.string().min(1)) });
 /** An application password for a user (its secret is thrown away: no one needs it). */
 const fixtureAppPassword = z.strictObject({ user: id, name: z.string().min(1) });
 /** A browser login through wp-login.php (a login session with this user agent); the user gets a new random password. */
@@ -62,6 +66,7 @@ const fixtureLogin = z.strictObject({ user: id, user_agent: z.string().min(1) })
 
 /** Created in this order (so posts can name the categories and tags created before them). */
 export const fixtureSchema = z.strictObject({
+  roles: z.array(fixtureRole).optional(),
   categories: z.array(fixtureCategory).optional(),
   tags: z.array(fixtureTag).optional(),
   users: z.array(fixtureUser).optional(),
@@ -111,6 +116,7 @@ const stateCheck = z
     sessions: selector.optional(),
     network_users: selector.optional(),
     network_posts: selector.optional(),
+    roles: selector.optional(),
     /** A fleet case (target: fleet): the site to read; unset, the check holds on every site. */
     site: z.string().min(1).optional(),
     /** Default: exactly one record matches (or none with `exists: false`). */

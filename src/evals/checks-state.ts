@@ -15,6 +15,7 @@ const NOUN: Record<StateKind, string> = {
   sessions: 'login session',
   network_users: 'network account',
   network_posts: 'network post',
+  roles: 'role',
 };
 
 /** Failures of the `state` checks against the site as it is now. Placeholders already resolved. */

@@ -9,7 +9,7 @@ type Raw = Record<string, unknown>;
 
 /**
  * Applies a case's fixture on top of the seeded site over plain REST (the eval's own client,
- * not the tools): categories, then tags, users, posts, application passwords, logins and disabled users,
+ * not the tools): roles, categories, then tags, users, posts, application passwords, logins and disabled users,
  * so each can name the ones before it.
  * Returns the created records by key, for `{{fixture.<key>.<field>}}`.
  */
@@ -21,6 +21,14 @@ export async function applyFixture(client: WordPressClient, fixture: Fixture | u
     if (key) records.set(key, record);
   };
 
+  for (const role of fixture.roles ?? []) {
+    const capabilities = Object.fromEntries(role.capabilities.map((cap) => [cap, true]));
+    try {
+      await client.request({ method: 'PUT', path: `/cms-admin/v1/roles/${role.slug}`, body: { name: role.name, capabilities, create: true } });
+    } catch (err) {
+      throw new Error(`fixture: creating role "${role.slug}" failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   for (const item of fixture.categories ?? []) {
     const { key, ...input } = await resolver.resolve(item);
     const raw = await create(client, '/wp/v2/categories', input, `category "${item.name}"`);

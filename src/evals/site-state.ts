@@ -78,6 +78,14 @@ const readers: Record<StateKind, (client: WordPressClient, creds?: NetworkCreden
   sessions: readSessions,
   network_users: readNetworkUsers,
   network_posts: readNetworkPosts,
+  roles: async (client) =>
+    (await client.get<{ roles: Raw[] }>('/cms-admin/v1/roles')).roles.map((raw, i) => ({
+      id: i + 1, // roles have no id: their place in the list, for the generic checks
+      role: String(raw.role),
+      name: String(raw.name),
+      capabilities: (raw.capabilities as string[] | undefined) ?? [],
+      users_count: Number(raw.users_count ?? 0),
+    })),
 };
 
 /** Reads each kind at most once (per instance): create one per point in time. */
