@@ -68,6 +68,8 @@ export const SELF_DESCRIBING_PARAMS: ReadonlySet<string> = new Set([
   'add_capabilities',
   'remove_capabilities',
   'capability',
+  'capabilities',
+  'clone_from',
   'add_roles',
   'remove_roles',
 ]);

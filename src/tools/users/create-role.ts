@@ -11,7 +11,6 @@ type Params = {
   slug: string;
   name: string;
   capabilities?: string[];
-  deny_capabilities?: string[];
   clone_from?: string;
   add_capabilities?: string[];
   remove_capabilities?: string[];
@@ -20,7 +19,7 @@ type Params = {
 /** The role to create, from its params and (for a clone) the source role on the site. */
 async function plan({ client }: ToolContext, params: Params): Promise<RoleChange & { source?: string }> {
   await needRoleRoutes(client, 'Creating a role');
-  if (!!(params.capabilities || params.deny_capabilities) === !!params.clone_from)
+  if (!!params.capabilities === !!params.clone_from)
     throw new ToolError('invalid_params', 'Give either capabilities or clone_from (an existing role to copy), not both and not neither.', {
       hint: 'e.g. clone_from: "editor" with add_capabilities / remove_capabilities.',
     });
@@ -28,8 +27,8 @@ async function plan({ client }: ToolContext, params: Params): Promise<RoleChange
     throw new ToolError('role_exists', `The role ${params.slug} already exists. Nothing was changed.`, {
       hint: 'Use update-role to change it, or choose another slug.',
     });
-  // A map of capability → true/false (wp role create) is these two lists: strict tool schemas take no open maps.
-  let base: Caps = { ...capsFrom(params.capabilities), ...Object.fromEntries((params.deny_capabilities ?? []).map((c) => [c, false])) };
+  // A list, granted (strict tool schemas take no open map of capability → true/false); a clone keeps its source's denials.
+  let base: Caps = capsFrom(params.capabilities);
   if (params.clone_from) {
     const source = await readRole(client, params.clone_from);
     if (!source)
@@ -53,13 +52,12 @@ function words(change: RoleChange & { source?: string }, params: Params): string
 export const createRole = defineTool({
   name: 'create-role',
   toolkit: 'users',
-  description: 'Create a role: capabilities, or clone_from a role plus add/remove.',
+  description: 'Create a role: capabilities, or clone_from one plus add/remove.',
   schema: () => z.strictObject({
     slug: roleSlug(),
     name: text(200),
-    capabilities: capList().optional().describe('Granted'),
-    deny_capabilities: capList().optional().describe('Denied (false)'),
-    clone_from: roleSlug().optional().describe('Role to copy'),
+    capabilities: capList().optional(),
+    clone_from: roleSlug().optional(),
     add_capabilities: capList().optional(),
     remove_capabilities: capList().optional(),
   }),

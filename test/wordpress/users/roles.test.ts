@@ -81,10 +81,12 @@ describe('create-role', () => {
     expect(await runError('create-role', { slug: slugOf('x'), name: 'X', clone_from: 'no_such_role' })).toMatchObject({ code: 'unknown_role' });
   });
 
-  it('a plain role (no power) needs no question; deny_capabilities are kept as false', async () => {
+  it('a plain role (no power) needs no question; a clone keeps its source’s denials', async () => {
+    const source = slugOf('denier');
     const slug = slugOf('plain');
-    made.push(slug);
-    const params = { slug, name: 'Plain', capabilities: ['read', 'edit_posts'], deny_capabilities: ['upload_files'] };
+    made.push(source, slug);
+    await wpPhp(`add_role('${source}', 'Denier', ['read' => true, 'edit_posts' => true, 'upload_files' => false]);`);
+    const params = { slug, name: 'Plain', clone_from: source };
     expect(await reviewCall(findTool('create-role')!, testContext(), params)).toMatchObject({ approval: 'none' });
     expect(await runOk('create-role', params)).toMatchObject({ capabilities: ['edit_posts', 'read'], denied: ['upload_files'] });
     expect(await roleCaps(slug)).toEqual({ edit_posts: true, read: true, upload_files: false });
