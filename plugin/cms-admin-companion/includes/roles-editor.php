@@ -104,16 +104,21 @@ function cms_admin_clean_caps($caps)
     return $out;
 }
 
-/** Capabilities `$caps` grants that the caller does not hold (mapped, as current_user_can does). */
+/**
+ * Capabilities `$caps` grants that the caller does not hold, neither granted to it (its roles
+ * and own entries) nor allowed by current_user_can(). A capability the site takes from everyone
+ * now (DISALLOW_FILE_MODS maps install_plugins to do_not_allow) still counts: a role given it
+ * today would have it the day the constant goes.
+ */
 function cms_admin_caps_beyond_caller(array $caps): array
 {
     if (is_multisite() && is_super_admin()) {
         return [];
     }
+    $held = wp_get_current_user()->allcaps;
     $beyond = [];
     foreach ($caps as $cap => $granted) {
-        if ($granted && cms_admin_is_capability((string) $cap) && !current_user_can($cap)
-            && !in_array('do_not_allow', map_meta_cap($cap, get_current_user_id()), true)) {
+        if ($granted && cms_admin_is_capability((string) $cap) && empty($held[$cap]) && !current_user_can($cap)) {
             $beyond[] = (string) $cap;
         }
     }
@@ -168,6 +173,11 @@ function cms_admin_would_manage(WP_User $user, string $slug, ?array $new, string
 /** A 409 when no enabled account would keep manage_options after the change `$keeps` describes. */
 function cms_admin_refuse_last_manager(callable $keeps): ?WP_Error
 {
+    // On a network the super admins hold manage_options on every site, and no role change
+    // touches who they are: the network is never left without one.
+    if (is_multisite() && get_super_admins()) {
+        return null;
+    }
     $admins = cms_admin_enabled_administrators();
     foreach ($admins as $id) {
         $user = get_userdata($id);

@@ -44,6 +44,9 @@ describe('create-role', () => {
     const review = await reviewCall(findTool('create-role')!, testContext(), params);
     expect(review).toMatchObject({ approval: 'required', summary: expect.stringContaining('publish scripts and any HTML (unfiltered_html)') });
     const { context, journal } = journalled();
+    // A dry run says the same and creates nothing.
+    expect(await callOkIn(context, 'create-role', { ...params, dry_run: true })).toMatchObject({ dry_run: true });
+    expect(await roleCaps(slug)).toBeNull();
     const result = await callOkIn(context, 'create-role', params);
     expect(result).toMatchObject({ role: slug, name: 'Desk editor', created: true });
 
@@ -146,7 +149,18 @@ describe('a role editor who is not an administrator', () => {
     expect(direct).toMatchObject({ status: 403, body: { code: 'cms_admin_capability_beyond_caller' } });
     const create = await as(user.username, app, 'PUT', `/cms-admin/v1/roles/${slugOf('sneaky')}`, { name: 'S', capabilities: { edit_users: true } });
     expect(create).toMatchObject({ status: 403 });
+    // Even one the site takes from everyone now (DISALLOW_FILE_MODS): it would come back with the constant gone.
+    const blocked = await as(user.username, app, 'PUT', `/cms-admin/v1/roles/${target}`, { capabilities: { read: true, install_plugins: true } });
+    expect(blocked).toMatchObject({ status: 403, body: { code: 'cms_admin_capability_beyond_caller' } });
     expect(await roleCaps(target)).toEqual({ read: true, edit_posts: true });
+    // A role stronger than its own (editor: unfiltered_html, edit_others_posts …) it does not change at all.
+    const editorBefore = await roleCaps('editor');
+    expect(await runIn(context, 'update-role', { slug: 'editor', remove_capabilities: ['publish_posts'] })).toMatchObject({
+      ok: false,
+      error: { code: 'role_stronger_than_caller' },
+    });
+    expect(await as(user.username, app, 'PUT', '/cms-admin/v1/roles/editor', { capabilities: { read: true } })).toMatchObject({ status: 403 });
+    expect(await roleCaps('editor')).toEqual(editorBefore);
   });
 });
 
