@@ -35,6 +35,14 @@ const user = (id: number) => async () => ({
 const userNamed = (username: string) => () =>
   wp().get<unknown[]>('/wp/v2/users', { search: username, context: 'edit', _fields: 'id' });
 
+const roleRead = (slug: string) => () => wpPhp(`echo json_encode(wp_roles()->roles['${slug}'] ?? null);`);
+/** A custom role for a dry run (removed with the seeded snapshot the suite restores). */
+async function dryRole(): Promise<string> {
+  const slug = `dry_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  await wpPhp(`add_role('${slug}', 'Dry role', ['read' => true, 'edit_posts' => true]);`);
+  return slug;
+}
+
 const CASES: Record<string, Case> = {
   'create-category': {
     async setup() {
@@ -202,6 +210,32 @@ const CASES: Record<string, Case> = {
       await callOk('update-category', { id: cat.id, name: unique('Dry undo renamed') });
       const entry = (await context.journal.entries()).at(-1)!;
       return { params: { change_id: entry.change_id }, names: [entry.change_id, `category ${cat.id}`], read: term('categories', cat.id) };
+    },
+  },
+  // Roles and capabilities (#50): the role as WordPress stores it, read through PHP.
+  'create-role': {
+    async setup() {
+      const slug = `dry_${Date.now().toString(36)}`;
+      return { params: { slug, name: 'Dry role', clone_from: 'author', add_capabilities: ['moderate_comments'] }, names: [slug, 'author', 'moderate_comments'], read: roleRead(slug) };
+    },
+  },
+  'update-role': {
+    async setup() {
+      const slug = await dryRole();
+      return { params: { slug, add_capabilities: ['list_users'] }, names: [slug, 'list_users', 'see every account'], read: roleRead(slug) };
+    },
+  },
+  'delete-role': {
+    async setup() {
+      const slug = await dryRole();
+      const u = await makeUser({ prefix: 'dryroleuser', roles: [slug] });
+      return { params: { slug, move_users_to: 'author' }, names: [slug, 'author', '1 account'], read: async () => [await roleRead(slug)(), await readUser(u.id)] };
+    },
+  },
+  'update-user-capabilities': {
+    async setup() {
+      const u = await makeUser({ prefix: 'drycaps', roles: ['author'] });
+      return { params: { user_id: u.id, add_capabilities: ['moderate_comments'] }, names: [u.username, 'moderate_comments'], read: () => wpPhp(`echo json_encode(get_userdata(${u.id})->caps);`) };
     },
   },
   'log-out-user': {

@@ -97,7 +97,9 @@ describe('undo approval', () => {
     };
     const setRole = new UserToolkit({ context, approvals: looking }).getTools().find((t) => t.name === 'set-user-role')!;
     await setRole.invoke({ id: user.id, role: 'administrator' });
-    expect(forward[0]!.summary).toBe(`give ${user.username} the role administrator (manage_options, promote_users, edit_users, …) (was: subscriber)`);
+    expect(forward[0]!.summary).toMatch(
+      new RegExp(`^give ${user.username} the role administrator \\(manage_options, promote_users, edit_users, …\\) \\(was: subscriber\\); it grants power: change every site setting \\(manage_options\\); give accounts roles \\(promote_users\\);`),
+    );
     expect(questions[0]!.summary).toContain(forward[0]!.summary);
     expect(questions[0]!.summary).not.toContain('back for');
     const dry = JSON.parse(String(await undo.invoke({ change_id: demotion.change_id, dry_run: true })));

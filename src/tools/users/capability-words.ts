@@ -6,7 +6,7 @@
 export type CapabilityGroup = 'content' | 'taxonomy' | 'users' | 'site settings' | 'code-running';
 
 const USERS = ['promote_users', 'edit_users', 'create_users', 'delete_users', 'remove_users', 'add_users', 'list_users'];
-const SETTINGS = ['manage_options', 'edit_theme_options', 'switch_themes', 'customize', 'export', 'import', 'edit_dashboard', 'manage_links'];
+const SETTINGS = ['manage_options', 'edit_theme_options', 'switch_themes', 'customize', 'export', 'import'];
 const CODE = [
   'install_plugins', 'upload_plugins', 'edit_plugins', 'activate_plugins', 'update_plugins', 'delete_plugins',
   'install_themes', 'upload_themes', 'edit_themes', 'update_themes', 'delete_themes', 'edit_files', 'update_core',
@@ -63,15 +63,13 @@ export function inWords(cap: string): string {
   return words ? `${words} (${cap})` : cap;
 }
 
-/** The powerful ones of `caps`, in words, most dangerous first: "…; …". */
-export function powerWords(caps: readonly string[]): string {
+/** The powerful ones of `caps`, in words, most dangerous first: "…; …" (the first `max`, then how many more). */
+export function powerWords(caps: readonly string[], max = 6): string {
   const order = [...SETTINGS.slice(0, 1), ...USERS, ...CODE, ...SETTINGS.slice(1)];
   const rank = (cap: string) => (order.includes(cap) ? order.indexOf(cap) : order.length);
-  return [...new Set(caps)]
-    .filter(isPowerful)
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(inWords)
-    .join('; ');
+  const powerful = [...new Set(caps)].filter(isPowerful).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const more = powerful.length - max;
+  return powerful.slice(0, max).map(inWords).join('; ') + (more > 0 ? `; and ${more} more (${powerful.slice(max).join(', ')})` : '');
 }
 
 /** Granted capabilities by group, for list-user-roles (role names and level_N left out). */
