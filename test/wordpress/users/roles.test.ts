@@ -95,9 +95,27 @@ describe('create-role', () => {
     expect(await roleCaps(slug)).toEqual({ edit_posts: true, read: true, upload_files: false });
   });
 
-  it('says the companion plugin is needed, never guesses', async () => {
-    const outcome = await callIn(restOnlyContext(), 'create-role', { slug: slugOf('x'), name: 'X', capabilities: ['read'] });
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'companion_plugin_missing' } });
+  it('says the companion plugin is needed, or a newer one, never guesses', async () => {
+    const slug = slugOf('x');
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['create-role', { slug, name: 'X', capabilities: ['read'] }],
+      ['update-role', { slug: 'author', add_capabilities: ['moderate_comments'] }],
+      ['delete-role', { slug: 'no_such_role' }],
+      ['find-users-with-capability', { capability: 'edit_posts' }],
+      ['update-user-capabilities', { user_id: 1, add_capabilities: ['read'] }],
+    ];
+    for (const [tool, params] of calls)
+      expect(await callIn(restOnlyContext(), tool, params), tool).toMatchObject({ ok: false, error: { code: 'companion_plugin_missing' } });
+    const older = createContext(testSite());
+    const index = older.client.index.bind(older.client);
+    older.client.index = async () => ({ ...(await index()), cms_admin_companion: { version: '0.5.3' } });
+    for (const [tool, params] of calls)
+      expect(await callIn(older, tool, params), tool).toMatchObject({
+        ok: false,
+        error: { code: 'companion_plugin_outdated', message: expect.stringContaining('update the companion plugin (have 0.5.3, need 0.6.0)') },
+      });
+    expect(await roleCaps(slug)).toBeNull();
+    expect((await roleCaps('author'))?.moderate_comments).toBeUndefined();
   });
 });
 
