@@ -182,6 +182,21 @@ describe('a role editor who is not an administrator', () => {
   });
 });
 
+describe('the last account with manage_options', () => {
+  it('is never left without it: WordPress’s guard refuses a change that would take it from every enabled holder', async () => {
+    // Unreachable through a call (only an account holding manage_options may touch a role or an
+    // account granting it, and never its own), so the guard is asked directly, as a change would.
+    const code = (keeps: string) =>
+      wpPhp(`wp_set_current_user(get_user_by('login', '${testSite().username}')->ID); $e = cms_admin_refuse_last_manager(${keeps}); echo is_wp_error($e) ? $e->get_error_code() : 'allowed';`);
+    const withoutManage = `array_diff_key(get_role('administrator')->capabilities, ['manage_options' => true])`;
+    expect(await code(`fn ($u) => cms_admin_would_manage($u, 'administrator', ${withoutManage})`)).toBe('cms_admin_last_administrator');
+    expect(await code(`fn ($u) => cms_admin_would_manage($u, 'administrator', null, 'editor')`)).toBe('cms_admin_last_administrator');
+    // Kept through another role, or the role as it is: allowed.
+    expect(await code(`fn ($u) => cms_admin_would_manage($u, 'editor', null, 'author')`)).toBe('allowed');
+    expect(await code(`fn ($u) => cms_admin_would_manage($u, 'administrator', get_role('administrator')->capabilities)`)).toBe('allowed');
+  });
+});
+
 describe('delete-role', () => {
   it('needs move_users_to when the role has users (with the count), moves them, and an undo brings role and users back', async () => {
     const slug = slugOf('shop');
