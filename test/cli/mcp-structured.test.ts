@@ -156,6 +156,13 @@ describe.each(connectors)('MCP outputSchema and structuredContent ($name)', (con
     });
     await structured('update-user', { id: user.id, name: 'MCP User', bio: null });
     await structured('set-user-role', { id: user.id, role: 'author' });
+    // Roles and capabilities (#50): none of these grants power, so no one is asked.
+    const roleSlug = `mcp_${Date.now().toString(36)}`;
+    await structured('create-role', { slug: roleSlug, name: 'MCP role', clone_from: 'author' });
+    await structured('update-role', { slug: roleSlug, add_capabilities: ['moderate_comments'] });
+    await structured('delete-role', { slug: roleSlug });
+    await structured('find-users-with-capability', { capability: 'edit_posts', limit: 5 });
+    await structured('update-user-capabilities', { user_id: user.id, add_capabilities: ['moderate_comments'] });
     await structured('disable-user', { id: user.id, reason: 'mcp test' });
     await structured('enable-user', { id: user.id });
     await structured('reset-user-password', { id: user.id, delivery: 'email' });
