@@ -167,6 +167,10 @@ export function validWrite(tool: string, text: string, id: number): Record<strin
     'revoke-app-passwords': { user_id: id },
     'log-out-user': { user_id: id },
     'undo-change': { change_id: `c${id}` },
+    'create-role': { slug: `fz_${id}`, name: text, capabilities: ['read'] },
+    'update-role': { slug: 'author', add_capabilities: ['read'] },
+    'delete-role': { slug: `fz_${id}` },
+    'update-user-capabilities': { user_id: id, add_capabilities: ['read'] },
   };
   const params = byTool[tool];
   if (!params || !(findTool(tool)?.schema.safeParse(params).success ?? false))
