@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config.js';
 import { createMcpServer, type McpServerOptions } from './index.js';
 import { SessionEventStore } from './http/event-store.js';
+import { modernHttp } from './http/modern-http.js';
 import type { WordPressAuthOptions } from './http/wordpress-oauth.js';
 import { networkToolsFor, type ToolContext, type ToolFilter } from '../call/index.js';
 
@@ -86,6 +87,17 @@ export async function serveMcpHttp(
   );
   sweep.unref();
   let origins = new Set<string>();
+  const modern = await modernHttp({
+    stateDir: options.wordpress?.stateDir,
+    maxBody,
+    async sessionOf(owner) {
+      const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
+      if (!sessionContext) return undefined;
+      const sessionFilter =
+        owner && filter.network === undefined ? { ...filter, network: await networkToolsFor(sessionContext.client) } : filter;
+      return { context: sessionContext, filter: sessionFilter, options: { ...serverOptions, ...(owner && { principal: owner }) } };
+    },
+  });
   /** Host headers this server answers (DNS rebinding: a page on evil.example resolved to 127.0.0.1 sends Host: evil.example). */
   let hosts = new Set<string>();
 
@@ -124,6 +136,9 @@ export async function serveMcpHttp(
     const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
     if (body instanceof HttpProblem) return send(res, body.status, { error: body.message });
     const id = req.headers['mcp-session-id'];
+    // 2026-07-28 (stateless, no session): the SDK's handler serves it; 2025 requests go on below.
+    if (req.method === 'POST' && id === undefined && (await modern.isModern(req, body)))
+      return modern.serve(req, res, body, owner);
     const existing = typeof id === 'string' && owners.get(id) === owner ? sessions.get(id) : undefined;
     if (existing) {
       lastSeen.set(id as string, Date.now());
@@ -190,6 +205,7 @@ export async function serveMcpHttp(
     sessions: () => sessions.size,
     async close() {
       clearInterval(sweep);
+      await modern.close();
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
