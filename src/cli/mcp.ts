@@ -29,7 +29,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--token-file <file>', 'with --http: file holding the bearer token clients must send')
     .option(
       '--auth <mode>',
-      'with --http: wordpress (each person signs in on the site; default without a token) or token',
+      'with --http: wordpress (each person signs in on the site; default without a token), token, or none (loopback only, for local tools)',
     )
     .option(
       '--state-dir <dir>',
@@ -118,7 +118,9 @@ Example client config:
           host: options.host,
           port,
           publicUrl: options.publicUrl,
-          ...(auth === 'token'
+          ...(auth === 'none'
+            ? { noAuth: true }
+            : auth === 'token'
             ? { token: bearerToken(options.tokenFile) }
             : {
                 wordpress: {
@@ -159,9 +161,9 @@ function defaultStateDir(): string {
 }
 
 /** `--auth`, else token when one is configured (CMS_MCP_TOKEN or --token-file), else WordPress sign-in. */
-function authMode(options: McpOptions): 'token' | 'wordpress' {
-  if (options.auth === 'token' || options.auth === 'wordpress') return options.auth;
-  if (options.auth !== undefined) throw badFlag(`--auth takes wordpress or token, not "${options.auth}".`);
+function authMode(options: McpOptions): 'token' | 'wordpress' | 'none' {
+  if (options.auth === 'token' || options.auth === 'wordpress' || options.auth === 'none') return options.auth;
+  if (options.auth !== undefined) throw badFlag(`--auth takes wordpress, token or none, not "${options.auth}".`);
   return options.tokenFile || process.env.CMS_MCP_TOKEN ? 'token' : 'wordpress';
 }
 

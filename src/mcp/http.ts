@@ -17,6 +17,11 @@ export interface McpHttpOptions {
   port?: number;
   /** The bearer token every request must carry (static token mode, for scripts and local clients). */
   token?: string;
+  /**
+   * `--auth none`: no credentials at all, every request acts as the configured account. Only on
+   * a loopback bind without `publicUrl` (local tools: the Inspector's UI, the conformance suite).
+   */
+  noAuth?: boolean;
   /** Without `token`: each person signs in on the site (OAuth with authorize-application.php) and acts as themselves. */
   wordpress?: WordPressAuthOptions & { contextFor(login: { username: string; appPassword: string }): ToolContext };
   /** The address clients use when a TLS reverse proxy sits in front: its origin is allowed too. */
@@ -53,13 +58,22 @@ export async function serveMcpHttp(
   options: McpHttpOptions,
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
+  if (options.noAuth) {
+    if (!LOOPBACK.test(host) || options.publicUrl !== undefined) {
+      throw new ConfigError(
+        `Refusing --auth none on ${options.publicUrl ?? host}: without sign-in anyone who reaches the server acts as the configured account. --auth none serves this machine only: bind 127.0.0.1 (the default) without --public-url, or use --auth wordpress or a token.`,
+        'invalid_config',
+      );
+    }
+    if (!context) throw new ConfigError('--auth none needs the configured account (CMS_USERNAME, CMS_APP_PASSWORD).', 'invalid_config');
+  }
   if (!LOOPBACK.test(host) && !options.publicUrl?.startsWith('https://')) {
     throw new ConfigError(
       `Refusing to serve plain HTTP on ${host}: the bearer token would cross the network in clear text. Bind 127.0.0.1 (the default), or put a TLS reverse proxy in front and pass --public-url https://….`,
       'invalid_config',
     );
   }
-  if (options.token === undefined && !options.wordpress)
+  if (options.token === undefined && !options.wordpress && !options.noAuth)
     throw new Error('serveMcpHttp needs a token or wordpress sign-in.');
   if (options.token !== undefined && !context)
     throw new Error('Token mode needs the configured account (CMS_USERNAME, CMS_APP_PASSWORD).');

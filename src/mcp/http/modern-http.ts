@@ -42,7 +42,7 @@ export async function modernHttp(setup: {
   );
   return {
     async isModern(req, body) {
-      return !(await isLegacyRequest(webRequest(req, body), { maxRequestBodySize: setup.maxBody }));
+      return !(await isLegacyRequest(webRequest(req, body), body, { maxRequestBodySize: setup.maxBody }));
     },
     async serve(req, res, body, owner) {
       const session = await setup.sessionOf(owner);
