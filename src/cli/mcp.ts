@@ -35,6 +35,10 @@ export function registerMcpCommand(program: Command): void {
       '--state-dir <dir>',
       'with --http --auth wordpress: where grants are kept (default ~/.local/state/cms-admin/mcp)',
     )
+    .option(
+      '--allow-loopback-client-ids',
+      'with --http --auth wordpress: fetch Client ID Metadata Documents from loopback too (tests only; docs/remote-mcp.md)',
+    )
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
@@ -59,8 +63,10 @@ authorize-application.php creates an application password for them, kept encrypt
 every client sends that static bearer token and acts as the configured account. Real
 deployments need --public-url https://… behind a TLS proxy. Requests must name this server in
 Host (its address, or --public-url's host), else 421. See docs/remote-mcp.md.
+--auth none (loopback only, refused with another --host or --public-url) takes no credentials,
+for local tools such as the Inspector's UI. Both MCP 2025-11-25 and 2026-07-28 are served.
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
-asked of the person through MCP elicitation. A client without elicitation gets a refusal,
+asked of the person through MCP elicitation (2026-07-28: an input_required round trip). A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.
 With --sites (stdio) every tool takes site (a name, "a,b", "@group" or "all"), answers per site,
 and list-sites is listed; a write on more than one site is one elicitation listing each site's
@@ -126,6 +132,7 @@ Example client config:
                 wordpress: {
                   siteUrl: siteUrl ?? (site as { url: string }).url,
                   stateDir: options.stateDir ?? defaultStateDir(),
+                  allowLoopbackClientIds: Boolean(options.allowLoopbackClientIds),
                   contextFor,
                 },
               }),
@@ -154,6 +161,7 @@ type McpOptions = FilterOptions & {
   tokenFile?: string;
   auth?: string;
   stateDir?: string;
+  allowLoopbackClientIds?: boolean;
 };
 
 function defaultStateDir(): string {
