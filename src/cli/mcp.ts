@@ -36,6 +36,10 @@ export function registerMcpCommand(program: Command): void {
       'with --http --auth wordpress: where grants are kept (default ~/.local/state/cms-admin/mcp)',
     )
     .option(
+      '--store <url>',
+      'with --http: embedded (default) or postgres://… (env CMS_STORE): 2026-07-28 approval state shared by several server processes',
+    )
+    .option(
       '--allow-loopback-client-ids',
       'with --http --auth wordpress: fetch Client ID Metadata Documents from loopback too (tests only; docs/remote-mcp.md)',
     )
@@ -119,8 +123,16 @@ Example client config:
       if (context) filter.network = await networkToolsFor(context.client);
       const serverOptions = { strict: Boolean(options.strict), approvals };
       if (options.http) {
-        const { serveMcpHttp } = await import('../mcp/http.js');
+        const [{ serveMcpHttp }, { openStore }] = await Promise.all([import('../mcp/http.js'), import('../mcp/store/index.js')]);
+        const storeSpec = options.store ?? process.env.CMS_STORE;
+        if (auth === 'wordpress' && storeSpec && storeSpec !== 'embedded') {
+          throw badFlag(
+            '--store postgres://… serves --auth token or none so far: sign-in state (clients, consents, codes, tokens) is still kept by each process in --state-dir, so replicas could not share it. Run one process with --auth wordpress (docs/remote-mcp.md: Many replicas).',
+          );
+        }
+        const store = await openStore(storeSpec, auth === 'wordpress' ? (options.stateDir ?? defaultStateDir()) : undefined);
         const server = await serveMcpHttp(context, filter, serverOptions, {
+          store,
           host: options.host,
           port,
           publicUrl: options.publicUrl,
@@ -162,6 +174,7 @@ type McpOptions = FilterOptions & {
   auth?: string;
   stateDir?: string;
   allowLoopbackClientIds?: boolean;
+  store?: string;
 };
 
 function defaultStateDir(): string {

@@ -7,6 +7,7 @@ import { ConfigError } from '../config.js';
 import { createMcpServer, type McpServerOptions } from './index.js';
 import { SessionEventStore } from './http/event-store.js';
 import { modernHttp } from './http/modern-http.js';
+import { openStore, type ServerStore } from './store/index.js';
 import type { WordPressAuthOptions } from './http/wordpress-oauth.js';
 import { networkToolsFor, type ToolContext, type ToolFilter } from '../call/index.js';
 
@@ -26,6 +27,11 @@ export interface McpHttpOptions {
   wordpress?: WordPressAuthOptions & { contextFor(login: { username: string; appPassword: string }): ToolContext };
   /** The address clients use when a TLS reverse proxy sits in front: its origin is allowed too. */
   publicUrl?: string;
+  /**
+   * What 2026-07-28 approvals need between their two requests (sealing key, used states): the
+   * embedded store by default, or PostgreSQL for several replicas (`--store`, store/index.ts).
+   */
+  store?: ServerStore;
   /** Largest request body accepted; default 1 MiB. */
   maxBodyBytes?: number;
   /** A session unused this long is closed (clients often leave without DELETE); default 30 min. */
@@ -101,8 +107,9 @@ export async function serveMcpHttp(
   );
   sweep.unref();
   let origins = new Set<string>();
+  const store = options.store ?? (await openStore(undefined, options.wordpress?.stateDir));
   const modern = await modernHttp({
-    stateDir: options.wordpress?.stateDir,
+    store,
     maxBody,
     async sessionOf(owner) {
       const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
@@ -220,6 +227,7 @@ export async function serveMcpHttp(
     async close() {
       clearInterval(sweep);
       await modern.close();
+      await store.close();
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

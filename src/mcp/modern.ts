@@ -28,9 +28,12 @@ export interface ModernServing {
   used: UsedStates;
 }
 
-export function modernServing(options: { stateDir?: string; used?: UsedStates } = {}): ModernServing {
+export function modernServing(options: { stateDir?: string; key?: Uint8Array; used?: UsedStates } = {}): ModernServing {
   return {
-    codec: createRequestStateCodec<SealedApproval>({ key: sealingKey(options.stateDir), ttlSeconds: APPROVAL_TTL_SECONDS }),
+    codec: createRequestStateCodec<SealedApproval>({
+      key: options.key ?? sealingKey(options.stateDir),
+      ttlSeconds: APPROVAL_TTL_SECONDS,
+    }),
     used: options.used ?? memoryUsedStates(),
   };
 }

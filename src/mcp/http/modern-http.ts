@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ToolContext, ToolFilter } from '../../call/index.js';
 import type { ModernServerOptions } from '../modern.js';
+import type { ServerStore } from '../store/index.js';
 
 export interface ModernSession {
   context: ToolContext;
@@ -24,7 +25,7 @@ export interface ModernHttp {
  * and serves it from a fresh server per request (`modern.ts`).
  */
 export async function modernHttp(setup: {
-  stateDir?: string;
+  store: ServerStore;
   maxBody: number;
   sessionOf(owner: string | undefined): Promise<ModernSession | undefined>;
 }): Promise<ModernHttp> {
@@ -32,7 +33,7 @@ export async function modernHttp(setup: {
     import('@modelcontextprotocol/server'),
     import('../modern.js'),
   ]);
-  const serving = modernServing({ stateDir: setup.stateDir });
+  const serving = modernServing({ key: await setup.store.sealingKey(), used: setup.store.used });
   const handler = createMcpHandler(
     async ({ authInfo }) => {
       const session = authInfo?.extra?.session as ModernSession;
