@@ -153,7 +153,7 @@ describe('sign-in with a Client ID Metadata Document', () => {
     const denied = await browser.consent(page.action as string, page.fields, 'deny');
     const back = new URL(denied.headers.get('location') as string);
     expect(back.searchParams.get('error')).toBe('access_denied');
-    expect(back.searchParams.get('iss')).toBe(new URL(url).origin + '/');
+    expect(back.searchParams.get('iss')).toBe(`${new URL(url).origin}/`);
   });
 
   it.each([
