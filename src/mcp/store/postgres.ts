@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { ServerStore } from './index.js';
+import type { ServerStore } from './server-store.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS cms_mcp_keys (name text PRIMARY KEY, key bytea NOT NULL);
