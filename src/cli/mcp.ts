@@ -29,11 +29,19 @@ export function registerMcpCommand(program: Command): void {
     .option('--token-file <file>', 'with --http: file holding the bearer token clients must send')
     .option(
       '--auth <mode>',
-      'with --http: wordpress (each person signs in on the site; default without a token) or token',
+      'with --http: wordpress (each person signs in on the site; default without a token), token, or none (loopback only, for local tools)',
     )
     .option(
       '--state-dir <dir>',
       'with --http --auth wordpress: where grants are kept (default ~/.local/state/cms-admin/mcp)',
+    )
+    .option(
+      '--store <url>',
+      'with --http: embedded (default) or postgres://… (env CMS_STORE): 2026-07-28 approval state shared by several server processes',
+    )
+    .option(
+      '--allow-loopback-client-ids',
+      'with --http --auth wordpress: fetch Client ID Metadata Documents from loopback too (tests only; docs/remote-mcp.md)',
     )
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
@@ -59,8 +67,10 @@ authorize-application.php creates an application password for them, kept encrypt
 every client sends that static bearer token and acts as the configured account. Real
 deployments need --public-url https://… behind a TLS proxy. Requests must name this server in
 Host (its address, or --public-url's host), else 421. See docs/remote-mcp.md.
+--auth none (loopback only, refused with another --host or --public-url) takes no credentials,
+for local tools such as the Inspector's UI. Both MCP 2025-11-25 and 2026-07-28 are served.
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
-asked of the person through MCP elicitation. A client without elicitation gets a refusal,
+asked of the person through MCP elicitation (2026-07-28: an input_required round trip). A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.
 With --sites (stdio) every tool takes site (a name, "a,b", "@group" or "all"), answers per site,
 and list-sites is listed; a write on more than one site is one elicitation listing each site's
@@ -113,17 +123,28 @@ Example client config:
       if (context) filter.network = await networkToolsFor(context.client);
       const serverOptions = { strict: Boolean(options.strict), approvals };
       if (options.http) {
-        const { serveMcpHttp } = await import('../mcp/http.js');
+        const [{ serveMcpHttp }, { openStore }] = await Promise.all([import('../mcp/http.js'), import('../mcp/store/index.js')]);
+        const storeSpec = options.store ?? process.env.CMS_STORE;
+        if (auth === 'wordpress' && storeSpec && storeSpec !== 'embedded') {
+          throw badFlag(
+            '--store postgres://… serves --auth token or none so far: sign-in state (clients, consents, codes, tokens) is still kept by each process in --state-dir, so replicas could not share it. Run one process with --auth wordpress (docs/remote-mcp.md: Many replicas).',
+          );
+        }
+        const store = await openStore(storeSpec, auth === 'wordpress' ? (options.stateDir ?? defaultStateDir()) : undefined);
         const server = await serveMcpHttp(context, filter, serverOptions, {
+          store,
           host: options.host,
           port,
           publicUrl: options.publicUrl,
-          ...(auth === 'token'
+          ...(auth === 'none'
+            ? { noAuth: true }
+            : auth === 'token'
             ? { token: bearerToken(options.tokenFile) }
             : {
                 wordpress: {
                   siteUrl: siteUrl ?? (site as { url: string }).url,
                   stateDir: options.stateDir ?? defaultStateDir(),
+                  allowLoopbackClientIds: Boolean(options.allowLoopbackClientIds),
                   contextFor,
                 },
               }),
@@ -152,6 +173,8 @@ type McpOptions = FilterOptions & {
   tokenFile?: string;
   auth?: string;
   stateDir?: string;
+  allowLoopbackClientIds?: boolean;
+  store?: string;
 };
 
 function defaultStateDir(): string {
@@ -159,9 +182,9 @@ function defaultStateDir(): string {
 }
 
 /** `--auth`, else token when one is configured (CMS_MCP_TOKEN or --token-file), else WordPress sign-in. */
-function authMode(options: McpOptions): 'token' | 'wordpress' {
-  if (options.auth === 'token' || options.auth === 'wordpress') return options.auth;
-  if (options.auth !== undefined) throw badFlag(`--auth takes wordpress or token, not "${options.auth}".`);
+function authMode(options: McpOptions): 'token' | 'wordpress' | 'none' {
+  if (options.auth === 'token' || options.auth === 'wordpress' || options.auth === 'none') return options.auth;
+  if (options.auth !== undefined) throw badFlag(`--auth takes wordpress, token or none, not "${options.auth}".`);
   return options.tokenFile || process.env.CMS_MCP_TOKEN ? 'token' : 'wordpress';
 }
 

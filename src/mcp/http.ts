@@ -6,6 +6,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../config.js';
 import { createMcpServer, type McpServerOptions } from './index.js';
 import { SessionEventStore } from './http/event-store.js';
+import { modernHttp } from './http/modern-http.js';
+import { openStore, type ServerStore } from './store/index.js';
 import type { WordPressAuthOptions } from './http/wordpress-oauth.js';
 import { networkToolsFor, type ToolContext, type ToolFilter } from '../call/index.js';
 
@@ -16,10 +18,20 @@ export interface McpHttpOptions {
   port?: number;
   /** The bearer token every request must carry (static token mode, for scripts and local clients). */
   token?: string;
+  /**
+   * `--auth none`: no credentials at all, every request acts as the configured account. Only on
+   * a loopback bind without `publicUrl` (local tools: the Inspector's UI, the conformance suite).
+   */
+  noAuth?: boolean;
   /** Without `token`: each person signs in on the site (OAuth with authorize-application.php) and acts as themselves. */
   wordpress?: WordPressAuthOptions & { contextFor(login: { username: string; appPassword: string }): ToolContext };
   /** The address clients use when a TLS reverse proxy sits in front: its origin is allowed too. */
   publicUrl?: string;
+  /**
+   * What 2026-07-28 approvals need between their two requests (sealing key, used states): the
+   * embedded store by default, or PostgreSQL for several replicas (`--store`, store/index.ts).
+   */
+  store?: ServerStore;
   /** Largest request body accepted; default 1 MiB. */
   maxBodyBytes?: number;
   /** A session unused this long is closed (clients often leave without DELETE); default 30 min. */
@@ -52,13 +64,22 @@ export async function serveMcpHttp(
   options: McpHttpOptions,
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
+  if (options.noAuth) {
+    if (!LOOPBACK.test(host) || options.publicUrl !== undefined) {
+      throw new ConfigError(
+        `Refusing --auth none on ${options.publicUrl ?? host}: without sign-in anyone who reaches the server acts as the configured account. --auth none serves this machine only: bind 127.0.0.1 (the default) without --public-url, or use --auth wordpress or a token.`,
+        'invalid_config',
+      );
+    }
+    if (!context) throw new ConfigError('--auth none needs the configured account (CMS_USERNAME, CMS_APP_PASSWORD).', 'invalid_config');
+  }
   if (!LOOPBACK.test(host) && !options.publicUrl?.startsWith('https://')) {
     throw new ConfigError(
       `Refusing to serve plain HTTP on ${host}: the bearer token would cross the network in clear text. Bind 127.0.0.1 (the default), or put a TLS reverse proxy in front and pass --public-url https://….`,
       'invalid_config',
     );
   }
-  if (options.token === undefined && !options.wordpress)
+  if (options.token === undefined && !options.wordpress && !options.noAuth)
     throw new Error('serveMcpHttp needs a token or wordpress sign-in.');
   if (options.token !== undefined && !context)
     throw new Error('Token mode needs the configured account (CMS_USERNAME, CMS_APP_PASSWORD).');
@@ -86,6 +107,18 @@ export async function serveMcpHttp(
   );
   sweep.unref();
   let origins = new Set<string>();
+  const store = options.store ?? (await openStore(undefined, options.wordpress?.stateDir));
+  const modern = await modernHttp({
+    store,
+    maxBody,
+    async sessionOf(owner) {
+      const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
+      if (!sessionContext) return undefined;
+      const sessionFilter =
+        owner && filter.network === undefined ? { ...filter, network: await networkToolsFor(sessionContext.client) } : filter;
+      return { context: sessionContext, filter: sessionFilter, options: { ...serverOptions, ...(owner && { principal: owner }) } };
+    },
+  });
   /** Host headers this server answers (DNS rebinding: a page on evil.example resolved to 127.0.0.1 sends Host: evil.example). */
   let hosts = new Set<string>();
 
@@ -124,6 +157,9 @@ export async function serveMcpHttp(
     const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
     if (body instanceof HttpProblem) return send(res, body.status, { error: body.message });
     const id = req.headers['mcp-session-id'];
+    // 2026-07-28 (stateless, no session): the SDK's handler serves it; 2025 requests go on below.
+    if (req.method === 'POST' && id === undefined && (await modern.isModern(req, body)))
+      return modern.serve(req, res, body, owner);
     const existing = typeof id === 'string' && owners.get(id) === owner ? sessions.get(id) : undefined;
     if (existing) {
       lastSeen.set(id as string, Date.now());
@@ -190,6 +226,8 @@ export async function serveMcpHttp(
     sessions: () => sessions.size,
     async close() {
       clearInterval(sweep);
+      await modern.close();
+      await store.close();
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

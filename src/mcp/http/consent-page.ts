@@ -95,7 +95,12 @@ read and change categories, tags and other terms, posts' terms, users and their 
 </ul>
 <p>It cannot see your WordPress password. Next, WordPress asks you to approve an application password named
 <strong>“${esc(wordpressAppName(view.client, view.redirectUri))}”</strong>.</p>
-<p><small>Client id ${esc(view.client.client_id)}, registered ${esc(registered)} UTC.</small></p>
+${
+  view.client.client_id.startsWith('https://')
+    ? `<p id="client-document">The app describes itself in a document at <strong>${esc(new URL(view.client.client_id).host)}</strong>
+(<code>${esc(view.client.client_id)}</code>): its name and where the code may go come from there.</p>`
+    : `<p><small>Client id ${esc(view.client.client_id)}, registered ${esc(registered)} UTC.</small></p>`
+}
 <form method="post" action="${esc(view.action)}">
 <input type="hidden" name="pending" value="${esc(view.pending)}">
 <input type="hidden" name="csrf" value="${esc(view.csrf)}">

@@ -93,3 +93,28 @@ function oauthError(target: string): { error: string; description: string; to: s
     return undefined;
   }
 }
+
+/**
+ * RFC 9207: an authorization response — a redirect back to the client carrying `code` or `error`
+ * — carries `iss`, our issuer, so a client talking to several servers knows which one answered
+ * (mix-up attacks). Other redirects (to WordPress, to our consent page) are left as they are.
+ */
+export function issuerInResponses(issuer: string) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+    res.redirect = ((status: number | string, url?: string) => {
+      const [code, target] = typeof status === 'number' ? [status, url as string] : [302, status];
+      try {
+        const back = new URL(target);
+        if (back.searchParams.has('code') || back.searchParams.has('error')) {
+          back.searchParams.set('iss', issuer);
+          return redirect(code, back.href);
+        }
+      } catch {
+        // not an absolute URL: not a response to a client
+      }
+      return redirect(code, target);
+    }) as Response['redirect'];
+    next();
+  };
+}

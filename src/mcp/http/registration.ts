@@ -72,6 +72,16 @@ export function checkRegistration(client: OAuthClientInformationFull): OAuthClie
     const problem = redirectUriProblem(uri);
     if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);
   }
+  // application_type (OpenID Connect Registration): a web app's code goes to https only; a native
+  // app's also to loopback http or its own scheme (RFC 8252). Not given: either, as before.
+  const type = (client as { application_type?: unknown }).application_type;
+  if (type !== undefined && type !== 'web' && type !== 'native')
+    throw new InvalidClientMetadataError(`application_type must be web or native, not ${String(type).slice(0, 40)}`);
+  if (type === 'web') {
+    const notHttps = uris.find((uri) => new URL(uri).protocol !== 'https:');
+    if (notHttps)
+      throw new CustomOAuthError('invalid_redirect_uri', `${notHttps} is not https: a web application (application_type web) redirects to https only`);
+  }
   if ((client.client_name ?? '').length > MAX_NAME_LENGTH)
     throw new InvalidClientMetadataError(`client_name is longer than ${MAX_NAME_LENGTH} characters`);
   // Asked for explicitly, an unsupported method is refused rather than replaced: a client that can

@@ -9,7 +9,7 @@ import {
 import express from 'express';
 import type { ToolContext } from '../../call/index.js';
 import { wordpressCallback } from './callback.js';
-import { authorizeErrorsAsPage, plainOAuthErrors } from './oauth-errors.js';
+import { authorizeErrorsAsPage, issuerInResponses, plainOAuthErrors } from './oauth-errors.js';
 import { TOKEN_AUTH_METHODS } from './registration.js';
 import { CALLBACK_PATH, CONSENT_PATH, type WordPressAuthOptions, WordPressOAuthProvider } from './wordpress-oauth.js';
 
@@ -37,6 +37,8 @@ export function signIn(
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(['/authorize', '/register', '/token', '/revoke'], plainOAuthErrors);
+  // RFC 9207: every authorization response (a code or an error, back at the client) names us.
+  app.use(['/authorize', CONSENT_PATH, CALLBACK_PATH], issuerInResponses(new URL(base).href));
   app.use('/authorize', authorizeErrorsAsPage((req, clientId) => provider.consent.consented(req, clientId)));
   // The SDK's metadata, saying exactly what our endpoints take: /token and /revoke both
   // authenticate a client with client_secret_post, or with its client_id alone (none).
@@ -47,6 +49,9 @@ export function signIn(
       ...metadata,
       token_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
       revocation_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
+      // Client ID Metadata Documents (the recommended registration), dynamic registration kept.
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
     }),
   );
   app.use(

@@ -17,6 +17,7 @@ import { WordPressClient } from '../../client/index.js';
 import type { ClientLimits } from './clients.js';
 import { ConsentFlow, type Pending } from './consent.js';
 import { type Grant, GrantStore, hash, newSecret } from './grants.js';
+import { ClientIdDocuments, isClientIdUrl } from './client-id-documents.js';
 import { checkRegistration } from './registration.js';
 import { deleteOwnAppPassword } from './wordpress-site.js';
 
@@ -31,6 +32,8 @@ export interface WordPressAuthOptions {
   refreshTtlMs?: number;
   /** Bounds on clients registered but never used (tests make them small). */
   clients?: ClientLimits;
+  /** `--allow-loopback-client-ids`: fetch Client ID Metadata Documents from loopback (tests only). */
+  allowLoopbackClientIds?: boolean;
 }
 
 export { CALLBACK_PATH, CONSENT_PATH } from './consent.js';
@@ -59,6 +62,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   readonly #codes = new Map<string, Code>();
   readonly #access = new Map<string, Access>();
   readonly #accessTtl: number;
+  readonly #documents: ClientIdDocuments;
   readonly #refreshTtl: number;
   /** Called when a grant ends (revoked or expired): its sessions close. */
   onGrantEnded: (grantId: string) => void = () => {};
@@ -70,13 +74,15 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   ) {
     this.store = new GrantStore(options.stateDir, options.clients);
     this.#accessTtl = options.accessTtlMs ?? 3600_000;
+    this.#documents = new ClientIdDocuments({ allowLoopback: options.allowLoopbackClientIds });
     this.#refreshTtl = options.refreshTtlMs ?? 30 * 86400_000;
     this.consent = new ConsentFlow(this.store, options.siteUrl, baseUrl, this.#refreshTtl);
   }
 
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
-      getClient: (id) => this.store.clients.get(id),
+      // An https URL is a Client ID Metadata Document (client-id-documents.ts); else a registered client.
+      getClient: (id) => (isClientIdUrl(id) ? this.#documents.get(id) : this.store.clients.get(id)),
       registerClient: (client) => {
         const full = checkRegistration({
           ...client,

@@ -1,0 +1,149 @@
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { describeTool, modelParameters } from '../adapters/json-schema.js';
+import { closestNames, resolveCall } from '../call/envelope.js';
+import {
+  type AnyToolDefinition,
+  type Approver,
+  decideCall,
+  findTool,
+  type Fleet,
+  fleetTools,
+  isDryRun,
+  isFleet,
+  runOnFleet,
+  runTool,
+  selectTools,
+  type ToolContext,
+  type ToolErrorPayload,
+  type ToolFilter,
+  tools,
+} from '../call/index.js';
+import { previewOutput } from '../tools/output-schemas.js';
+
+/** What `createMcpServer` offers (the options both protocol revisions share). */
+export interface ToolHandlerOptions {
+  /** List strict-ready input schemas (for clients that pass them to a strict provider). */
+  strict?: boolean;
+}
+
+export interface McpToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+}
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema?: { type: 'object'; [key: string]: unknown };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+/**
+ * The tools over MCP, whatever the protocol revision: `list()` is tools/list's tools (the
+ * registry's order: deterministic), `call()` is one tools/call through the envelope, the one
+ * approval path (`decideCall` with the revision's approver) and `runTool`. A tool this server
+ * does not list is thrown as a JSON-RPC -32602; everything else is a result.
+ */
+export interface ToolHandlers {
+  list(): McpTool[];
+  call(name: string, params: Record<string, unknown> | undefined, approver: Approver, signal?: AbortSignal): Promise<McpToolResult>;
+}
+
+export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = {}, options: ToolHandlerOptions = {}): ToolHandlers {
+  // Several sites (#38): every tool takes `site`, list-sites is listed, answers are per site.
+  const fleet = isFleet(context) ? context : undefined;
+  const selected = fleet ? fleetTools(selectTools(tools, { ...filter, fleet: true })) : selectTools(tools, filter);
+  return {
+    list: () =>
+      selected.map((tool) => {
+        const described = describeTool(tool);
+        return {
+          name: described.name,
+          description: described.description,
+          inputSchema: (options.strict ? modelParameters(tool, { strict: true }) : described.inputSchema) as McpTool['inputSchema'],
+          ...(tool.outputSchema && !fleet && { outputSchema: outputSchemaOf(tool) }),
+          annotations: {
+            readOnlyHint: tool.annotations.readOnly,
+            destructiveHint: tool.annotations.destructive,
+            idempotentHint: tool.annotations.idempotent,
+            openWorldHint: false,
+          },
+        };
+      }),
+    async call(name, params, approver, signal) {
+      if (fleet) {
+        const tool = selected.find((t) => t.name === name);
+        if (!tool) throw unlistedTool(name, selected, findTool(name) ? 'tool_not_allowed' : 'unknown_tool');
+        const outcome = await runOnFleet(tool, fleet, params ?? {}, approver, signal);
+        if (!outcome.ok) return errorResult(outcome.error);
+        return { content: [{ type: 'text' as const, text: JSON.stringify(outcome.result) }], isError: false };
+      }
+      // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`.
+      const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, filter);
+      if (!call.ok) {
+        // A name this server does not list is an error of the protocol (MCP's tools error handling:
+        // -32602), so a client may refresh its list; bad arguments of a listed tool stay an isError
+        // result, which the model reads and fixes.
+        if (call.error.code === 'unknown_tool' || call.error.code === 'tool_not_allowed')
+          throw unlistedTool(name, selected, call.error.code);
+        return errorResult(call.error);
+      }
+      const { tool } = call;
+      const site = context as ToolContext;
+      const decision = await decideCall(tool, site, call.params, approver);
+      if (!decision.ok) return errorResult(decision.error);
+      // The params the question named (a resolved change_id), not the call's own.
+      const outcome = await runTool(tool, site, decision.params ?? call.params);
+      if (!outcome.ok) return errorResult(outcome.error);
+      // structuredContent for clients of MCP 2025-06-18+, the same JSON as text for older ones.
+      const result = outcome.result as Record<string, unknown>;
+      const schema = isDryRun(call.params) ? previewOutput : tool.outputSchema;
+      if (!schema) return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], isError: false };
+      if (!schema.safeParse(result).success) {
+        // Only the answer budget's last resort ({cut}) can miss the schema: the call ran, but
+        // its answer is not there to send. Said as an error, naming that the call did run.
+        return errorResult({
+          code: 'answer_too_large',
+          message: `${name} ran, but its answer does not fit the answer budget: ${String(result.cut ?? 'no details')}`,
+          hint: tool.annotations.readOnly ? 'Narrow the call (limit, search).' : 'Read the site back with a list tool to see the result.',
+        });
+      }
+      return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result, isError: false };
+    },
+  };
+}
+
+/** JSON-RPC InvalidParams naming the tool and the closest names this server lists. */
+function unlistedTool(name: string, listed: readonly AnyToolDefinition[], code: 'unknown_tool' | 'tool_not_allowed') {
+  const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+  const close = closestNames(
+    name,
+    listed.map((tool) => tool.name),
+  );
+  const why = code === 'unknown_tool' ? 'no such tool' : 'not offered in this session (--read-only or --allow)';
+  const message = `Unknown tool "${shown}": ${why}. ${close.length ? `Closest listed: ${close.join(', ')}.` : 'See tools/list.'}`;
+  // A plain error with code and data: the SDK sends them as they are (McpError would prefix
+  // "MCP error -32602:" to the message, and the client's McpError prefixes it again).
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data: { code, tool: shown, closest: close } });
+}
+
+export function errorResult(error: ToolErrorPayload): McpToolResult {
+  return { content: [{ type: 'text' as const, text: JSON.stringify({ error }) }], isError: true };
+}
+
+/**
+ * The tool's outputSchema as JSON schema (an object schema, as MCP requires); a write tool's
+ * also admits its dry run's answer (`{dry_run: true, …}`).
+ */
+function outputSchemaOf(tool: AnyToolDefinition): { type: 'object'; [key: string]: unknown } {
+  const json = (schema: z.ZodObject) => {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+    return rest as { type: 'object'; [key: string]: unknown };
+  };
+  const own = json(tool.outputSchema as z.ZodObject);
+  return tool.annotations.readOnly ? own : { type: 'object', anyOf: [own, json(previewOutput)] };
+}
