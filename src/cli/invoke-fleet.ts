@@ -114,11 +114,13 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   const ok = outcomes.filter((o) => o.ok).length;
   const failed = outcomes.filter((o) => !o.ok && !o.error.not_started);
   const stuck = outcomes.filter((o) => o.ok && cannotUndo(o.result));
+  // A dry run wrote nothing: there is nothing to undo, so no undo hint (#52.8).
+  const wrote = outcomes.some((o) => o.ok && !(o.result as { dry_run?: unknown } | null)?.dry_run);
   process.stderr.write(
     `run ${runId}: ${ok} ok, ${failed.length} failed${failed.length ? ` (${failed.map((o) => o.site).join(', ')})` : ''}` +
       `${stuck.length ? `, ${stuck.length} done but not undoable (${stuck.map((o) => o.site).join(', ')})` : ''}` +
       `${notStarted.length ? `, ${notStarted.length} not started (${notStarted.map((o) => o.site).join(', ')})` : ''}` +
-      `${ok && !call.tool.annotations.readOnly ? `; undo it on every site: cms-admin undo --run ${runId}` : ''}\n`,
+      `${wrote && !call.tool.annotations.readOnly ? `; undo it on every site: cms-admin undo --run ${runId}` : ''}\n`,
   );
   if (stop.signal.aborted) return 130;
   return ok === outcomes.length ? 0 : 1;

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ConfigError, createContext } from '../config.js';
 import { resolveCliSiteConfig } from './site-config.js';
-import { runTool, type ToolOutcome } from '../call/index.js';
+import { runTool, type ToolErrorPayload, type ToolOutcome } from '../call/index.js';
+import { envelopeFromWords } from './shell/parse.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, readStdin } from './shared.js';
@@ -12,8 +13,8 @@ export { exitCodeFor };
 export function registerInvokeCommand(program: Command): void {
   program
     .command('invoke')
-    .description('Run one tool from a JSON envelope {"tool": NAME, "params": {…}}: JSON result, or a table in a terminal')
-    .argument('[envelope]', 'the envelope as JSON, or - to read it from stdin')
+    .description('Run one tool: TOOL key=value … (as in the tool shell), or a JSON envelope {"tool": NAME, "params": {…}}: JSON result, or a table in a terminal')
+    .argument('[call...]', 'TOOL key=value …, or the envelope as JSON, or - to read it from stdin')
     .option('--read-only', 'allow only read-only tools')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
@@ -40,12 +41,22 @@ Lines with --json; exit 0 only if every site succeeded. The run's id is printed 
 ran and which did not. See docs/fleets.md.
 
 Examples:
+  cms-admin invoke get-cms-tags limit=1
+  cms-admin invoke update-tag id=12 name="Cloud Native"
+  cms-admin invoke assign-terms-to-posts taxonomy=post_tag term_ids='[7]' post_ids='[3,5]'
   cms-admin invoke '{"tool":"get-cms-categories"}'
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -
   cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'
   cms-admin invoke --sites @clients '{"tool":"create-category","params":{"name":"Press"}}'`,
     )
-    .action(async (text: string | undefined, options: InvokeOptions & { pretty?: boolean; json?: boolean; sites?: string }) => {
+    .action(async (words: string[], options: InvokeOptions & { pretty?: boolean; json?: boolean; sites?: string }) => {
+      const read = envelopeText(words);
+      if (typeof read === 'object') {
+        process.stdout.write(`${JSON.stringify(read)}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const text = read;
       if (options.sites !== undefined) {
         const { runFleetInvoke } = await import('./invoke-fleet.js');
         process.exitCode = await runFleetInvoke(text, { ...options, sites: options.sites });
@@ -60,6 +71,18 @@ Examples:
     });
 }
 
+
+/** The command's words → the envelope's text (undefined: stdin), or the usage error. */
+function envelopeText(words: readonly string[]): string | undefined | { ok: false; error: ToolErrorPayload } {
+  const [first] = words;
+  if (first === undefined) return undefined;
+  if (words.length === 1 && (first === '-' || first.trim().startsWith('{'))) return first;
+  try {
+    return JSON.stringify(envelopeFromWords(words));
+  } catch (err) {
+    return { ok: false, error: { code: 'invalid_params', message: (err as Error).message } };
+  }
+}
 
 async function runInvoke(text: string | undefined, options: InvokeOptions): Promise<ToolOutcome> {
   const source = text === undefined || text === '-' ? await readStdin() : text;

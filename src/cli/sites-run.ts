@@ -119,7 +119,8 @@ export async function listSites(spec: string[] | undefined, options: ListOptions
     ]);
     process.stdout.write(`${renderTable(head, cells)}\n`);
   }
-  return rows.some((r) => r.reachable === false) ? 1 : 0;
+  // `sites list` lists (the table says which site failed): 0; `sites check` checks: 1 when one failed (#52).
+  return spec && rows.some((r) => r.reachable === false) ? 1 : 0;
 }
 
 export async function removeSite(name: string): Promise<number> {

@@ -105,6 +105,9 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
     expect(out.code, out.stderr).toBe(0);
     const got = lines(out.stdout);
     expect(got.map((l) => [l.site, l.ok, l.result?.dry_run]).sort()).toEqual([['one', true, true], ['three', true, true], ['two', true, true]]);
+    // Nothing was written: no undo hint (#52.8).
+    expect(out.stderr).toMatch(/3 ok, 0 failed/);
+    expect(out.stderr).not.toMatch(/undo/);
     for (const site of ['one', 'two', 'three'])
       expect((await fleet.client(site).get<unknown[]>('/wp/v2/tags', { search: name })).length).toBe(0);
     const wrong = await runCli(['invoke', '--sites', 'one,@nope', envelope], { env: env() });
