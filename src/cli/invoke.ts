@@ -24,6 +24,8 @@ export function registerInvokeCommand(program: Command): void {
     .option(...ANSWER_BUDGET_FLAG)
     .option('--json', 'print the JSON result also in a terminal (it is what a pipe or file gets); with --sites: JSON Lines')
     .option('--pretty', 'indent the JSON output (implies --json)')
+    .option('--format <format>', 'a list answer as table, json (its items), csv, ids or count, as `wp … list --format`')
+    .option('--fields <fields>', 'a list answer\'s fields, comma-separated, in this order (e.g. id,name,count)')
     .option('--sites <sites>', 'run on several site profiles: a,b | @group | all (see `cms-admin sites`)')
     .option('--concurrency <n>', 'with --sites: sites run at once', '8')
     .addHelpText(
@@ -35,8 +37,11 @@ errors as message and hint.
 Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON, envelope or params.
 Site: --site NAME (or CMS_SITE), else CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without them
 the local sandbox.
-With --sites the call runs on each site (--concurrency at once): a table per site, or JSON
-Lines with --json; exit 0 only if every site succeeded. The run's id is printed on stderr:
+List answers: --format table|json|csv|ids|count and --fields a,b (as \`wp … list\`): csv has a
+header line, ids are space-separated, count is the list's total.
+With --sites the call runs on each site (--concurrency at once): a line per site, or JSON
+Lines with --json; a read's lists in a terminal or with --format are one table with a site
+column first; exit 0 only if every site succeeded. The run's id is printed on stderr:
 \`cms-admin undo --run ID\` undoes it on every site. Ctrl-C starts no more sites and says which
 ran and which did not. See docs/fleets.md.
 
@@ -44,13 +49,23 @@ Examples:
   cms-admin invoke get-cms-tags limit=1
   cms-admin invoke update-tag id=12 name="Cloud Native"
   cms-admin invoke assign-terms-to-posts taxonomy=post_tag term_ids='[7]' post_ids='[3,5]'
+  cms-admin invoke get-cms-tags --format csv --fields id,name,count
   cms-admin invoke '{"tool":"get-cms-categories"}'
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -
   cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'
   cms-admin invoke --sites @clients '{"tool":"create-category","params":{"name":"Press"}}'`,
     )
-    .action(async (words: string[], options: InvokeOptions & { pretty?: boolean; json?: boolean; sites?: string }) => {
+    .action(async (words: string[], options: InvokeOptions & ListFlags & { pretty?: boolean; json?: boolean; sites?: string }) => {
       const read = envelopeText(words);
+      let listFormat: Awaited<ReturnType<typeof formatFlags>>;
+      try {
+        listFormat = await formatFlags(options);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        process.stdout.write(`${JSON.stringify({ ok: false, error: { code: err.code, message: err.message } })}\n`);
+        process.exitCode = 2;
+        return;
+      }
       if (typeof read === 'object') {
         process.stdout.write(`${JSON.stringify(read)}\n`);
         process.exitCode = 2;
@@ -59,10 +74,17 @@ Examples:
       const text = read;
       if (options.sites !== undefined) {
         const { runFleetInvoke } = await import('./invoke-fleet.js');
-        process.exitCode = await runFleetInvoke(text, { ...options, sites: options.sites });
+        process.exitCode = await runFleetInvoke(text, { ...options, sites: options.sites, listFormat });
         return;
       }
       const outcome = await runInvoke(text, options);
+      if (listFormat && outcome.ok) {
+        const code = await printFormatted(outcome.result, listFormat);
+        if (code !== undefined) {
+          process.exitCode = code;
+          return;
+        }
+      }
       if (process.stdout.isTTY && !options.json && !options.pretty) {
         const { renderEnvelopeAnswer } = await import('./render/envelope.js');
         process.stdout.write(`${renderEnvelopeAnswer(text, outcome)}\n`);
@@ -71,6 +93,33 @@ Examples:
     });
 }
 
+
+type ListFlags = { format?: string; fields?: string };
+
+/** --format / --fields, read only when given (the render modules load then). */
+async function formatFlags(options: ListFlags) {
+  if (options.format === undefined && options.fields === undefined) return undefined;
+  return (await import('./render/format.js')).readFormatFlags(options);
+}
+
+/** A list answer in the chosen format (undefined: not a list, printed as without the flags); a wrong --fields: exit 2. */
+async function printFormatted(result: unknown, how: NonNullable<Awaited<ReturnType<typeof formatFlags>>>): Promise<number | undefined> {
+  const [{ formatItems }, { listItems }] = await Promise.all([import('./render/format.js'), import('./render/answer.js')]);
+  const items = listItems(result);
+  if (!items) {
+    process.stderr.write('cms-admin: --format and --fields are for list answers; this one is printed as without them.\n');
+    return undefined;
+  }
+  try {
+    const text = formatItems(items, how, (result as { total: number }).total);
+    if (text) process.stdout.write(`${text}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`cms-admin: ${err.message}\n`);
+    return 2;
+  }
+}
 
 /** The command's words → the envelope's text (undefined: stdin), or the usage error. */
 function envelopeText(words: readonly string[]): string | undefined | { ok: false; error: ToolErrorPayload } {
