@@ -54,10 +54,14 @@ const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'undo', 'changes', 'audit', 'plu
 for (const path of SITE_COMMANDS) {
   const command = path.split(' ').reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name), program);
   command?.option('--site <name>', 'the site profile to use (default: env CMS_SITE, else CMS_URL; see `cms-admin sites`)');
+  // Without a profile or CMS_URL these commands use a local sandbox: which one, by name (#52.5).
+  command?.option('--sandbox <name>', 'without --site or CMS_URL: the local sandbox of this name (default: env CMS_SANDBOX_NAME, else site)');
 }
 program.hook('preAction', (_program, action) => {
   const site = (action.opts() as { site?: unknown }).site;
   if (typeof site === 'string') process.env.CMS_SITE = site;
+  const sandbox = (action.opts() as { sandbox?: unknown }).sandbox;
+  if (typeof sandbox === 'string') process.env.CMS_SANDBOX_NAME = sandbox;
   if ((program.opts() as { allowInsecureHttp?: boolean }).allowInsecureHttp) process.env.CMS_ALLOW_INSECURE_HTTP = '1';
 });
 
