@@ -46,6 +46,35 @@ if (process.argv[2] === 'invoke') {
   (await import('./invoke.js')).registerInvokeCommand(program);
 } else {
   for (const register of await allCommands()) register(program);
+  registerCompletion(program);
+}
+
+/** `completion bash|zsh|fish` prints the script; `__complete` (hidden) answers each Tab (#52.3). */
+function registerCompletion(root: Command): void {
+  root
+    .command('completion')
+    .description('Print the shell completion script: commands, flags, tool and parameter names, profiles, sandboxes')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      `
+bash: eval "$(cms-admin completion bash)"   (add it to ~/.bashrc)
+zsh:  eval "$(cms-admin completion zsh)"    (in ~/.zshrc, after compinit)
+fish: cms-admin completion fish > ~/.config/fish/completions/cms-admin.fish`,
+    )
+    .action(async (shell: string) => {
+      process.stdout.write((await import('./completion.js')).completionScript(shell));
+    });
+  root
+    .command('__complete', { hidden: true })
+    .option('--shell <shell>', 'bash, zsh or fish', 'bash')
+    .argument('[line...]', 'the command line up to the cursor')
+    .action(async (line: string[], options: { shell: string }) => {
+      const { complete, wordsOf } = await import('./completion.js');
+      const shell = options.shell === 'zsh' || options.shell === 'fish' ? options.shell : 'bash';
+      const found = await complete(root, wordsOf(line.join(' ')), shell);
+      if (found.length) process.stdout.write(`${found.join('\n')}\n`);
+    });
 }
 
 // `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
