@@ -121,6 +121,26 @@ async function printFormatted(result: unknown, how: NonNullable<Awaited<ReturnTy
   }
 }
 
+/** The envelope's text with names looked up to ids; the text as it was when it has none. */
+async function namesToIds(source: string): Promise<string | ToolOutcome> {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(source);
+  } catch {
+    return source; // readCall says what is wrong
+  }
+  const { hasNames, withIds } = await import('../call/index.js');
+  if (!hasNames(envelope)) return source;
+  try {
+    const site = await resolveCliSiteConfig();
+    const named = await withIds(envelope, createContext(site, {}));
+    return named.ok ? JSON.stringify(named.envelope) : named;
+  } catch (err) {
+    if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
+    throw err;
+  }
+}
+
 /** The command's words → the envelope's text (undefined: stdin), or the usage error. */
 function envelopeText(words: readonly string[]): string | undefined | { ok: false; error: ToolErrorPayload } {
   const [first] = words;
@@ -134,7 +154,11 @@ function envelopeText(words: readonly string[]): string | undefined | { ok: fals
 }
 
 async function runInvoke(text: string | undefined, options: InvokeOptions): Promise<ToolOutcome> {
-  const source = text === undefined || text === '-' ? await readStdin() : text;
+  let source = text === undefined || text === '-' ? await readStdin() : text;
+  // A login, an email or a slug where an id goes: looked up on the site first (call/names.ts).
+  const named = await namesToIds(source);
+  if (typeof named !== 'string') return named;
+  source = named;
   const call = await readCall(source, options);
   // Valid only in its network form (list-users `network: true`): run so on a network, else the error stands.
   const networkOnly = !call.ok && call.error.code === 'invalid_params' ? await readCall(source, options, true) : undefined;
