@@ -1,4 +1,4 @@
-import { WordPressError } from '../client/index.js';
+import type { WordPressError } from '../client/index.js';
 import { ToolError } from './tool-error.js';
 
 /**

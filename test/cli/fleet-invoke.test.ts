@@ -131,7 +131,7 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
       expect(shown).toBe(`${name} ${site}`);
     }
     const csv = await runCli(['invoke', '--sites', '@real', 'get-cms-tags', `search=${name}`, '--format', 'csv', '--fields', 'name'], { env: env() });
-    expect(csv.stdout.trim().split('\n').sort()).toEqual(['one,' + `${name} one`, 'site,name', 'three,' + `${name} three`, 'two,' + `${name} two`].sort());
+    expect(csv.stdout.trim().split('\n').sort()).toEqual([`one,${name} one`, 'site,name', `three,${name} three`, `two,${name} two`].sort());
   });
 
   it('one audit log serves the fleet: each entry names its site and the run; audit --site shows that site only', async () => {
