@@ -43,7 +43,7 @@ a write on several asks once). ./.env is read too (the environment wins).`,
 // the other commands' modules (sandbox, plugin, chat, changes …) are not loaded, the start-up
 // target of BENCHMARKS.md. Everything else, `--help` included, sees every command.
 if (process.argv[2] === 'invoke') {
-  (await import('./invoke.js')).registerInvokeCommand(program);
+  (await import('./invoke/invoke.js')).registerInvokeCommand(program);
 } else {
   for (const register of await allCommands()) register(program);
   registerCompletion(program);
@@ -105,14 +105,14 @@ program.parseAsync(process.argv).catch((err: unknown) => {
 async function allCommands(): Promise<Array<(program: Command) => void>> {
   const [audit, changes, chat, evals, invoke, mcp, plugin, site, sites, tools] = await Promise.all([
     import('./audit.js'),
-    import('./changes.js'),
-    import('./chat.js'),
+    import('./undo/changes.js'),
+    import('./chat/chat.js'),
     import('./eval.js'),
-    import('./invoke.js'),
+    import('./invoke/invoke.js'),
     import('./mcp.js'),
     import('./plugin.js'),
     import('./site.js'),
-    import('./sites.js'),
+    import('./sites/sites.js'),
     import('./tools.js'),
   ]);
   return [

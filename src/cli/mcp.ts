@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
 import { findTool, networkToolsFor } from '../call/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
-import { sessionSites } from './fleet-session.js';
+import { sessionSites } from './sites/fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';

@@ -1,10 +1,10 @@
-import { type Approver, approvalRequest } from '../call/approval.js';
-import { UNDO_CHANGE } from '../changes/undo-change.js';
-import { describePlan, undoLabel } from '../changes/undo-review.js';
-import type { ToolContext } from '../tools/define-tool.js';
-import { ToolError } from '../tools/tool-error.js';
-import { type ChangeEntry, type ChangeJournal, entriesOf } from '../undo/journal.js';
-import { lastChanges, nothingToUndo, planUndo, resolveChange, type UndoReport, undoListed } from '../undo/undo.js';
+import { type Approver, approvalRequest } from '../../call/approval.js';
+import { UNDO_CHANGE } from '../../changes/undo-change.js';
+import { describePlan, undoLabel } from '../../changes/undo-review.js';
+import type { ToolContext } from '../../tools/define-tool.js';
+import { ToolError } from '../../tools/tool-error.js';
+import { type ChangeEntry, type ChangeJournal, entriesOf } from '../../undo/journal.js';
+import { lastChanges, nothingToUndo, planUndo, resolveChange, type UndoReport, undoListed } from '../../undo/undo.js';
 
 /**
  * An undo a person approves first (the CLI's `undo`): the changes are chosen once, the engine's

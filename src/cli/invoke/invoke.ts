@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { ConfigError, createContext } from '../config.js';
-import { resolveCliSiteConfig } from './site-config.js';
-import { runTool, type ToolErrorPayload, type ToolOutcome } from '../call/index.js';
-import { envelopeFromWords } from './shell/parse.js';
+import { ConfigError, createContext } from '../../config.js';
+import { resolveCliSiteConfig } from '../site-config.js';
+import { runTool, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
+import { envelopeFromWords } from '../shell/parse.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
-import { cliJournal, JOURNAL_FLAG } from './journal-path.js';
-import { ANSWER_BUDGET_FLAG, readStdin } from './shared.js';
-import { isNetwork } from '../call/index.js';
+import { cliJournal, JOURNAL_FLAG } from '../journal-path.js';
+import { ANSWER_BUDGET_FLAG, readStdin } from '../shared.js';
+import { isNetwork } from '../../call/index.js';
 
 export { exitCodeFor };
 
@@ -86,7 +86,7 @@ Examples:
         }
       }
       if (process.stdout.isTTY && !options.json && !options.pretty) {
-        const { renderEnvelopeAnswer } = await import('./render/envelope.js');
+        const { renderEnvelopeAnswer } = await import('../render/envelope.js');
         process.stdout.write(`${renderEnvelopeAnswer(text, outcome)}\n`);
       } else process.stdout.write(`${JSON.stringify(outcome, null, options.pretty ? 2 : undefined)}\n`);
       process.exitCode = exitCodeFor(outcome);
@@ -99,12 +99,12 @@ type ListFlags = { format?: string; fields?: string };
 /** --format / --fields, read only when given (the render modules load then). */
 async function formatFlags(options: ListFlags) {
   if (options.format === undefined && options.fields === undefined) return undefined;
-  return (await import('./render/format.js')).readFormatFlags(options);
+  return (await import('../render/format.js')).readFormatFlags(options);
 }
 
 /** A list answer in the chosen format (undefined: not a list, printed as without the flags); a wrong --fields: exit 2. */
 async function printFormatted(result: unknown, how: NonNullable<Awaited<ReturnType<typeof formatFlags>>>): Promise<number | undefined> {
-  const [{ formatItems }, { listItems }] = await Promise.all([import('./render/format.js'), import('./render/answer.js')]);
+  const [{ formatItems }, { listItems }] = await Promise.all([import('../render/format.js'), import('../render/answer.js')]);
   const items = listItems(result);
   if (!items) {
     process.stderr.write('cms-admin: --format and --fields are for list answers; this one is printed as without them.\n');
@@ -129,7 +129,7 @@ async function namesToIds(source: string): Promise<string | ToolOutcome> {
   } catch {
     return source; // readCall says what is wrong
   }
-  const { hasNames, withIds } = await import('../call/index.js');
+  const { hasNames, withIds } = await import('../../call/index.js');
   if (!hasNames(envelope)) return source;
   try {
     const site = await resolveCliSiteConfig();

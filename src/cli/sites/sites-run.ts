@@ -1,9 +1,9 @@
-import { checkSiteUrl } from '../config.js';
-import { checkSite, type SiteCheck } from '../sites/check.js';
-import { fanOut } from '../call/index.js';
-import { selectSites } from '../sites/select.js';
-import { checkName, findProfile, profilesPath, putProfile, readProfiles, removeNetwork, removeProfile } from '../sites/store.js';
-import { readStdin, wholeNumberFlag } from './shared.js';
+import { checkSiteUrl } from '../../config.js';
+import { checkSite, type SiteCheck } from '../../sites/check.js';
+import { fanOut } from '../../call/index.js';
+import { selectSites } from '../../sites/select.js';
+import { checkName, findProfile, profilesPath, putProfile, readProfiles, removeNetwork, removeProfile } from '../../sites/store.js';
+import { readStdin, wholeNumberFlag } from '../shared.js';
 import { renderTable } from './sites-table.js';
 
 /** `sites add`: checked (reached, logged in) before it is saved, unless --no-check. */

@@ -1,12 +1,12 @@
-import { renderTable } from './render/table.js';
+import { renderTable } from '../render/table.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { type ChangeStore, changeStore, type PruneRule, stillRunning } from '../undo/change-store.js';
-import type { ChangeEntry, ChangeJournal } from '../undo/journal.js';
-import { isDamaged } from '../undo/journal-file.js';
-import { latestOf, UndoneIndex } from '../undo/journal-read.js';
-import { siteKey } from '../undo/site-key.js';
-import { cliJournal } from './journal-path.js';
-import { resolveCliSiteConfig } from './site-config.js';
+import { type ChangeStore, changeStore, type PruneRule, stillRunning } from '../../undo/change-store.js';
+import type { ChangeEntry, ChangeJournal } from '../../undo/journal.js';
+import { isDamaged } from '../../undo/journal-file.js';
+import { latestOf, UndoneIndex } from '../../undo/journal-read.js';
+import { siteKey } from '../../undo/site-key.js';
+import { cliJournal } from '../journal-path.js';
+import { resolveCliSiteConfig } from '../site-config.js';
 
 export interface ChangesOptions {
   journal?: string;

@@ -1,12 +1,12 @@
-import { ConfigError } from '../config.js';
-import { newRunId, runOnSites, type SiteOutcome } from '../sites/run.js';
-import { selectSites } from '../sites/select.js';
-import { readProfiles } from '../sites/store.js';
-import { summarizeValue } from '../summary.js';
-import { isNetworkWide, runTool } from '../call/index.js';
+import { ConfigError } from '../../config.js';
+import { newRunId, runOnSites, type SiteOutcome } from '../../sites/run.js';
+import { selectSites } from '../../sites/select.js';
+import { readProfiles } from '../../sites/store.js';
+import { summarizeValue } from '../../summary.js';
+import { isNetworkWide, runTool } from '../../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
-import { readStdin, wholeNumberFlag } from './shared.js';
-import type { ListFormat } from './render/format.js';
+import { readStdin, wholeNumberFlag } from '../shared.js';
+import type { ListFormat } from '../render/format.js';
 
 type Profiles = ReturnType<typeof selectSites>;
 
@@ -138,7 +138,7 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
  * own, failures on stderr.
  */
 async function printOneList(held: readonly SiteOutcome[], width: number, how: ListFormat | undefined): Promise<'ok' | 'bad_fields'> {
-  const [{ formatItems }, { listItems }] = await Promise.all([import('./render/format.js'), import('./render/answer.js')]);
+  const [{ formatItems }, { listItems }] = await Promise.all([import('../render/format.js'), import('../render/answer.js')]);
   const rows: Array<Record<string, unknown>> = [];
   let total = 0;
   const others: string[] = [];
