@@ -3,6 +3,7 @@ export { ConfigError, type ContextOptions, createContext, resolveSiteConfig, typ
 export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './call/envelope.js';
 export { type Approvals, toLangChainTool } from './adapters/langchain.js';
 export { type ApprovalInterrupt, type ApprovalResume, interruptApprover } from './adapters/interrupt.js';
+export { type ApprovalInterruptOnConfig, approvalInterruptOn } from './adapters/hitl.js';
 export { allLangChainTools, type NamedSite, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';
 export {
   type ApprovalDecision,

@@ -17,6 +17,12 @@ export interface ApprovalInterrupt extends ApprovalRequest, Ledger {
   allowed: ['approve', 'reject'];
   /** 0 for the first question of this call; 1, 2 … when the site changed before the resume and it was asked again. */
   asked: number;
+  /**
+   * The same question in the shape of LangChain's humanInTheLoopMiddleware (HITLRequest), so an
+   * app's one review loop answers both: resume with `{ decisions: [{ type: 'approve' }] }` too.
+   */
+  actionRequests: [{ name: string; args: Record<string, unknown>; description: string }];
+  reviewConfigs: [{ actionName: string; allowedDecisions: ['approve', 'reject'] }];
 }
 
 /**
@@ -63,6 +69,8 @@ export const interruptApprover: Approver = async (request) => {
     ...request,
     allowed: ['approve', 'reject'],
     asked: timesAsked(ledger, mine),
+    actionRequests: [{ name: request.tool, args: request.args, description: request.summary }],
+    reviewConfigs: [{ actionName: request.tool, allowedDecisions: ['approve', 'reject'] }],
     slot: answers.length,
     earlier: ledger.slice(0, answers.length),
   };
@@ -148,6 +156,9 @@ async function readStep(
 
 /** The app's resume value as a decision; anything but a clear approval is a rejection. */
 export function decisionFrom(resume: unknown): ApprovalDecision {
+  // LangChain's HITLResponse for one question: `{ decisions: [decision] }`.
+  const decisions = (resume as { decisions?: unknown } | null)?.decisions;
+  if (Array.isArray(decisions) && decisions.length === 1) return decisionFrom(decisions[0]);
   const { type, message } = (resume ?? {}) as { type?: unknown; message?: unknown };
   if (type === 'approve') return { approved: true };
   if (type === 'reject') return { approved: false, reason: typeof message === 'string' && message ? message : 'Rejected.' };

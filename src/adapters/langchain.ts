@@ -61,12 +61,26 @@ type ToolCallShape = { type: 'tool_call'; id?: string; name: string; args: unkno
 const isToolCall = (arg: unknown): arg is ToolCallShape =>
   typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'tool_call';
 
+/**
+ * What a LangChain tool of ours runs on and who approves its calls: read by `approvalInterruptOn`
+ * (hitl.ts), which reviews calls for LangChain's humanInTheLoopMiddleware and binds the tool's
+ * approver to what the middleware asked (#52.14).
+ */
+export interface RegistryToolBinding {
+  tool: AnyToolDefinition;
+  context: ToolContext | Fleet;
+  approver: Approver;
+}
+const bindings = new WeakMap<object, RegistryToolBinding>();
+/** The binding of one of our LangChain tools; undefined for any other tool. */
+export const registryToolBinding = (tool: object): RegistryToolBinding | undefined => bindings.get(tool);
+
 class RegistryTool extends DynamicStructuredTool {
   readonly #tool: AnyToolDefinition;
   readonly #strict: boolean;
 
   constructor(tool: AnyToolDefinition, context: ToolContext | Fleet, options: LangChainToolOptions) {
-    const callApprover = approverFor(options.approvals);
+    const binding: RegistryToolBinding = { tool, context, approver: approverFor(options.approvals) };
     super({
       name: tool.name,
       description: tool.description,
@@ -77,7 +91,7 @@ class RegistryTool extends DynamicStructuredTool {
       // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
       func: async (input: unknown, _runManager, config) => {
         const signal = config?.signal;
-        const approver = forCall(callApprover, (config as { toolCall?: { id?: unknown } } | undefined)?.toolCall?.id);
+        const approver = forCall(binding.approver, (config as { toolCall?: { id?: unknown } } | undefined)?.toolCall?.id);
         if (isFleet(context)) {
           const outcome = await runOnFleet(tool, context, input, approver, signal);
           return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
@@ -98,6 +112,7 @@ class RegistryTool extends DynamicStructuredTool {
     });
     this.#tool = tool;
     this.#strict = Boolean(options.strict);
+    bindings.set(this, binding);
   }
 
   /**

@@ -4,6 +4,8 @@ import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, decideCall } from './approval.js';
 import { invalidParams, type ToolOutcome, runTool } from './run-tool.js';
 import { parseParams } from '../tools/params.js';
+import { toErrorPayload } from '../tools/error-payload.js';
+import { namesIn, resolveNames } from './names.js';
 
 /** Errors in the call itself (exit code 2 in the CLI); everything else is a tool or site error. */
 export const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
@@ -39,7 +41,9 @@ export async function invoke(
   filter: ToolFilter = {},
   options: { approver?: Approver } = {},
 ): Promise<ToolOutcome> {
-  const call = resolveCall(envelope, filter);
+  const named = await withIds(envelope, context);
+  if (!named.ok) return named;
+  const call = resolveCall(named.envelope, filter);
   if (!call.ok) return call;
   if (options.approver) {
     const decision = await decideCall(call.tool, context, call.params, options.approver);
@@ -48,6 +52,34 @@ export async function invoke(
     if (decision.params) return runTool(call.tool, context, decision.params);
   }
   return runTool(call.tool, context, call.params);
+}
+
+/** Whether the envelope gives a login, email or slug where its tool takes an id. */
+export function hasNames(envelope: unknown): boolean {
+  const { tool: name, params } = (envelope ?? {}) as { tool?: unknown; params?: unknown };
+  const tool = typeof name === 'string' ? findTool(name) : undefined;
+  return Boolean(tool && params && typeof params === 'object' && !Array.isArray(params) && namesIn(tool, params as Record<string, unknown>));
+}
+
+/**
+ * The envelope with the names its params give for ids (a login, an email, a term's slug) looked
+ * up on the context's site (names.ts); the same envelope when it has none (no request).
+ */
+export async function withIds(
+  envelope: unknown,
+  context: ToolContext,
+): Promise<{ ok: true; envelope: unknown } | { ok: false; error: ToolErrorPayload }> {
+  const { tool: name, params } = (envelope ?? {}) as { tool?: unknown; params?: unknown };
+  const tool = typeof name === 'string' ? findTool(name) : undefined;
+  if (!tool || !params || typeof params !== 'object') return { ok: true, envelope };
+  try {
+    const resolved = await resolveNames(tool, context, params);
+    return { ok: true, envelope: resolved === params ? envelope : { ...(envelope as object), params: resolved } };
+  } catch (err) {
+    const error = toErrorPayload(err);
+    if (!error) throw err;
+    return { ok: false, error };
+  }
 }
 
 /** Checks an envelope without running it: which tool, with which validated params. */

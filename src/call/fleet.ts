@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { redactSecrets } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { answerBudget, enforceBudget, MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
-import { parseParams } from '../tools/params.js';
+import { listOfNames, parseParams } from '../tools/params.js';
 import { typeOnly } from '../tools/schema.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, decideCall } from './approval.js';
@@ -34,7 +34,8 @@ export const isFleet = (target: ToolContext | Fleet): target is Fleet => Array.i
 export const SITE = 'site';
 // No description and no minLength in its JSON: `site` is sent with every tool on every request
 // (11 tokens a tool this way, 30 with a description); list-sites' description says it once.
-const siteParam = z.string().trim().min(1).meta(typeOnly);
+// A JSON list of names is taken too (params.ts `listOfNames`): `["a","b"]` is "a,b".
+const siteParam = listOfNames(z.string().trim().min(1).meta(typeOnly));
 
 const bases = new WeakMap<AnyToolDefinition, AnyToolDefinition>();
 

@@ -20,6 +20,8 @@ export {
 } from './approval.js';
 export {
   closestNames,
+  hasNames,
+  withIds,
   invoke,
   isUsageError,
   parseEnvelope,

@@ -43,9 +43,38 @@ a write on several asks once). ./.env is read too (the environment wins).`,
 // the other commands' modules (sandbox, plugin, chat, changes …) are not loaded, the start-up
 // target of BENCHMARKS.md. Everything else, `--help` included, sees every command.
 if (process.argv[2] === 'invoke') {
-  (await import('./invoke.js')).registerInvokeCommand(program);
+  (await import('./invoke/invoke.js')).registerInvokeCommand(program);
 } else {
   for (const register of await allCommands()) register(program);
+  registerCompletion(program);
+}
+
+/** `completion bash|zsh|fish` prints the script; `__complete` (hidden) answers each Tab (#52.3). */
+function registerCompletion(root: Command): void {
+  root
+    .command('completion')
+    .description('Print the shell completion script: commands, flags, tool and parameter names, profiles, sandboxes')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      `
+bash: eval "$(cms-admin completion bash)"   (add it to ~/.bashrc)
+zsh:  eval "$(cms-admin completion zsh)"    (in ~/.zshrc, after compinit)
+fish: cms-admin completion fish > ~/.config/fish/completions/cms-admin.fish`,
+    )
+    .action(async (shell: string) => {
+      process.stdout.write((await import('./completion.js')).completionScript(shell));
+    });
+  root
+    .command('__complete', { hidden: true })
+    .option('--shell <shell>', 'bash, zsh or fish', 'bash')
+    .argument('[line...]', 'the command line up to the cursor')
+    .action(async (line: string[], options: { shell: string }) => {
+      const { complete, wordsOf } = await import('./completion.js');
+      const shell = options.shell === 'zsh' || options.shell === 'fish' ? options.shell : 'bash';
+      const found = await complete(root, wordsOf(line.join(' ')), shell);
+      if (found.length) process.stdout.write(`${found.join('\n')}\n`);
+    });
 }
 
 // `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
@@ -54,10 +83,14 @@ const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'undo', 'changes', 'audit', 'plu
 for (const path of SITE_COMMANDS) {
   const command = path.split(' ').reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name), program);
   command?.option('--site <name>', 'the site profile to use (default: env CMS_SITE, else CMS_URL; see `cms-admin sites`)');
+  // Without a profile or CMS_URL these commands use a local sandbox: which one, by name (#52.5).
+  command?.option('--sandbox <name>', 'without --site or CMS_URL: the local sandbox of this name (default: env CMS_SANDBOX_NAME, else site)');
 }
 program.hook('preAction', (_program, action) => {
   const site = (action.opts() as { site?: unknown }).site;
   if (typeof site === 'string') process.env.CMS_SITE = site;
+  const sandbox = (action.opts() as { sandbox?: unknown }).sandbox;
+  if (typeof sandbox === 'string') process.env.CMS_SANDBOX_NAME = sandbox;
   if ((program.opts() as { allowInsecureHttp?: boolean }).allowInsecureHttp) process.env.CMS_ALLOW_INSECURE_HTTP = '1';
 });
 
@@ -72,14 +105,14 @@ program.parseAsync(process.argv).catch((err: unknown) => {
 async function allCommands(): Promise<Array<(program: Command) => void>> {
   const [audit, changes, chat, evals, invoke, mcp, plugin, site, sites, tools] = await Promise.all([
     import('./audit.js'),
-    import('./changes.js'),
-    import('./chat.js'),
+    import('./undo/changes.js'),
+    import('./chat/chat.js'),
     import('./eval.js'),
-    import('./invoke.js'),
+    import('./invoke/invoke.js'),
     import('./mcp.js'),
     import('./plugin.js'),
     import('./site.js'),
-    import('./sites.js'),
+    import('./sites/sites.js'),
     import('./tools.js'),
   ]);
   return [

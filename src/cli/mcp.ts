@@ -4,14 +4,23 @@ import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
 import { findTool, networkToolsFor } from '../call/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
-import { sessionSites } from './fleet-session.js';
+import { sessionSites } from './sites/fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
+/**
+ * The MCP Inspector as the tests run it (test/cli/mcp-conformance.test.ts uses these words): its
+ * version and the Node it runs on pinned, so the command works whatever Node runs npx — an
+ * unpinned `npx @modelcontextprotocol/inspector` resolves to 0.15.0 on Node 20, which has no HTTP,
+ * and 2.12.0 itself needs Node ≥ 22.19 (#52.15).
+ */
+export const INSPECTOR_NPX = ['-y', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/inspector@2.12.0', '--', 'mcp-inspector'];
+
 const STDIO_ON_TERMINAL = `cms-admin mcp: serving MCP on stdio, waiting for an MCP client to write to stdin.
 An MCP client starts this command itself (README.md, "MCP clients"). To try it by hand:
-  npx @modelcontextprotocol/inspector npx cms-admin mcp    (a browser UI that calls the tools)
+  npx ${INSPECTOR_NPX.join(' ')} npx cms-admin mcp
+      (a browser UI that calls the tools; add --cli … for its command-line mode)
   npx cms-admin mcp --http                                   (Streamable HTTP: docs/remote-mcp.md)
 Ctrl-C stops it.`;
 

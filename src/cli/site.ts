@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import {
   envLines,
   readCredentials,
+  resolveInstance,
   type SandboxOptions,
   siteDown,
   siteReset,
@@ -13,6 +14,7 @@ import { DEFAULT_WP, parseWpVersion, SUPPORTED_WP } from '../sandbox/versions.js
 
 interface NameOpts {
   name?: string;
+  sandbox?: string;
 }
 
 function parsePort(value: string): number {
@@ -37,7 +39,7 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...arg
 }
 
 const sandbox = (o: NameOpts & { port?: number; wp?: string; backend?: string }): SandboxOptions => ({
-  name: o.name,
+  name: o.name ?? o.sandbox,
   port: o.port,
   wp: o.wp,
   backend: o.backend,
@@ -51,7 +53,7 @@ function parseWp(value: string): string {
   }
 }
 
-const NAME_HELP = 'sandbox instance name (default: site); each lives in $CMS_SANDBOX_HOME/<name>/';
+const NAME_HELP = 'sandbox instance name (default: env CMS_SANDBOX_NAME, else site); each lives in <sandbox home>/<name>/';
 
 export function registerSiteCommands(program: Command): void {
   const site = program
@@ -60,9 +62,12 @@ export function registerSiteCommands(program: Command): void {
     .addHelpText(
       'after',
       `
-Instances live in $CMS_SANDBOX_HOME (default ./.cms-sandbox). The first \`site up\` installs
+Instances live in one folder per person, whatever the current folder: $CMS_SANDBOX_HOME, else
+$XDG_DATA_HOME/cms-admin/sandbox (default ~/.local/share/cms-admin/sandbox; \`site status\` names it).
+Choose one by name with --name/--sandbox NAME or CMS_SANDBOX_NAME (also on chat, npm start, invoke,
+mcp, undo, changes). The first \`site up\` installs
 PHP, MariaDB and WordPress core from Debian packages when run as root. WordPress ${SUPPORTED_WP.join(', ')}
-come from Debian's archive (bookworm, trixie, sid), each cached once in $CMS_SANDBOX_HOME/core/<version>.
+come from Debian's archive (bookworm, trixie, sid), each cached once in <sandbox home>/core/<version>.
 Progress goes to stderr; only \`site env\` prints the application password.`,
     );
 
@@ -91,6 +96,7 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
       'a new instance becomes a subdirectory multisite network: sites sports, news and arts, users with a role on several, one super admin (docs/multisite.md)',
     )
     .option('--name <name>', NAME_HELP)
+    .option('--sandbox <name>', 'the same as --name')
     .action(
       action(async (o: NameOpts & { port?: number; seed?: boolean; wp?: string; backend?: string; multisite?: boolean }) => {
         await siteUp({ ...sandbox(o), seed: o.seed, multisite: o.multisite });
@@ -101,6 +107,7 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
     .command('down')
     .description("Stop the sandbox's PHP server and MariaDB (data is kept)")
     .option('--name <name>', NAME_HELP)
+    .option('--sandbox <name>', 'the same as --name')
     .action(action(async (o: NameOpts) => siteDown(sandbox(o))));
 
   site
@@ -108,6 +115,7 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
     .description('Show whether the sandbox is running, its URL and whether it is installed and seeded')
     .option('--json', 'print the status as JSON')
     .option('--name <name>', NAME_HELP)
+    .option('--sandbox <name>', 'the same as --name')
     .action(
       action(async (o: NameOpts & { json?: boolean }) => {
         const s = await siteStatus(sandbox(o));
@@ -120,7 +128,9 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
           .join(', ');
         const wp = s.wordpress ? `WordPress ${s.wordpress} ` : '';
         const on = s.backend === 'playground' ? ' on Playground' : '';
-        process.stdout.write(`${wp}${s.running ? `running${on} at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\n`);
+        process.stdout.write(
+          `sandbox "${s.name}": ${wp}${s.running ? `running${on} at ${s.url}` : 'stopped'} (${flags})\ndir: ${s.dir}\nhome: ${s.home}${process.env.CMS_SANDBOX_HOME ? ' (CMS_SANDBOX_HOME)' : ''}\n`,
+        );
       }),
     );
 
@@ -128,12 +138,14 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
     .command('reset')
     .description('Restore the fresh, empty WordPress install (fast; the app password keeps working)')
     .option('--name <name>', NAME_HELP)
+    .option('--sandbox <name>', 'the same as --name')
     .action(action(async (o: NameOpts) => siteReset(sandbox(o))));
 
   site
     .command('seed')
     .description('Reset, then load the deterministic demo dataset (same data every time)')
     .option('--name <name>', NAME_HELP)
+    .option('--sandbox <name>', 'the same as --name')
     .action(action(async (o: NameOpts) => siteSeed(sandbox(o))));
 
   site
@@ -142,11 +154,21 @@ Progress goes to stderr; only \`site env\` prints the application password.`,
       'Print CMS_URL, CMS_USERNAME and CMS_APP_PASSWORD dotenv lines for the sandbox (e.g. >> .env); on a network, its sites\' URLs as comments first',
     )
     .option('--name <name>', NAME_HELP)
+    .option('--sandbox <name>', 'the same as --name')
+    .option('--login', "also print the admin's login password, for signing in to wp-admin in a browser (as comments: .env ignores them)")
     .action(
-      action(async (o: NameOpts) => {
+      action(async (o: NameOpts & { login?: boolean }) => {
         const creds = await readCredentials(sandbox(o));
-        if (!creds) throw new Error(`sandbox "${o.name ?? 'site'}" is not installed yet; run \`cms-admin site up\``);
-        process.stdout.write(`${envLines(creds).join('\n')}\n`);
+        if (!creds) {
+          const inst = resolveInstance(sandbox(o));
+          throw new Error(
+            `sandbox "${inst.name}" is not installed yet in ${inst.home}; run \`cms-admin site up${inst.name === 'site' ? '' : ` --name ${inst.name}`}\` (or set CMS_SANDBOX_HOME to where it lives)`,
+          );
+        }
+        const login = o.login
+          ? [`# wp-admin: ${creds.url.replace(/\/+$/, '')}/wp-login.php`, `# login: ${creds.username}`, `# password: ${creds.adminPassword}`]
+          : [];
+        process.stdout.write(`${[...login, ...envLines(creds)].join('\n')}\n`);
       }),
     );
 }

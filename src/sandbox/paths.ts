@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { ConfigError } from '../config-error.js';
 import type { SandboxLogger, SandboxOptions } from './types.js';
@@ -62,9 +63,20 @@ function parsePort(raw: string | number | undefined, source: string): number | u
   return port;
 }
 
+/**
+ * Where sandboxes live: one home per person, the XDG data folder
+ * ($XDG_DATA_HOME/cms-admin/sandbox, default ~/.local/share/cms-admin/sandbox), whatever the
+ * current folder, unless CMS_SANDBOX_HOME says otherwise (#52.5).
+ */
+export function sandboxHome(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CMS_SANDBOX_HOME) return env.CMS_SANDBOX_HOME;
+  const data = env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
+  return join(data, 'cms-admin', 'sandbox');
+}
+
 export function resolveInstance(opts: SandboxOptions = {}): InstancePaths {
-  const home = resolve(opts.home ?? (process.env.CMS_SANDBOX_HOME || join(process.cwd(), '.cms-sandbox')));
-  const name = opts.name ?? 'site';
+  const home = resolve(opts.home ?? sandboxHome());
+  const name = opts.name || process.env.CMS_SANDBOX_NAME?.trim() || 'site';
   if (!NAME_RE.test(name) || name === 'core') {
     throw new Error(`invalid sandbox name ${JSON.stringify(name)}: use letters, digits, '-' or '_' (not "core")`);
   }
@@ -72,7 +84,10 @@ export function resolveInstance(opts: SandboxOptions = {}): InstancePaths {
   const fromEnv = parsePort(process.env.CMS_SANDBOX_PORT, 'CMS_SANDBOX_PORT');
   const port = fromOption ?? fromEnv ?? 8888;
   const portSource = fromOption !== undefined ? 'option' : fromEnv !== undefined ? 'env' : 'default';
-  const dir = join(home, name);
+  // The instances' own paths through a linked home's real folder: a running server is recognised
+  // by the path it was started with (its pid files and command line).
+  const real = existsSync(home) ? realpathSync(home) : home;
+  const dir = join(real, name);
   const runDir = join(dir, 'run');
   let socket = join(runDir, 'mysqld.sock');
   if (socket.length > MAX_SOCKET_PATH) {
@@ -85,7 +100,7 @@ export function resolveInstance(opts: SandboxOptions = {}): InstancePaths {
     port,
     portSource,
     log: opts.log ?? defaultLog,
-    coreDir: join(home, 'core'),
+    coreDir: join(real, 'core'),
     dir,
     wpDir: join(dir, 'wordpress'),
     dataDir: join(dir, 'mysql'),

@@ -179,6 +179,8 @@ export async function siteStatus(opts: SandboxOptions = {}): Promise<SandboxStat
     url: siteUrl(port),
     port,
     dir: inst.dir,
+    name: inst.name,
+    home: inst.home,
     installed: Boolean(state.installed),
     seeded: Boolean(state.seeded),
     wordpress: (await installedVersion(inst)) ?? state.wordpress,

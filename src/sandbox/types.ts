@@ -2,9 +2,9 @@
 export type SandboxLogger = (line: string) => void;
 
 export interface SandboxOptions {
-  /** Root of all sandbox instances. Default: env CMS_SANDBOX_HOME or `<cwd>/.cms-sandbox`. */
+  /** Root of all sandbox instances. Default: env CMS_SANDBOX_HOME, else $XDG_DATA_HOME/cms-admin/sandbox (paths.ts sandboxHome). */
   home?: string;
-  /** Instance name; each instance lives in `<home>/<name>/`. Default: `site`. */
+  /** Instance name; each instance lives in `<home>/<name>/`. Default: env CMS_SANDBOX_NAME, else `site`. */
   name?: string;
   /** HTTP port of PHP's built-in server. Default: env CMS_SANDBOX_PORT or 8888. */
   port?: number;
@@ -39,6 +39,9 @@ export interface SandboxStatus {
   url: string;
   port: number;
   dir: string;
+  /** The instance's name and the folder every instance lives in (paths.ts sandboxHome). */
+  name: string;
+  home: string;
   installed: boolean;
   seeded: boolean;
   /** WordPress version of the instance ("7.1.4"), once its files exist. */

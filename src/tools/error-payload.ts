@@ -1,4 +1,5 @@
 import { WordPressError } from '../client/index.js';
+import { pluginRefusal } from './refusals.js';
 import { ToolError, type ToolErrorPayload } from './tool-error.js';
 
 /** User-fixable problems become a payload; anything else (a bug) returns undefined. */
@@ -7,6 +8,8 @@ export function toErrorPayload(err: unknown): ToolErrorPayload | undefined {
     return compact({ code: err.code, message: err.message, hint: err.hint, details: err.details });
   }
   if (err instanceof WordPressError) {
+    const refused = pluginRefusal(err);
+    if (refused) return toErrorPayload(refused);
     return compact({ code: err.code, message: err.message, hint: hintFor(err), details: detailsFor(err) });
   }
   return undefined;

@@ -13,6 +13,8 @@ import type { AnyToolDefinition } from './define-tool.js';
  * - A number written as a string ("12", "-3", "1.5") is that number, also inside a list of
  *   numbers; "true"/"false" for a boolean is that boolean. Anything else is left for the
  *   schema to refuse with invalid_params.
+ * - A list of strings for a string param marked `listOfNames` (a fleet's `site`: "a,b") is
+ *   that list comma-joined: `["a","b"]` and `"a,b"` are the same call (#52.12).
  */
 export function normalizeParams(schema: z.ZodObject, raw: unknown): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
@@ -63,10 +65,18 @@ function baseOf(schema: z.ZodType): z.ZodType {
 
 const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
 
+const LISTS = new WeakSet<z.ZodType>();
+/** Marks a string param that names one or several things comma-separated: a JSON list of strings is taken too. */
+export function listOfNames<T extends z.ZodType>(schema: T): T {
+  LISTS.add(schema);
+  return schema;
+}
+
 function coerce(base: z.ZodType, value: unknown): unknown {
   const type = kind(base);
   if (type === 'number' && typeof value === 'string' && NUMBER.test(value)) return Number(value);
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if (LISTS.has(base) && Array.isArray(value) && value.length && value.every((v) => typeof v === 'string')) return value.join(',');
   const element = def(base).element;
   if (type === 'array' && element && Array.isArray(value)) return value.map((item) => coerce(baseOf(element), item));
   return value;

@@ -1,5 +1,5 @@
 /**
- * Node's built-in SQLite (`node:sqlite`, Node ≥ 22.5), loaded on first use: only a command that
+ * Node's built-in SQLite (`node:sqlite`, without a flag from Node 22.13), loaded on first use: only a command that
  * journals pays for it. Node 22 marks the module experimental and warns on stderr when it loads;
  * that warning is about Node, not about anything a person did, so it is kept out of their output.
  */
@@ -36,7 +36,7 @@ export function loadSqlite(): Promise<SqliteModule> {
       return (await import(name)) as SqliteModule;
     } catch (err) {
       loading = undefined;
-      throw new Error(`this Node (${process.version}) has no node:sqlite; the change journal needs Node 22.5 or newer (${(err as Error).message})`);
+      throw new Error(`this Node (${process.version}) has no node:sqlite; the change journal needs Node 22.13 or newer (${(err as Error).message})`);
     } finally {
       process.emitWarning = emit;
     }

@@ -75,9 +75,7 @@ async function chooseChange(
   const entry = opts.change_id === undefined ? lastUndoable(mine) : mine.find((e) => e.change_id === opts.change_id);
   if (!entry) {
     throw opts.change_id === undefined
-      ? new ToolError('nothing_to_undo', `No change made as ${username} in the journal is left to undo.`, {
-          hint: 'list-changes shows what is recorded.',
-        })
+      ? nothingToUndo(username, mine, 'tool')
       : new ToolError('change_not_found', `No change ${opts.change_id} made as ${username} in the journal.`, {
           hint: 'list-changes shows the change ids; only the account that made a change can undo it.',
         });
@@ -228,6 +226,26 @@ async function settle(context: ToolContext, entry: ChangeEntry): Promise<ChangeE
     delete now.trashed;
   }
   return { ...entry, before, after: now };
+}
+
+/**
+ * The one rule (README, docs/undo.md, `changes`, `undo`, `/undo`, undo-change): "the last
+ * change" and `--last N` are changes that are not undos; an undo is itself undone (a redo) only
+ * by its id. When the latest is such an undo, the error names it and how to redo it, in the
+ * words of the surface: CLI commands on the CLI, tools for the model (#52.9).
+ */
+export function nothingToUndo(username: string, mine: readonly ChangeEntry[], surface: 'cli' | 'tool'): ToolError {
+  const redo = mine.filter((e) => e.undoes && e.reversible && !isUndone(mine, e)).at(-1);
+  const list = surface === 'cli' ? '`cms-admin changes` lists what is recorded' : 'list-changes shows what is recorded';
+  const again = redo && (surface === 'cli' ? `cms-admin undo ${redo.change_id}` : `undo-change with change_id "${redo.change_id}"`);
+  return new ToolError(
+    'nothing_to_undo',
+    `No change made as ${username} in the journal is left to undo${redo ? ` (the latest, ${redo.change_id}, is an undo: an undo is redone only by its id)` : ''}.`,
+    {
+      hint: redo ? `To redo it: ${again}. ${list}.` : `${list}.`,
+      ...(redo ? { details: { redo_change_id: redo.change_id } } : {}),
+    },
+  );
 }
 
 function lastUndoable(entries: readonly ChangeEntry[]): ChangeEntry | undefined {

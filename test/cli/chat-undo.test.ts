@@ -50,6 +50,7 @@ it('tool shell: /undo takes back the last change with --yes', async () => {
   const id = Number(/"id": (\d+)/.exec(made.stdout)?.[1]);
   expect(id).toBeGreaterThan(0);
   const done = await runCli(['chat', '--yes'], { env, input: '/undo\n' });
-  expect(done.stdout).toContain(`restored tag ${id} '${name}' (deleted)`);
+  // Plain words (#52.11): a created tag's undo deletes it, and says so.
+  expect(done.stdout).toMatch(new RegExp(`undo (c\\S+): deleted tag ${id} '${name}' \\(it was created by \\1\\)`));
   expect(await readTerm('tags', id)).toBeUndefined();
 });

@@ -90,7 +90,7 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
     const undo = await runCli(['undo', '--run', runId, '--yes', '--sites', '@real'], { env: env() });
     expect(undo.code, undo.stderr + undo.stdout).toBe(0);
     for (const site of ['one', 'two', 'three']) {
-      expect(undo.stdout).toMatch(new RegExp(`^${site}: undo \\S+: restored category`, 'm'));
+      expect(undo.stdout).toMatch(new RegExp(`^${site}: undo (\\S+): deleted category \\d+ '[^']+' \\(it was created by \\1\\)`, 'm'));
       expect(await categoriesNamed(site, name)).toHaveLength(0);
     }
     const again = await runCli(['undo', '--run', runId, '--yes', '--sites', '@real'], { env: env() });
@@ -105,11 +105,33 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
     expect(out.code, out.stderr).toBe(0);
     const got = lines(out.stdout);
     expect(got.map((l) => [l.site, l.ok, l.result?.dry_run]).sort()).toEqual([['one', true, true], ['three', true, true], ['two', true, true]]);
+    // Nothing was written: no undo hint (#52.8).
+    expect(out.stderr).toMatch(/3 ok, 0 failed/);
+    expect(out.stderr).not.toMatch(/undo/);
     for (const site of ['one', 'two', 'three'])
       expect((await fleet.client(site).get<unknown[]>('/wp/v2/tags', { search: name })).length).toBe(0);
     const wrong = await runCli(['invoke', '--sites', 'one,@nope', envelope], { env: env() });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/No group "@nope"/);
+  });
+
+  it('a read on several sites is one list with a site column first (table, csv), read back from each site (#52.2)', async () => {
+    const name = unique('Fleet Table');
+    for (const site of ['one', 'two', 'three']) await fleet.client(site).post('/wp/v2/tags', { name: `${name} ${site}` });
+    const table = await runCli(['invoke', '--sites', '@real', 'get-cms-tags', `search=${name}`, '--format', 'table', '--fields', 'id,name'], { env: env() });
+    expect(table.code, table.stderr).toBe(0);
+    const [head, rule, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(head).toMatch(/^site\s+id\s+name$/);
+    expect(rule).toMatch(/^─+\s+─+\s+─+$/);
+    expect(rows.map((r) => r.split(/\s{2,}/)[0]).sort()).toEqual(['one', 'three', 'two']);
+    for (const row of rows) {
+      const [site, id, shown] = row.split(/\s{2,}/) as [string, string, string];
+      const tag = await fleet.client(site).get<{ name: string }>(`/wp/v2/tags/${id}`);
+      expect(shown).toBe(tag.name);
+      expect(shown).toBe(`${name} ${site}`);
+    }
+    const csv = await runCli(['invoke', '--sites', '@real', 'get-cms-tags', `search=${name}`, '--format', 'csv', '--fields', 'name'], { env: env() });
+    expect(csv.stdout.trim().split('\n').sort()).toEqual([`one,${name} one`, 'site,name', `three,${name} three`, `two,${name} two`].sort());
   });
 
   it('one audit log serves the fleet: each entry names its site and the run; audit --site shows that site only', async () => {

@@ -1,3 +1,4 @@
+import { INSPECTOR_NPX } from '../../src/cli/mcp.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,8 @@ const registry = selectTools(tools, {});
 // sign-in mode an access token a person got through the real sign-in (scripted browser through
 // wp-login.php and authorize-application.php). The suite needs Node >= 22 (fs.globSync): it runs
 // on the npm registry's `node` package (pinned), whatever Node runs the tests.
-const INSPECTOR = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/inspector@2.12.0', '--', 'mcp-inspector', '--cli'];
+// The Inspector command `cms-admin mcp` prints (#52.15), in its CLI mode: what is tested is what is printed.
+const INSPECTOR = [...INSPECTOR_NPX, '--cli'];
 const SUITE_PACKAGES = ['--yes', '-p', 'node@24.21.0', '-p', '@modelcontextprotocol/conformance@0.2.0-alpha.12'];
 /**
  * The suite's bin and the pinned Node, as npx resolved them (beforeAll): each run starts them

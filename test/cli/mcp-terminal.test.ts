@@ -15,6 +15,7 @@ it('on a terminal, mcp says on stderr that it waits for an MCP client and how to
   // stdout (the protocol's) goes to /dev/null: what the terminal shows came on stderr.
   term.start(`cd ${REPO_ROOT} && env ${env} ${cliShell()} mcp > /dev/null; sleep 600`);
   const shown = await term.waitFor('waiting for an MCP client');
-  expect(shown).toContain('npx @modelcontextprotocol/inspector npx cms-admin mcp');
+  // The pinned Inspector the conformance test runs (#52.15), so it works on every supported Node.
+  expect(shown).toContain('npx -y -p node@24.21.0 -p @modelcontextprotocol/inspector@2.12.0 -- mcp-inspector npx cms-admin mcp');
   expect(shown).toContain('npx cms-admin mcp --http');
 });

@@ -66,6 +66,10 @@ describe('sites add / list / check / remove', { timeout: 400_000 }, () => {
     const lines = check.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.name, l.reachable])).toEqual([['one', true], ['two', true], ['dead', false]]);
     expect(lines[2].error.code).toBe('ECONNREFUSED');
+    // `sites list` lists (the table names the dead site): exit 0 (#52.7).
+    const list = await runCli(['sites', 'list'], { env: fleet.env() });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^dead\s.*no: ECONNREFUSED/m);
 
     const unknown = await runCli(['sites', 'check', 'on'], { env: fleet.env() });
     expect(unknown.code).toBe(2);

@@ -68,7 +68,8 @@ function literals(expression: string): string[] {
 
 /**
  * Codes in src/: the first argument of `new ToolError(…)` and every value given to a `code`
- * (`code: 'x'`, `code = cond ? 'a' : \`http_${n}\``) — WordPressError inits, error payloads.
+ * (`code: 'x'`, `code = cond ? 'a' : \`http_${n}\``) — WordPressError inits, error payloads —
+ * and the first of `refusal('…', …)`.
  */
 export function sourceCodes(): FoundCode[] {
   const found: FoundCode[] = [];
@@ -76,6 +77,8 @@ export function sourceCodes(): FoundCode[] {
     const text = readFileSync(join(ROOT, file), 'utf8');
     const starts = [
       ...[...text.matchAll(/new ToolError\(\s*/g)].map((m) => m.index + m[0].length),
+      // src/tools/refusals.ts: `refusal('code', …)`, the one hint per refusal (#52.10).
+      ...[...text.matchAll(/\brefusal\(\s*(?=')/g)].map((m) => m.index + m[0].length),
       ...[...text.matchAll(/\bcode\s*(?::|=(?![=>]))\s*/g)].map((m) => m.index + m[0].length),
     ];
     for (const start of starts) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { operatorHandOver } from '../../src/cli/hand-over.js';
+import { operatorHandOver } from '../../src/cli/chat/hand-over.js';
 
 const secret = {
   kind: 'reset_link' as const,

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { describeUndo } from '../../src/cli/undo-approve.js';
+import { describeUndo } from '../../src/cli/undo/undo-approve.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { callOkIn, testSite, unique, wp } from '../helpers/site.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { type ApprovalRequest, type Approver, decideCall, findTool, reviewCall } from '../../src/call/index.js';
-import { slashUndo as runSlashUndo } from '../../src/cli/undo-command.js';
+import { slashUndo as runSlashUndo } from '../../src/cli/undo/undo-command.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { callOkIn, testSite, unique, wp } from '../helpers/site.js';
 import { makePosts } from './taxonomy/fixtures.js';

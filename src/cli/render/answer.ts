@@ -5,7 +5,7 @@ import {
   undoOutput,
 } from '../../tools/output-schemas.js';
 import type { ToolOutcome } from '../../call/index.js';
-import { describeUndo } from '../undo-approve.js';
+import { describeUndo } from '../undo/undo-approve.js';
 import type { UndoReport } from '../../undo/undo.js';
 import { renderTable, terminalWidth } from './table.js';
 import { cellText, shellValue } from './values.js';

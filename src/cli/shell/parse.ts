@@ -35,3 +35,36 @@ function idsOrThrow(ids: readonly (number | string)[]): Array<number | string> {
   if (!ids.length) throw new Error('@ids stands for the ids of the last list answer, and there is none yet (or it was empty).');
   return [...ids];
 }
+
+/**
+ * `invoke TOOL key=value …` (the shell's syntax, as the shell splits words): the envelope. A value
+ * is a string unless it is JSON structure (`[1,2]`, `{…}`, `"…"`); numbers and booleans written
+ * as words reach the tool's own step (tools/params.ts), which reads them by the param's type, so
+ * `name=2024` stays a name. `TOOL '{json}'` is the params as JSON.
+ */
+export function envelopeFromWords(words: readonly string[]): { tool: string; params: Record<string, unknown> } {
+  const [tool = '', ...rest] = words;
+  if (rest.length === 1 && rest[0]?.trim().startsWith('{')) return { tool, params: jsonWord('the params', rest[0]) as Record<string, unknown> };
+  const params: Record<string, unknown> = {};
+  for (const word of rest) {
+    const eq = word.indexOf('=');
+    if (eq < 1) throw new Error(`"${word}" is not key=value (as in \`cms-admin invoke ${tool} name=News\`).`);
+    const raw = word.slice(eq + 1);
+    Object.defineProperty(params, word.slice(0, eq), {
+      value: /^\s*[[{"]/.test(raw) ? jsonWord(word.slice(0, eq), raw) : raw,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return { tool, params };
+}
+
+/** A word read as JSON; the error names the key, never the value (it may be a password). */
+function jsonWord(key: string, raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new Error(`The value of ${key} starts like JSON ([, { or ") but is not valid JSON; quote the whole word for the shell: key='[1,2]'.`);
+  }
+}

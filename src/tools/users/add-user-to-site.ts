@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { text, wpId } from '../schema.js';
-import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
+import type { ToolError } from '../tool-error.js';
 import { none, required, withPowers } from './risk.js';
 import { networkUndo } from './undo-users.js';
 import {
@@ -52,7 +53,5 @@ export const addUserToSite = defineTool({
 });
 
 function alreadyMember(username: string, site: string, roles: string[]): ToolError {
-  return new ToolError('already_member', `${username} already belongs to site ${site} (${roles.join(', ') || 'no role'}).`, {
-    hint: `Change the role with set-user-role on that site's own address.`,
-  });
+  return refusal('already_member', `${username} already belongs to site ${site} (${roles.join(', ') || 'no role'}). Nothing was changed.`);
 }

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { AnyToolDefinition } from '../define-tool.js';
 import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
-import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { required } from './risk.js';
 import { irreversible } from './undo-users.js';
 import { requireCompanion } from '../companion.js';
-import { type Membership, NETWORK, networkUser, networkUserOutput, requireNetwork, siteName } from './network.js';
+import { type Membership, NETWORK, networkUser, networkUserOutput, requireNetwork, siteName, userLabel } from './network.js';
 
 /**
  * delete-user on a network: the account leaves the whole network; on every site where it wrote
@@ -32,18 +32,15 @@ export const deleteUserOnNetwork: AnyToolDefinition = defineTool({
     await requireCompanion(client, 'Deleting a network account', 'network/delete');
     const user = await networkUser(client, params.id, true);
     if (user.super_admin) {
-      throw new ToolError('delete_super_admin', `${user.username} is a super admin; WordPress never deletes one. Nothing was changed.`, {
-        hint: 'Revoke super admin first (revoke-super-admin).',
-      });
+      throw refusal('delete_super_admin', `${user.username} is a super admin; WordPress never deletes one. Nothing was changed.`);
     }
     const other = user.other_sites ?? [];
     const withPosts = [...user.sites, ...other].filter((m) => (m.posts ?? 0) > 0);
     if (withPosts.length && params.reassign_to === undefined) {
-      throw new ToolError('content_needs_heir', `${user.username} has posts on ${withPosts.map((m) => `${siteName(m)} (${m.posts})`).join(', ')}. Nothing was changed.`, {
-        hint: 'Give reassign_to: a user who belongs to each of those sites.',
-      });
+      throw refusal('content_needs_heir', `${user.username} has posts on ${withPosts.map((m) => `${siteName(m)} (${m.posts})`).join(', ')}. Nothing was changed.`);
     }
-    const posts = (m: Membership) => (m.posts ? `, ${m.posts} post(s) to user ${params.reassign_to}` : '');
+    const heir = params.reassign_to ? await userLabel(client, params.reassign_to) : '';
+    const posts = (m: Membership) => (m.posts ? `, ${m.posts} post(s) to ${heir}` : '');
     const each = [
       ...user.sites.map((m) => `${siteName(m)}: leaves (${m.roles.join(', ') || 'no role'})${posts(m)}`),
       // Sites wpmu_delete_user() alone would skip (#47.3): their posts kept the deleted id.

@@ -76,6 +76,15 @@ export async function networkUser(client: WordPressClient, id: number, otherSite
   return client.get<NetworkUser>(`${NETWORK}/users/${id}`, otherSites ? { other_sites: true } : undefined);
 }
 
+/** "bob (user 4)" for a review's words (#52.11); "user 4" when the account cannot be read. */
+export async function userLabel(client: WordPressClient, id: number): Promise<string> {
+  try {
+    return `${(await networkUser(client, id)).username} (user ${id})`;
+  } catch {
+    return `user ${id}`;
+  }
+}
+
 /** "sports", "main" or an id, as the plugin's routes take it. */
 export const siteRef = (site: string) => encodeURIComponent(site.trim().replace(/^\/+|\/+$/g, '') || 'main');
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
-import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { required } from './risk.js';
 import { networkUndo } from './undo-users.js';
-import { membershipOn, NETWORK, networkUser, networkUserOutput, requireNetwork, siteParam, siteRef } from './network.js';
+import { membershipOn, NETWORK, networkUser, networkUserOutput, requireNetwork, siteParam, siteRef, userLabel } from './network.js';
 
 /** Network only: the account leaves one site (and keeps the others); its posts there go to reassign_to. */
 export const removeUserFromSite = defineTool({
@@ -28,14 +28,12 @@ export const removeUserFromSite = defineTool({
     await requireNetwork(client, 'Removing a user from a site');
     const user = await networkUser(client, params.user_id);
     const on = membershipOn(user, params.site);
-    if (!on) throw new ToolError('not_member', `${user.username} does not belong to site ${params.site}.`);
+    if (!on) throw refusal('not_member', `${user.username} does not belong to site ${params.site}. Nothing was changed.`);
     const posts = on.posts ?? 0;
     if (posts > 0 && params.reassign_to === undefined) {
-      throw new ToolError('content_needs_heir', `${user.username} has ${posts} post(s) on site ${params.site}. Nothing was changed.`, {
-        hint: 'Give reassign_to: a user of that site who gets them.',
-      });
+      throw refusal('content_needs_heir', `${user.username} has ${posts} post(s) on site ${params.site}. Nothing was changed.`);
     }
-    const heir = posts > 0 ? `; ${posts} post(s) there go to user ${params.reassign_to}` : '';
+    const heir = posts > 0 && params.reassign_to ? `; ${posts} post(s) there go to ${await userLabel(client, params.reassign_to)}` : '';
     return required(`remove ${user.username} from site ${params.site} (was ${on.roles.join(', ') || 'no role'})${heir}; their other sites stay`);
   },
   async execute({ client }, params) {

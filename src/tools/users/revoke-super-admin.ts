@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
-import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { none, required } from './risk.js';
 import { networkUndo } from './undo-users.js';
 import { describeSites, NETWORK, networkUser, networkUserOutput, requireNetwork } from './network.js';
@@ -23,9 +23,7 @@ export const revokeSuperAdmin = defineTool({
     if (!user.super_admin) return none(`${user.username} is not a super admin: nothing changes`);
     // The plugin refuses it under WordPress's own count too; said before anyone is asked.
     if ((user.super_admins ?? 0) <= 1) {
-      throw new ToolError('last_super_admin', `${user.username} is the network's only super admin. Nothing was changed.`, {
-        hint: 'Grant super admin to another account first.',
-      });
+      throw refusal('last_super_admin', `${user.username} is the network's only super admin. Nothing was changed.`);
     }
     // Taking network-wide power away can lock the network's owners out: a person decides.
     return required(`revoke super admin of ${user.username}; they keep their site roles (${describeSites(user)})`);

@@ -53,7 +53,7 @@ describe('delete-user on a network: every site, archived ones and ones the accou
     const approver = recordingApprover();
     const done = await callNetwork(net.context(), 'delete-user', { id: bob, reassign_to: carla }, approver);
     expect(approver.asked[0]?.summary).toBe(
-      `delete bob's account from the whole network; main: leaves (subscriber); sports: leaves (editor), 2 post(s) to user ${carla}; news (archived): leaves (author), 3 post(s) to user ${carla}; arts: no longer a member, 5 post(s) to user ${carla}; this cannot be undone`,
+      `delete bob's account from the whole network; main: leaves (subscriber); sports: leaves (editor), 2 post(s) to carla (user ${carla}); news (archived): leaves (author), 3 post(s) to carla (user ${carla}); arts: no longer a member, 5 post(s) to carla (user ${carla}); this cannot be undone`,
     );
     expect(done).toMatchObject({ ok: true, result: { id: bob, deleted: true } });
     const sites = (done as { result: { sites: Array<Record<string, unknown>> } }).result.sites;

@@ -39,7 +39,7 @@ describe('delete-user on a network', () => {
     const done = await callNetwork(net.context(), 'delete-user', { id: bob, reassign_to: carla }, approver);
     expect(done).toMatchObject({ ok: true, result: { id: bob, deleted: true } });
     expect(approver.asked[0]?.summary).toBe(
-      `delete bob's account from the whole network; main: leaves (subscriber); sports: leaves (editor), 2 post(s) to user ${carla}; news: leaves (author), 2 post(s) to user ${carla}; this cannot be undone`,
+      `delete bob's account from the whole network; main: leaves (subscriber); sports: leaves (editor), 2 post(s) to carla (user ${carla}); news: leaves (author), 2 post(s) to carla (user ${carla}); this cannot be undone`,
     );
     expect((await networkState(net)).bob).toBeUndefined();
     expect((await net.php(`echo get_userdata(${bob}) ? 'yes' : 'no';`)).trim()).toBe('no');

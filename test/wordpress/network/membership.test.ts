@@ -74,7 +74,7 @@ describe('network membership (add-user-to-site, remove-user-from-site)', () => {
     const done = await callNetwork(net.context(), 'remove-user-from-site', { user_id: bob, site: 'sports', reassign_to: carla }, approver);
     expect(done).toMatchObject({ ok: true, result: { posts_reassigned: 2, reassigned_to: carla } });
     expect(approver.asked[0]?.summary).toBe(
-      `remove bob from site sports (was editor); 2 post(s) there go to user ${carla}; their other sites stay`,
+      `remove bob from site sports (was editor); 2 post(s) there go to carla (user ${carla}); their other sites stay`,
     );
     const state = await networkState(net);
     expect(state.bob?.sites).toEqual({ main: ['subscriber'], news: ['author'] });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REFUSALS } from '../../../src/tools/refusals.js';
 import { callNetwork, networkState, recordingApprover, type TestNetwork, testNetwork } from '../../helpers/network.js';
 
 let net: TestNetwork;
@@ -44,6 +45,16 @@ describe('super admins (grant-super-admin, revoke-super-admin)', () => {
       .client.delete(`/cms-admin/v1/network/super-admins/${net.users.admin}`)
       .catch((err: { code?: string }) => err.code);
     expect(direct).toBe('cms_admin_last_super_admin');
+    expect((await networkState(net)).admin?.super_admin).toBe(true);
+    // One code and one hint on every path (#52.10): the dry run (the review), the call without a
+    // review (invoke, scripts: the plugin refuses), the call a person would be asked about.
+    const paths = [
+      await callNetwork(net.context(), 'revoke-super-admin', { user_id: net.users.admin as number, dry_run: true }),
+      await callNetwork(net.context(), 'revoke-super-admin', { user_id: net.users.admin as number }),
+      out,
+    ];
+    for (const refused of paths)
+      expect(refused).toMatchObject({ ok: false, error: { code: 'last_super_admin', hint: REFUSALS.last_super_admin } });
     expect((await networkState(net)).admin?.super_admin).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
-import { type Approver, approvalRequest } from '../call/approval.js';
-import { UNDO_CHANGE } from '../changes/undo-change.js';
-import { describePlan, undoLabel } from '../changes/undo-review.js';
-import type { ToolContext } from '../tools/define-tool.js';
-import { ToolError } from '../tools/tool-error.js';
-import type { ChangeEntry, ChangeJournal } from '../undo/journal.js';
-import { lastChanges, planUndo, resolveChange, type UndoReport, undoListed } from '../undo/undo.js';
+import { type Approver, approvalRequest } from '../../call/approval.js';
+import { UNDO_CHANGE } from '../../changes/undo-change.js';
+import { describePlan, undoLabel } from '../../changes/undo-review.js';
+import type { ToolContext } from '../../tools/define-tool.js';
+import { ToolError } from '../../tools/tool-error.js';
+import { type ChangeEntry, type ChangeJournal, entriesOf } from '../../undo/journal.js';
+import { lastChanges, nothingToUndo, planUndo, resolveChange, type UndoReport, undoListed } from '../../undo/undo.js';
 
 /**
  * An undo a person approves first (the CLI's `undo`): the changes are chosen once, the engine's
@@ -22,12 +22,10 @@ export async function undoWithApproval(
   const chosen: ChangeEntry[] =
     opts.last !== undefined
       ? await lastChanges(context, journal, opts.last)
-      : [await resolveChange(context, journal, { change_id: opts.change_id, force: opts.force })];
+      : [await cliWords(() => resolveChange(context, journal, { change_id: opts.change_id, force: opts.force }), context, journal)];
   if (!chosen.length) {
-    const { username } = await context.client.connect();
-    throw new ToolError('nothing_to_undo', `No change made as ${username} in the journal is left to undo.`, {
-      hint: 'cms-admin changes lists what is recorded.',
-    });
+    const account = await context.client.connect();
+    throw nothingToUndo(account.username, entriesOf(await journal.entries(), account), 'cli');
   }
   const plans: UndoReport[] = [];
   const question: string[] = [];
@@ -90,8 +88,16 @@ function tally(asked: number, chosen: readonly ChangeEntry[], reports: readonly 
 export function describeUndo(report: UndoReport): string {
   const list = (items: string[]) =>
     items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
-  const verb = report.dry_run ? 'restore' : 'restored';
-  const parts = [`undo ${report.change_id}: ${verb} ${report.restored.length ? list(report.restored) : 'nothing'}`];
+  // Plain words (#52.11): what the undo deleted (a created item) and recreated are said so, not "restored … (deleted)".
+  const deleted = report.restored.filter((i) => i.endsWith(' (deleted)')).map((i) => i.slice(0, -' (deleted)'.length));
+  const recreated = report.restored.filter((i) => i.endsWith(' (recreated with a new id)')).map((i) => i.slice(0, -' (recreated with a new id)'.length));
+  const restored = report.restored.filter((i) => !i.endsWith(' (deleted)') && !i.endsWith(' (recreated with a new id)'));
+  const does = [
+    ...(deleted.length ? [`${report.dry_run ? 'delete' : 'deleted'} ${list(deleted)} (${deleted.length === 1 ? 'it was' : 'they were'} created by ${report.change_id})`] : []),
+    ...(recreated.length ? [`${report.dry_run ? 'recreate' : 'recreated'} ${list(recreated)} (with a new id)`] : []),
+    ...(restored.length ? [`${report.dry_run ? 'restore' : 'restored'} ${list(restored)}`] : []),
+  ];
+  const parts = [`undo ${report.change_id}: ${does.length ? does.join('; ') : `${report.dry_run ? 'restore' : 'restored'} nothing`}`];
   const said = (items: typeof report.conflicts) => list(items.map((c) => `${c.item}: ${c.reason}`));
   // A write that failed is a fault (the site answered 500, a request dropped), not someone's edit.
   const failed = report.conflicts.filter((c) => c.failed);
@@ -108,4 +114,15 @@ export function describeUndo(report: UndoReport): string {
   // What no undo gives back (a deleted account), and what came back besides (posts out of the Trash).
   if (report.notes?.length) parts.push(...report.notes);
   return parts.join('; ');
+}
+
+/** The engine's nothing_to_undo in the CLI's words (`cms-admin undo ID`, not undo-change). */
+async function cliWords<T>(run: () => Promise<T>, context: ToolContext, journal: ChangeJournal): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof ToolError) || err.code !== 'nothing_to_undo') throw err;
+    const account = await context.client.connect();
+    throw nothingToUndo(account.username, entriesOf(await journal.entries(), account), 'cli');
+  }
 }

@@ -1,5 +1,5 @@
 import type { Interface } from 'node:readline/promises';
-import { dim } from './terminal.js';
+import { dim } from '../render/terminal.js';
 
 /**
  * Ctrl-C in the interactive commands (chat, tool shell): while work runs it cancels that work

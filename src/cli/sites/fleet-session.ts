@@ -1,8 +1,8 @@
-import type { Fleet } from '../call/index.js';
-import type { ContextOptions } from '../config.js';
-import { fleetOf } from '../sites/fleet.js';
-import { selectSites } from '../sites/select.js';
-import { readProfiles } from '../sites/store.js';
+import type { Fleet } from '../../call/index.js';
+import type { ContextOptions } from '../../config.js';
+import { fleetOf } from '../../sites/fleet.js';
+import { selectSites } from '../../sites/select.js';
+import { readProfiles } from '../../sites/store.js';
 
 /**
  * `chat --sites` / `mcp --sites` (issue #38): the profiles chosen (a,b | @group | all; an

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DEFAULT_MAX_STEPS } from '../agent/defaults.js';
-import { ANSWER_BUDGET_FLAG } from './shared.js';
-import { JOURNAL_FLAG } from './journal-path.js';
+import { DEFAULT_MAX_STEPS } from '../../agent/defaults.js';
+import { ANSWER_BUDGET_FLAG } from '../shared.js';
+import { JOURNAL_FLAG } from '../journal-path.js';
 import type { ChatOptions } from './chat-run.js';
 
 export function registerChatCommand(program: Command): void {

@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline/promises';
-import type { Approver } from '../agent/approvals.js';
-import type { ChatSession, TurnEvent } from '../agent/runner.js';
+import type { Approver } from '../../agent/approvals.js';
+import type { ChatSession, TurnEvent } from '../../agent/runner.js';
 import { handleInterrupts } from './interrupt.js';
-import { undoArg } from './undo-command.js';
-import { bold, dim, formatToolCall, formatToolResult, terminalApprover, yellow } from './terminal.js';
+import { undoArg } from '../undo/undo-command.js';
+import { bold, dim, formatToolCall, formatToolResult, terminalApprover, yellow } from '../render/terminal.js';
 
 export interface ReplOptions {
   makeSession: (approver: Approver) => ChatSession;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { UndoCliOptions } from './changes-run.js';
 import type { ChangesOptions } from './changes-show.js';
-import { JOURNAL_FLAG } from './journal-path.js';
+import { JOURNAL_FLAG } from '../journal-path.js';
 
 export function registerChangeCommands(program: Command): void {
   program

@@ -1,9 +1,9 @@
-import { checkSiteUrl } from '../config.js';
-import { checkSite, type SiteCheck } from '../sites/check.js';
-import { fanOut } from '../call/index.js';
-import { selectSites } from '../sites/select.js';
-import { checkName, findProfile, profilesPath, putProfile, readProfiles, removeNetwork, removeProfile } from '../sites/store.js';
-import { readStdin, wholeNumberFlag } from './shared.js';
+import { checkSiteUrl } from '../../config.js';
+import { checkSite, type SiteCheck } from '../../sites/check.js';
+import { fanOut } from '../../call/index.js';
+import { selectSites } from '../../sites/select.js';
+import { checkName, findProfile, profilesPath, putProfile, readProfiles, removeNetwork, removeProfile } from '../../sites/store.js';
+import { readStdin, wholeNumberFlag } from '../shared.js';
 import { renderTable } from './sites-table.js';
 
 /** `sites add`: checked (reached, logged in) before it is saved, unless --no-check. */
@@ -119,7 +119,8 @@ export async function listSites(spec: string[] | undefined, options: ListOptions
     ]);
     process.stdout.write(`${renderTable(head, cells)}\n`);
   }
-  return rows.some((r) => r.reachable === false) ? 1 : 0;
+  // `sites list` lists (the table says which site failed): 0; `sites check` checks: 1 when one failed (#52).
+  return spec && rows.some((r) => r.reachable === false) ? 1 : 0;
 }
 
 export async function removeSite(name: string): Promise<number> {

@@ -1,17 +1,17 @@
 import { createInterface } from 'node:readline/promises';
-import { type Approver, approveAll, refuseAll } from '../agent/approvals.js';
-import { invoke, resolveCall } from '../call/envelope.js';
-import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../call/index.js';
+import { type Approver, approveAll, refuseAll } from '../../agent/approvals.js';
+import { invoke, resolveCall } from '../../call/envelope.js';
+import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../../call/index.js';
 import { handleInterrupts } from './interrupt.js';
-import { itemIds, listItems, renderAnswer } from './render/answer.js';
-import { shellCompleter } from './shell/complete.js';
-import { toolHelp } from './shell/help.js';
-import { loadHistory, rememberLine } from './shell/history.js';
-import { parseShellLine } from './shell/parse.js';
-import { bold, dim, terminalApprover } from './terminal.js';
-import { slashUndo, undoArg } from './undo-command.js';
+import { itemIds, listItems, renderAnswer } from '../render/answer.js';
+import { shellCompleter } from './complete.js';
+import { toolHelp } from './help.js';
+import { loadHistory, rememberLine } from './history.js';
+import { parseShellLine } from './parse.js';
+import { bold, dim, terminalApprover } from '../render/terminal.js';
+import { slashUndo, undoArg } from '../undo/undo-command.js';
 
-export { parseShellLine } from './shell/parse.js';
+export { parseShellLine } from './parse.js';
 
 const HELP = `Type a tool call:
   tool-name key=value key2=[1,2]  params as key=value (values parsed as JSON when they can be)

@@ -45,7 +45,7 @@ than --url (subdomains, mapped domains) are named, not saved: the password goes 
 
   sites
     .command('list')
-    .description('List the profiles: name, URL, user, WordPress and plugin version, reachable')
+    .description('List the profiles: name, URL, user, WordPress and plugin version, reachable (exit 0; `sites check` exits 1 when one fails)')
     .option('--json', 'print JSON lines instead of a table')
     .option('--offline', 'do not reach the sites (versions and reachable left blank)')
     .option('--concurrency <n>', 'sites reached at once', '8')

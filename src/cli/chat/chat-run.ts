@@ -1,20 +1,20 @@
-import { approveAll, type Approver, refuseAll, serializeApprover } from '../agent/approvals.js';
-import { createChatModel, MODEL_HELP, modelConfigFromEnv } from '../agent/model.js';
-import { DEFAULT_HISTORY_TOKENS } from '../agent/history.js';
-import { ChatSession, DEFAULT_MAX_STEPS } from '../agent/runner.js';
-import { redactUrl } from '../client/errors.js';
-import { createContext, numberFromEnv } from '../config.js';
-import { ensureSite } from './ensure-site.js';
+import { approveAll, type Approver, refuseAll, serializeApprover } from '../../agent/approvals.js';
+import { createChatModel, MODEL_HELP, modelConfigFromEnv } from '../../agent/model.js';
+import { DEFAULT_HISTORY_TOKENS } from '../../agent/history.js';
+import { ChatSession, DEFAULT_MAX_STEPS } from '../../agent/runner.js';
+import { redactUrl } from '../../client/errors.js';
+import { createContext, numberFromEnv } from '../../config.js';
+import { ensureSite } from '../ensure-site.js';
 import { operatorHandOver } from './hand-over.js';
 import { runOnce } from './chat-once.js';
-import { runRepl } from './repl.js';
-import { slashUndo } from './undo-command.js';
-import { cliJournal } from './journal-path.js';
-import { networkToolsFor } from '../call/index.js';
-import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from './shared.js';
-import { runToolShell } from './tool-shell.js';
+import { runRepl } from '../shell/repl.js';
+import { slashUndo } from '../undo/undo-command.js';
+import { cliJournal } from '../journal-path.js';
+import { networkToolsFor } from '../../call/index.js';
+import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from '../shared.js';
+import { runToolShell } from '../shell/tool-shell.js';
 import { runFleetChat } from './chat-fleet.js';
-import { sessionSites } from './fleet-session.js';
+import { sessionSites } from '../sites/fleet-session.js';
 
 /** The floor of --history-tokens and CMS_HISTORY_TOKENS (README's configuration table). */
 const MIN_HISTORY_TOKENS = 1000;

@@ -1,7 +1,7 @@
-import { checkSite } from '../sites/check.js';
-import { fanOut } from '../call/index.js';
-import { networkSites, planNetwork } from '../sites/network.js';
-import { type SiteProfile, profilesPath, putProfiles, readProfiles } from '../sites/store.js';
+import { checkSite } from '../../sites/check.js';
+import { fanOut } from '../../call/index.js';
+import { networkSites, planNetwork } from '../../sites/network.js';
+import { type SiteProfile, profilesPath, putProfiles, readProfiles } from '../../sites/store.js';
 
 /**
  * `sites add NAME` on a multisite network (docs/fleets.md): one profile per site of the network,

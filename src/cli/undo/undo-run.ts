@@ -1,16 +1,16 @@
-import { UNDO_CHANGE } from '../changes/undo-change.js';
+import { UNDO_CHANGE } from '../../changes/undo-change.js';
 import { createInterface } from 'node:readline/promises';
-import { approvalRequest, approveAll, type Approver } from '../call/approval.js';
-import { siteLine } from '../call/index.js';
-import { ConfigError } from '../config.js';
-import { runOnSites, type SiteOutcome } from '../sites/run.js';
-import { selectSites } from '../sites/select.js';
-import { readProfiles } from '../sites/store.js';
-import { planRunUndo } from '../sites/undo-run.js';
+import { approvalRequest, approveAll, type Approver } from '../../call/approval.js';
+import { siteLine } from '../../call/index.js';
+import { ConfigError } from '../../config.js';
+import { runOnSites, type SiteOutcome } from '../../sites/run.js';
+import { selectSites } from '../../sites/select.js';
+import { readProfiles } from '../../sites/store.js';
+import { planRunUndo } from '../../sites/undo-run.js';
 import { describeUndo } from './undo-approve.js';
-import type { ChangeEntry } from '../undo/journal.js';
-import { undoListed, type UndoReport } from '../undo/undo.js';
-import { terminalApprover } from './terminal.js';
+import type { ChangeEntry } from '../../undo/journal.js';
+import { undoListed, type UndoReport } from '../../undo/undo.js';
+import { terminalApprover } from '../render/terminal.js';
 
 export interface UndoRunOptions {
   sites?: string;

@@ -1,11 +1,11 @@
 import { createInterface } from 'node:readline/promises';
-import { approveAll, type Approver } from '../call/approval.js';
-import { createContext } from '../config.js';
-import { ToolError } from '../tools/tool-error.js';
+import { approveAll, type Approver } from '../../call/approval.js';
+import { createContext } from '../../config.js';
+import { ToolError } from '../../tools/tool-error.js';
 import { describeUndo, undoWithApproval } from './undo-approve.js';
-import { cliJournal } from './journal-path.js';
-import { resolveCliSiteConfig } from './site-config.js';
-import { terminalApprover } from './terminal.js';
+import { cliJournal } from '../journal-path.js';
+import { resolveCliSiteConfig } from '../site-config.js';
+import { terminalApprover } from '../render/terminal.js';
 
 export interface UndoCliOptions {
   journal?: string;

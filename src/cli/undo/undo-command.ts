@@ -1,7 +1,7 @@
-import { type Approver, decideCall, invoke, resolveCall, type ToolContext, type ToolFilter } from '../call/index.js';
-import { UNDO_CHANGE } from '../changes/undo-change.js';
-import { ToolError } from '../tools/tool-error.js';
-import type { UndoReport } from '../undo/undo.js';
+import { type Approver, decideCall, invoke, resolveCall, type ToolContext, type ToolFilter } from '../../call/index.js';
+import { UNDO_CHANGE } from '../../changes/undo-change.js';
+import { ToolError } from '../../tools/tool-error.js';
+import type { UndoReport } from '../../undo/undo.js';
 import { describeUndo, undoWithApproval } from './undo-approve.js';
 
 /**

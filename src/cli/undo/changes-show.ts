@@ -1,12 +1,12 @@
-import { renderTable } from './render/table.js';
+import { renderTable } from '../render/table.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { type ChangeStore, changeStore, type PruneRule, stillRunning } from '../undo/change-store.js';
-import type { ChangeEntry, ChangeJournal } from '../undo/journal.js';
-import { isDamaged } from '../undo/journal-file.js';
-import { latestOf, UndoneIndex } from '../undo/journal-read.js';
-import { siteKey } from '../undo/site-key.js';
-import { cliJournal } from './journal-path.js';
-import { resolveCliSiteConfig } from './site-config.js';
+import { type ChangeStore, changeStore, type PruneRule, stillRunning } from '../../undo/change-store.js';
+import type { ChangeEntry, ChangeJournal } from '../../undo/journal.js';
+import { isDamaged } from '../../undo/journal-file.js';
+import { latestOf, UndoneIndex } from '../../undo/journal-read.js';
+import { siteKey } from '../../undo/site-key.js';
+import { cliJournal } from '../journal-path.js';
+import { resolveCliSiteConfig } from '../site-config.js';
 
 export interface ChangesOptions {
   journal?: string;
@@ -67,6 +67,9 @@ export async function showChanges(options: ChangesOptions): Promise<number> {
   const where = site ? ` of ${site}` : '';
   const sites = !site && new Set(shown.map((e) => e.site)).size > 1;
   process.stdout.write(`${table(shown, undone, sites)}\n${shown.length} of ${total} changes${where} in ${store.file}\n`);
+  // The one rule (#52.9): `undo` and `undo --last N` take changes that are not undos; an undo is redone by its id.
+  if (shown.some((e) => e.undoes && e.reversible && !undone.isUndone(e)))
+    process.stdout.write('by id: an undo; `cms-admin undo ID` redoes it (`undo` and `undo --last N` take back only changes that are not undos).\n');
   if (shown.some(incomplete))
     process.stdout.write('incomplete: the write was begun and never completed (a process killed mid-write) or its outcome could not be read back: it may have been applied; `cms-admin undo ID` reads the site and puts back what changed.\n');
   return 0;
@@ -81,7 +84,7 @@ function table(shown: ChangeEntry[], undone: UndoneIndex, sites: boolean): strin
     ...(sites ? [e.site ?? '?'] : []),
     `${e.user ?? '?'}${e.user_id === undefined ? '' : ` #${e.user_id}`}`,
     e.tool,
-    incomplete(e) ? 'incomplete' : e.status === 'pending' ? 'running' : !e.reversible ? 'no' : undone.isUndone(e) ? 'undone' : 'yes',
+    incomplete(e) ? 'incomplete' : e.status === 'pending' ? 'running' : !e.reversible ? 'no' : undone.isUndone(e) ? 'undone' : e.undoes ? 'by id' : 'yes',
     e.summary,
   ]);
   return renderTable(['change_id', 'when', ...(sites ? ['site'] : []), 'user', 'tool', 'undoable', 'summary'], rows);

@@ -1,7 +1,7 @@
-import { isUsageError, parseEnvelope, resolveCall } from '../call/envelope.js';
-import { ConfigError } from '../config-error.js';
-import { type AnyToolDefinition, DRY_RUN, type ToolErrorPayload, type ToolOutcome } from '../call/index.js';
-import { contextOptions, filterFromOptions, type FilterOptions, readStdin } from './shared.js';
+import { isUsageError, parseEnvelope, resolveCall } from '../../call/envelope.js';
+import { ConfigError } from '../../config-error.js';
+import { type AnyToolDefinition, DRY_RUN, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
+import { contextOptions, filterFromOptions, type FilterOptions, readStdin } from '../shared.js';
 
 export type InvokeOptions = FilterOptions & { showResetLink?: boolean; dryRun?: boolean };
 

@@ -1,5 +1,5 @@
-import type { ChatSession } from '../agent/runner.js';
-import { maskResetKeys, maskSecretParams } from '../redact.js';
+import type { ChatSession } from '../../agent/runner.js';
+import { maskResetKeys, maskSecretParams } from '../../redact.js';
 
 /**
  * `chat --once PROMPT`, on one site or several: one turn, each tool call on stderr as it goes,

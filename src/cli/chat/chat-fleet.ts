@@ -1,10 +1,10 @@
-import { approveAll, type Approver, refuseAll, serializeApprover } from '../agent/approvals.js';
-import { createChatModel, MODEL_HELP, type ModelConfig } from '../agent/model.js';
-import { ChatSession } from '../agent/runner.js';
-import type { Fleet, ToolFilter } from '../call/index.js';
-import { fleetLabel } from './fleet-session.js';
+import { approveAll, type Approver, refuseAll, serializeApprover } from '../../agent/approvals.js';
+import { createChatModel, MODEL_HELP, type ModelConfig } from '../../agent/model.js';
+import { ChatSession } from '../../agent/runner.js';
+import type { Fleet, ToolFilter } from '../../call/index.js';
+import { fleetLabel } from '../sites/fleet-session.js';
 import { runOnce } from './chat-once.js';
-import { runRepl } from './repl.js';
+import { runRepl } from '../shell/repl.js';
 
 const FLEET_UNDO =
   'With several sites, /undo does not choose a site: each write answers its run id; `cms-admin undo --run ID` takes it back on every site (one question), `cms-admin undo --site NAME` on one.';

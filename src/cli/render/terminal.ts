@@ -1,7 +1,7 @@
 import type { Interface } from 'node:readline/promises';
-import type { ApprovalDecision, Approver } from '../agent/approvals.js';
-import { summarizeToolResult } from '../summary.js';
-import { maskSecretParams } from '../redact.js';
+import type { ApprovalDecision, Approver } from '../../agent/approvals.js';
+import { summarizeToolResult } from '../../summary.js';
+import { maskSecretParams } from '../../redact.js';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: string) => (text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);

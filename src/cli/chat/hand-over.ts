@@ -1,6 +1,6 @@
 import { appendFile, chmod } from 'node:fs/promises';
-import type { HandedSecret, SecretHandOver } from '../call/index.js';
-import { bold, yellow } from './terminal.js';
+import type { HandedSecret, SecretHandOver } from '../../call/index.js';
+import { bold, yellow } from '../render/terminal.js';
 
 /**
  * Reset links for the person at the keyboard, never for the model: appended to `file` (mode

@@ -1,11 +1,12 @@
-import { ConfigError } from '../config.js';
-import { newRunId, runOnSites, type SiteOutcome } from '../sites/run.js';
-import { selectSites } from '../sites/select.js';
-import { readProfiles } from '../sites/store.js';
-import { summarizeValue } from '../summary.js';
-import { isNetworkWide, runTool } from '../call/index.js';
+import { ConfigError } from '../../config.js';
+import { newRunId, runOnSites, type SiteOutcome } from '../../sites/run.js';
+import { selectSites } from '../../sites/select.js';
+import { readProfiles } from '../../sites/store.js';
+import { summarizeValue } from '../../summary.js';
+import { isNetworkWide, runTool } from '../../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
-import { readStdin, wholeNumberFlag } from './shared.js';
+import { readStdin, wholeNumberFlag } from '../shared.js';
+import type { ListFormat } from '../render/format.js';
 
 type Profiles = ReturnType<typeof selectSites>;
 
@@ -28,7 +29,7 @@ function oncePerNetwork(profiles: Profiles): { kept: Profiles; once: Map<string,
   return { kept: profiles.filter((p) => !p.network || once.has(p.name)), once };
 }
 
-type FleetInvokeOptions = InvokeOptions & { sites: string; concurrency?: string; json?: boolean };
+type FleetInvokeOptions = InvokeOptions & { sites: string; concurrency?: string; json?: boolean; listFormat?: ListFormat };
 
 /**
  * `invoke --sites a,b|@group|all`: one call on each site, each site's outcome its own (issue
@@ -76,9 +77,13 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   const runId = newRunId();
   const width = Math.max(4, ...profiles.map((p) => p.name.length));
   process.stderr.write(`run ${runId}: ${call.tool.name} on ${profiles.length} site(s), ${concurrency} at once\n`);
-  if (!options.json) process.stdout.write(`${'site'.padEnd(width)}  outcome  result\n`);
+  // A read's lists, in a terminal or with --format: one table (csv, json …) with a site column, once every site answered (#52.2).
+  const asOneList = call.tool.annotations.readOnly && !options.json && (options.listFormat !== undefined || Boolean(process.stdout.isTTY));
+  const held: SiteOutcome[] = [];
+  if (!options.json && !asOneList) process.stdout.write(`${'site'.padEnd(width)}  outcome  result\n`);
   const print = (o: SiteOutcome) => {
-    if (options.json) process.stdout.write(`${JSON.stringify({ ...o, run: runId })}\n`);
+    if (asOneList) held.push(o);
+    else if (options.json) process.stdout.write(`${JSON.stringify({ ...o, run: runId })}\n`);
     else {
       const note = o.ok ? cannotUndo(o.result) : undefined;
       const line = o.ok ? `${summarizeValue(o.result).line}${note ? ` (${note})` : ''}` : `${o.error.code}: ${o.error.message}`;
@@ -111,15 +116,56 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   }
   const notStarted = outcomes.filter((o) => !o.ok && o.error.not_started);
   for (const o of notStarted) print(o);
+  if (asOneList && (await printOneList(held, width, options.listFormat)) === 'bad_fields') return 2;
   const ok = outcomes.filter((o) => o.ok).length;
   const failed = outcomes.filter((o) => !o.ok && !o.error.not_started);
   const stuck = outcomes.filter((o) => o.ok && cannotUndo(o.result));
+  // A dry run wrote nothing: there is nothing to undo, so no undo hint (#52.8).
+  const wrote = outcomes.some((o) => o.ok && !(o.result as { dry_run?: unknown } | null)?.dry_run);
   process.stderr.write(
     `run ${runId}: ${ok} ok, ${failed.length} failed${failed.length ? ` (${failed.map((o) => o.site).join(', ')})` : ''}` +
       `${stuck.length ? `, ${stuck.length} done but not undoable (${stuck.map((o) => o.site).join(', ')})` : ''}` +
       `${notStarted.length ? `, ${notStarted.length} not started (${notStarted.map((o) => o.site).join(', ')})` : ''}` +
-      `${ok && !call.tool.annotations.readOnly ? `; undo it on every site: cms-admin undo --run ${runId}` : ''}\n`,
+      `${wrote && !call.tool.annotations.readOnly ? `; undo it on every site: cms-admin undo --run ${runId}` : ''}\n`,
   );
   if (stop.signal.aborted) return 130;
   return ok === outcomes.length ? 0 : 1;
+}
+
+/**
+ * The held answers of a read on several sites: the lists as one (a `site` column first, in the
+ * chosen format; table by default), then each site whose answer is not a list on a line of its
+ * own, failures on stderr.
+ */
+async function printOneList(held: readonly SiteOutcome[], width: number, how: ListFormat | undefined): Promise<'ok' | 'bad_fields'> {
+  const [{ formatItems }, { listItems }] = await Promise.all([import('../render/format.js'), import('../render/answer.js')]);
+  const rows: Array<Record<string, unknown>> = [];
+  let total = 0;
+  const others: string[] = [];
+  for (const o of held) {
+    const items = o.ok ? listItems(o.result) : undefined;
+    if (o.ok && items) {
+      rows.push(...items.map((item) => ({ site: o.site, ...item })));
+      total += (o.result as { total: number }).total;
+    } else if (o.ok) others.push(`${o.site.padEnd(width)}  ok       ${summarizeValue(o.result).line}`);
+    else process.stderr.write(`${o.site.padEnd(width)}  FAILED   ${o.error.code}: ${o.error.message}\n`);
+  }
+  const format = how ?? { format: 'table' as const };
+  if (format.format === 'ids') {
+    // Ids are per site: one line each, "site: 3 5 8".
+    for (const o of held) if (o.ok && listItems(o.result)) process.stdout.write(`${o.site}: ${formatItems(listItems(o.result) ?? [], format)}\n`);
+    for (const line of others) process.stdout.write(`${line}\n`);
+    return 'ok';
+  }
+  const fields = format.fields && !format.fields.includes('site') ? ['site', ...format.fields] : format.fields;
+  try {
+    const text = formatItems(rows, { ...format, ...(fields ? { fields } : {}) }, total);
+    if (text) process.stdout.write(`${text}\n`);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`cms-admin: ${err.message}\n`);
+    return 'bad_fields';
+  }
+  for (const line of others) process.stdout.write(`${line}\n`);
+  return 'ok';
 }

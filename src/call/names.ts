@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
+import { resolveTaxonomy } from '../tools/taxonomy/taxonomies.js';
+import { ToolError } from '../tools/tool-error.js';
+
+/**
+ * Names where ids go (#52.1): every param that names a user also takes a login or an email,
+ * every term id a slug (of the call's taxonomy), as wp-cli does. One step before validation,
+ * driven by the param's name and the tool's (no tool declares it): an unknown or ambiguous name
+ * is an error listing the candidates. Only strings in number params are looked up, so a call
+ * with ids costs no request.
+ */
+export type NameKind = { user: true } | { taxonomy: string };
+
+const USER_PARAMS = new Set(['user_id', 'reassign_to', 'author']);
+const TAXONOMY_OF_PARAM: Record<string, string> = { category_ids: 'category', tag_ids: 'post_tag' };
+const TERM_PARAMS = new Set(['term_ids', 'source_ids', 'target_id', 'parent']);
+
+/** What the param names, for this tool and call; undefined when it takes ids only. */
+export function nameKind(tool: AnyToolDefinition, key: string, params: Record<string, unknown>): NameKind | undefined {
+  if (USER_PARAMS.has(key)) return { user: true };
+  const fixed = TAXONOMY_OF_PARAM[key];
+  if (fixed) return { taxonomy: fixed };
+  const own = /-(category|categories)$/.test(tool.name) ? 'category' : /-(tag|tags)$/.test(tool.name) ? 'post_tag' : undefined;
+  const given = typeof params.taxonomy === 'string' ? params.taxonomy : undefined;
+  if (key === 'id' && tool.toolkit === 'users' && /(^|-)users?(-|$)/.test(tool.name)) return { user: true };
+  if (key === 'id' || TERM_PARAMS.has(key)) {
+    const taxonomy = own ?? (/-terms?$/.test(tool.name) || key !== 'id' ? given : undefined);
+    return taxonomy ? { taxonomy } : undefined;
+  }
+  return undefined;
+}
+
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType };
+const defOf = (s: z.ZodType | undefined) => (s as unknown as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+function baseType(schema: z.ZodType | undefined): Def | undefined {
+  let d = defOf(schema);
+  while (d && (d.innerType || (d.type === 'pipe' && d.in))) d = defOf(d.innerType ?? d.in);
+  return d;
+}
+const isName = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && !/^\s*\d+\s*$/.test(v);
+
+/** The params with each name looked up to its id on the context's site. */
+export async function resolveNames(tool: AnyToolDefinition, context: ToolContext, raw: unknown): Promise<unknown> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const params = raw as Record<string, unknown>;
+  const shape = tool.schema.shape as Record<string, z.ZodType>;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(params)) {
+    if (!Object.hasOwn(shape, key)) continue;
+    const base = baseType(shape[key]);
+    const list = base?.type === 'array' && Array.isArray(value);
+    const numeric = list ? baseType(base?.element)?.type === 'number' : base?.type === 'number';
+    if (!numeric || !(list ? (value as unknown[]).some(isName) : isName(value))) continue;
+    const kind = nameKind(tool, key, params);
+    if (!kind) continue;
+    const look = (v: unknown) => (isName(v) ? lookUp(context, kind, v.trim(), key) : Promise.resolve(v));
+    out ??= { ...params };
+    out[key] = list ? await Promise.all((value as unknown[]).map(look)) : await look(value);
+  }
+  return out ?? raw;
+}
+
+type Found = { id: number; label: string; exact: boolean };
+
+async function lookUp(context: ToolContext, kind: NameKind, name: string, key: string): Promise<number> {
+  const found = 'user' in kind ? await users(context, name) : await terms(context, kind.taxonomy, name);
+  const exact = found.filter((f) => f.exact);
+  if (exact.length === 1) return (exact[0] as Found).id;
+  const what = 'user' in kind ? 'user' : `${kind.taxonomy} term`;
+  const list = (exact.length ? exact : found).slice(0, 10).map((f) => `${f.label} (id ${f.id})`);
+  if (exact.length > 1)
+    throw new ToolError('name_ambiguous', `${key}: "${name}" names ${exact.length} ${what}s: ${list.join(', ')}.`, {
+      hint: `Give the id (${key}=${(exact[0] as Found).id}).`,
+      details: { candidates: exact.map((f) => f.id) },
+    });
+  throw new ToolError('name_not_found', `${key}: no ${what} "${name}"${list.length ? `; close: ${list.join(', ')}` : ''}.`, {
+    hint: 'user' in kind ? 'Give an id, a login or an email (list-users shows them).' : 'Give an id or the slug (the list tools show them).',
+    ...(list.length ? { details: { candidates: found.slice(0, 10).map((f) => f.id) } } : {}),
+  });
+}
+
+async function users(context: ToolContext, name: string): Promise<Found[]> {
+  const rows = await context.client.get<Array<{ id: number; username?: string; email?: string; slug: string }>>('/wp/v2/users', {
+    search: name,
+    context: 'edit',
+    per_page: 20,
+    _fields: 'id,username,email,slug',
+  });
+  const wanted = name.toLowerCase();
+  return rows.map((u) => ({
+    id: u.id,
+    label: `${u.username ?? u.slug}${u.email ? ` <${u.email}>` : ''}`,
+    exact: u.username?.toLowerCase() === wanted || u.email?.toLowerCase() === wanted,
+  }));
+}
+
+async function terms(context: ToolContext, taxonomy: string, name: string): Promise<Found[]> {
+  const kind = await resolveTaxonomy(context.client, taxonomy);
+  const bySlug = await context.client.get<Array<{ id: number; slug: string; name: string }>>(kind.route, { slug: name, _fields: 'id,slug,name', hide_empty: false });
+  if (bySlug.length) return bySlug.map((t) => ({ id: t.id, label: `${t.slug} '${t.name}'`, exact: true }));
+  const close = await context.client.get<Array<{ id: number; slug: string; name: string }>>(kind.route, { search: name, per_page: 10, _fields: 'id,slug,name', hide_empty: false });
+  return close.map((t) => ({ id: t.id, label: `${t.slug} '${t.name}'`, exact: t.name.toLowerCase() === name.toLowerCase() }));
+}
+
+/** Whether an envelope gives a name where its tool takes an id (then a site is needed to look it up). */
+export function namesIn(tool: AnyToolDefinition, params: Record<string, unknown>): boolean {
+  const shape = tool.schema.shape as Record<string, z.ZodType>;
+  return Object.entries(params).some(([key, value]) => {
+    if (!Object.hasOwn(shape, key) || !nameKind(tool, key, params)) return false;
+    const base = baseType(shape[key]);
+    if (base?.type === 'array') return Array.isArray(value) && baseType(base.element)?.type === 'number' && value.some(isName);
+    return base?.type === 'number' && isName(value);
+  });
+}
