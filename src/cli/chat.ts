@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_MAX_STEPS } from '../agent/defaults.js';
-import { ANSWER_BUDGET_FLAG } from './shared.js';
+import { ANSWER_BUDGET_FLAG, TOOLSETS_FLAG } from './shared.js';
 import { JOURNAL_FLAG } from './journal-path.js';
 import type { ChatOptions } from './chat-run.js';
 
@@ -14,6 +14,7 @@ export function registerChatCommand(program: Command): void {
     .option('--read-only', 'load only read-only tools')
     .option('--toolkit <name>', 'load one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option(...TOOLSETS_FLAG)
     .option('--sites <sites>', 'several site profiles (a,b | @group | all): every tool takes site, a write on several asks once')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option(...JOURNAL_FLAG)

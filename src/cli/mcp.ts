@@ -7,7 +7,7 @@ import { resolveCliSiteConfig } from './site-config.js';
 import { sessionSites } from './fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
-import { ANSWER_BUDGET_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
+import { ANSWER_BUDGET_FLAG, TOOLSETS_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
 const STDIO_ON_TERMINAL = `cms-admin mcp: serving MCP on stdio, waiting for an MCP client to write to stdin.
 An MCP client starts this command itself (README.md, "MCP clients"). To try it by hand:
@@ -38,6 +38,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option(...TOOLSETS_FLAG)
     .option('--sites <sites>', 'stdio: several site profiles (a,b | @group | all); every tool takes site')
     .option(
       '--yes',
