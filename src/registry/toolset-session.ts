@@ -46,8 +46,9 @@ export class ToolsetSession {
     this.#available = TOOLSET_NAMES.filter((name) => present.has(name));
   }
 
+  /** The enabled toolsets that have tools in this session (network only on a network …). */
   get enabled(): ToolsetName[] {
-    return TOOLSET_NAMES.filter((name) => this.#enabled.has(name));
+    return this.#available.filter((name) => this.#enabled.has(name));
   }
 
   /** The filter for this session's tools now (the surfaces' selectTools, resolveCall). */
@@ -130,6 +131,7 @@ export function enableToolset(
     };
   }
   enabled.add(toolset);
-  const now = TOOLSET_NAMES.filter((n) => enabled.has(n));
+  // The enabled toolsets that have tools here (the default set names network and fleet for every session).
+  const now = TOOLSET_NAMES.filter((n) => enabled.has(n) && toolsOf(n).length > 0);
   return { ok: true, result: { enabled: toolset, tools: toolsOf(toolset), toolsets: now } };
 }
