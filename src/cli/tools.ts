@@ -36,7 +36,8 @@ export function registerToolsCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Without --site or --sites: every tool, the network and several-site ones too. With --site NAME
+Without --site or --sites: every tool, the network and several-site ones too (list-users and
+delete-user in their single-site form). With --site NAME
 (or --sites): what a chat or mcp session there is offered (the site is asked whether it is a
 network you administer), starting with the default toolsets (${DEFAULT_TOOLSETS.slice(0, 3).join(', ')})
 unless --toolsets says; a model adds the others with enable-toolset.`,
@@ -44,7 +45,7 @@ unless --toolsets says; a model adds the others with enable-toolset.`,
     .action(async (options: ToolsOptions) => {
       const filter = filterFromOptions(options);
       const session = options.site !== undefined || options.sites !== undefined ? await sessionFilter(options, filter) : undefined;
-      const shown = session ? session.tools : selectTools(tools, { ...filter, network: true, fleet: true });
+      const shown = session ? session.tools : everyTool(filter);
       if (options.json) {
         const described = shown.map((tool) => ({ ...describeTool(tool), toolset: TOOLSET_OF[tool.name] }));
         process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
@@ -59,6 +60,12 @@ unless --toolsets says; a model adds the others with enable-toolset.`,
       }
       process.stdout.write(`${session ? session.summary : summary(shown, filter)}\n`);
     });
+}
+
+/** Every tool the filter keeps, the network and several-site ones too; list-users and delete-user in their single-site form. */
+function everyTool(filter: ToolFilter): AnyToolDefinition[] {
+  const kept = new Set(selectTools(tools, { ...filter, network: true, fleet: true }).map((tool) => tool.name));
+  return tools.filter((tool) => kept.has(tool.name));
 }
 
 const count = (n: number) => `${n} tool${n === 1 ? '' : 's'}`;
