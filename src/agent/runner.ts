@@ -1,18 +1,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, type BaseMessage, createAgent, HumanMessage, ToolMessage } from 'langchain';
 import { toLangChainTool } from '../adapters/langchain.js';
-import {
-  type Fleet,
-  fleetTools,
-  isFleet,
-  resolveToolsets,
-  selectTools,
-  type ToolContext,
-  type ToolFilter,
-  type ToolsetName,
-  TOOLSET_OF,
-  tools as registry,
-} from '../call/index.js';
+import { type Fleet, fleetTools, isFleet, resolveToolsets, selectTools, type ToolContext, type ToolFilter } from '../call/index.js';
+import { type ToolsetName, TOOLSET_OF, tools as registry } from '../call/index.js';
 import type { Approver } from './approvals.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
 import { addUsage, answerDanglingToolCalls, messageText, type TokenUsage, ToolResultLedger } from './messages.js';

@@ -37,6 +37,8 @@ Calls that grant power, move an account out of its owner's hands or delete (powe
 email/password changes, enabling, disabling, resets, deletes, merges) ask y/n first, saying what
 will change; without a terminal they are refused unless --yes is given. Reset links go to you
 (terminal or --reset-link-file), never to the model.
+The session starts with the default toolsets (taxonomy, users, changes; network on a network you
+administer) or --toolsets; the model adds another with enable-toolset (\`cms-admin tools\` lists them).
 Every write is journalled (--journal): /undo takes back the last change, /undo N the last N,
 /undo ID one, after asking. In the chat: /help, /tools, /undo, /reset, /exit; Ctrl-C cancels
 the current turn.

@@ -63,6 +63,8 @@ Host (its address, or --public-url's host), else 421. See docs/remote-mcp.md.
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
 asked of the person through MCP elicitation. A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.
+Each session starts with the default toolsets (taxonomy, users, changes; network on a network you
+administer) or --toolsets; enable-toolset adds one and sends notifications/tools/list_changed.
 With --sites (stdio) every tool takes site (a name, "a,b", "@group" or "all"), answers per site,
 and list-sites is listed; a write on more than one site is one elicitation listing each site's
 change, read from that site. docs/fleets.md.
