@@ -195,19 +195,23 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
       expect(JSON.parse(String(result?.content)).total).toBe(categories.length);
     });
 
+    it('the toolkits spread together: each tool once', async () => {
+      expect(await snippet(2)).toMatch(/^(\d+) tools, \1 names$/m);
+    });
+
     it('the interrupt snippet: creating an administrator waits, its summary is printed, and the resume creates it', async () => {
       server.clear();
       const username = unique(`alice-${flavour}`).toLowerCase().replace(/[^a-z0-9-]/g, '-');
       const args = { username, email: `${username}@example.com`, password: `Pw-${Date.now().toString(36)}-9!xQ#k`, role: 'administrator' };
       server.script({ toolCalls: [{ name: 'create-user', args }] }, { content: 'Done.' });
-      const out = await snippet(2);
+      const out = await snippet(3);
       expect(out).toMatch(new RegExp(`${username}.*administrator`));
       const found = await wp().get<Array<{ username: string; roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
       expect(found.map((u) => [u.username, u.roles])).toEqual([[username, ['administrator']]]);
     });
 
     it('the ScriptedChatModel snippet: the tag is created, then undone through the default journal', async () => {
-      const out = await snippet(3);
+      const out = await snippet(4);
       expect(out).toContain('I added the tag Scripted, then took it back. (3 model calls)');
       expect(await wp().get<unknown[]>('/wp/v2/tags', { slug: 'scripted' })).toEqual([]);
       // The person's change store (#47): the interrupt snippet's create-user is there too.
