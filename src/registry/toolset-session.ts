@@ -114,7 +114,10 @@ export function enableToolset(
     };
   }
   const toolset = name as ToolsetName;
-  if (!enabled.has(toolset) && !offered.includes(toolset)) {
+  // Enabled and with tools here: nothing to add. The default set names network and fleet for
+  // every session, so "enabled" alone does not say the session has them.
+  const here = enabled.has(toolset) && toolsOf(toolset).length > 0;
+  if (!here && !offered.includes(toolset)) {
     const why =
       toolset === 'network'
         ? ' (not a multisite network, or not a super admin)'

@@ -78,6 +78,8 @@ it('measures the default set, each toolset and all; the default set stays within
   const listSites = registry.some((tool) => tool.name === 'list-sites') ? tokens(own(await sent({ toolsets: ['fleet'] }, true))) : 0;
   expect(Math.abs(sum - listSites - allTokens)).toBeLessThanOrEqual(TOOLSET_NAMES.length);
   const offering = (await sent({ toolsets: ['taxonomy'] as ToolsetName[] })).filter((t) => t.function.name === 'enable-toolset');
-  row('enable-toolset (offering users, changes)', offering);
+  const offered = (offering[0]?.function as { parameters?: { properties?: { toolset?: { enum?: string[] } } } } | undefined)?.parameters
+    ?.properties?.toolset?.enum;
+  row(`enable-toolset (offering ${offered?.join(', ')})`, offering);
   console.log(`| tool list | tools | characters | tokens |\n|---|---|---|---|\n${rows.join('\n')}`);
 });

@@ -59,8 +59,9 @@ describe('registry', () => {
 
   it('TaxonomyToolkit, UserToolkit and ChangesToolkit give exactly their tools', () => {
     const names = (toolkit: TaxonomyToolkit | UserToolkit | ChangesToolkit) => toolkit.getTools().map((t) => t.name).sort();
-    expect(names(new TaxonomyToolkit({ context }))).toEqual([...TAXONOMY_TOOLS].sort());
-    expect(names(new UserToolkit({ context }))).toEqual([...USER_TOOLS].sort());
+    // Every toolset of each (toolsets: 'all'): taxonomy and taxonomy-cleanup; users, roles, accounts-bulk (one site: no network).
+    expect(names(new TaxonomyToolkit({ context, toolsets: 'all' }))).toEqual([...TAXONOMY_TOOLS].sort());
+    expect(names(new UserToolkit({ context, toolsets: 'all' }))).toEqual([...USER_TOOLS].sort());
     expect(names(new ChangesToolkit({ context }))).toEqual([...CHANGE_TOOLS].sort());
   });
 

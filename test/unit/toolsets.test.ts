@@ -16,6 +16,8 @@ import { memoryJournal } from '../../src/undo/journal.js';
 const client = new WordPressClient({ url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' });
 const context = { client, journal: memoryJournal() };
 const names = (list: readonly { name: string }[]) => list.map((t) => t.name).sort();
+/** Every toolset but these: a session that lacks exactly them, whatever other toolsets hold. */
+const allBut = (...left: string[]) => TOOLSET_NAMES.filter((name) => !left.includes(name));
 
 describe('toolsets (issue #51): the data', () => {
   it('every registered tool is in exactly one toolset, and the toolsets name only registered tools', () => {
@@ -57,7 +59,7 @@ describe('toolsets (issue #51): the data', () => {
 describe('a session’s toolsets and enable-toolset', () => {
   it('offers enable-toolset only while a toolset with tools here is not enabled, naming each in a few words', () => {
     // One site: network and fleet have no tools here, so they are never offered.
-    const single = new ToolsetSession(tools, { toolsets: ['taxonomy'] });
+    const single = new ToolsetSession(tools, { toolsets: allBut('users', 'changes') });
     expect(single.offered()).toEqual(['users', 'changes']);
     const spec = single.enableTool()!;
     expect(spec.description).toBe(
@@ -65,19 +67,24 @@ describe('a session’s toolsets and enable-toolset', () => {
     );
     expect(spec.inputSchema.properties.toolset.enum).toEqual(['users', 'changes']);
     expect(new ToolsetSession(tools, { toolsets: resolveToolsets('all') }).enableTool()).toBeUndefined();
-    const network = new ToolsetSession(tools, { network: true, toolsets: ['taxonomy', 'users', 'changes'] });
+    const network = new ToolsetSession(tools, { network: true, toolsets: allBut('network') });
     expect(network.offered()).toEqual(['network']);
+    // On one site network and fleet are never offered.
+    expect(new ToolsetSession(tools, { toolsets: allBut('network', 'fleet') }).enableTool()).toBeUndefined();
   });
 
   it('enabling a toolset adds its tools to the session; a second call changes nothing; bad names are said', () => {
-    const session = new ToolsetSession(tools, { toolsets: ['taxonomy'] });
+    const session = new ToolsetSession(tools, { toolsets: allBut('users', 'changes') });
+    const before = session.enabled;
+    expect(before).toContain('taxonomy');
     expect(session.tools().some((tool) => tool.name === 'list-users')).toBe(false);
     const outcome = session.enable({ toolset: 'users' });
-    expect(outcome).toMatchObject({ ok: true, result: { enabled: 'users', toolsets: ['taxonomy', 'users'] } });
-    expect(outcome.ok && outcome.result.tools).toContain('list-users');
+    const now = TOOLSET_NAMES.filter((name) => [...before, 'users'].includes(name));
+    expect(outcome).toMatchObject({ ok: true, result: { enabled: 'users', toolsets: now } });
+    expect(outcome.ok && [...outcome.result.tools].sort()).toEqual(names(selectTools(tools, { toolsets: ['users'] })));
     expect(session.tools().some((tool) => tool.name === 'list-users')).toBe(true);
-    expect(session.filter.toolsets).toEqual(['taxonomy', 'users']);
-    expect(session.enable({ toolset: 'users' })).toMatchObject({ ok: true, result: { toolsets: ['taxonomy', 'users'] } });
+    expect(session.filter.toolsets).toEqual(now);
+    expect(session.enable({ toolset: 'users' })).toMatchObject({ ok: true, result: { toolsets: now } });
     expect(session.enable({ toolset: 'tags' })).toMatchObject({
       ok: false,
       error: { code: 'invalid_params', hint: 'Not enabled: changes.' },
