@@ -4,7 +4,16 @@ export { invoke, isUsageError, parseEnvelope, USAGE_ERROR_CODES } from './call/e
 export { type Approvals, toLangChainTool } from './adapters/langchain.js';
 export { type ApprovalInterrupt, type ApprovalResume, interruptApprover } from './adapters/interrupt.js';
 export { type ApprovalInterruptOnConfig, approvalInterruptOn } from './adapters/hitl.js';
-export { allLangChainTools, type NamedSite, type SiteCredentials, TaxonomyToolkit, type ToolkitOptions, UserToolkit } from './toolkits.js';
+export {
+  allLangChainTools,
+  ChangesToolkit,
+  type NamedSite,
+  type SiteCredentials,
+  TaxonomyToolkit,
+  TOOLKIT_TOOLSETS,
+  type ToolkitOptions,
+  UserToolkit,
+} from './toolkits.js';
 export {
   type ApprovalDecision,
   type ApprovalRequest,
@@ -17,7 +26,11 @@ export {
   networkToolsFor,
   reviewCall,
   runTool,
+  DEFAULT_TOOLSETS,
+  resolveToolsets,
   selectTools,
+  TOOLSETS,
+  type ToolsetName,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,

@@ -4,7 +4,15 @@ import { insecureHttpAllowed } from './client/insecure-http.js';
 import { checkSiteUrl, createContext } from './config.js';
 import type { ChangeJournal } from './undo/journal.js';
 import { siteJournal } from './undo/journal-path.js';
-import { fleetTools, selectTools, type ToolContext, type ToolFilter, type ToolkitName, tools } from './call/index.js';
+import {
+  fleetTools,
+  resolveToolsets,
+  selectTools,
+  type ToolContext,
+  type ToolFilter,
+  type ToolsetName,
+  tools,
+} from './call/index.js';
 import { fleetOf } from './sites/fleet.js';
 
 export interface SiteCredentials {
@@ -24,7 +32,26 @@ export interface NamedSite extends SiteCredentials {
   groups?: readonly string[];
 }
 
-export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit' | 'fleet'> {
+/**
+ * Which toolsets each toolkit class holds (issue #51): every toolset in exactly one, so spreading
+ * several toolkits' getTools() never gives a tool twice (#52.13).
+ */
+export const TOOLKIT_TOOLSETS = {
+  taxonomy: ['taxonomy', 'taxonomy-cleanup'],
+  users: ['users', 'roles', 'accounts-bulk', 'network'],
+  changes: ['changes', 'fleet'],
+} as const satisfies Record<string, readonly ToolsetName[]>;
+
+type Kind = keyof typeof TOOLKIT_TOOLSETS;
+
+export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit' | 'fleet' | 'toolsets'> {
+  /**
+   * The toolsets to give (`cms-admin tools` lists them): 'all', or names (a list or "a,b").
+   * Default: the default set (taxonomy, users, changes; network on a network, fleet with several
+   * sites), within this toolkit's own toolsets. A model adds others with `toolsetsMiddleware`
+   * (cms-admin-toolkit/agent) when the tools are built with 'all'.
+   */
+  toolsets?: 'all' | string | readonly string[];
   /*
    * `network: true` (or `context.network`): the site is a multisite network, so the network
    * tools (add-user-to-site, grant-super-admin …) are offered; `isNetwork(client)` asks the site.
@@ -66,25 +93,46 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit' | 'fleet'> {
   journal?: string | ChangeJournal;
 }
 
-function buildTools(toolkit: ToolkitName | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
-  if (options.sites && options.sites.length > 1) return fleetToolkit(toolkit, options, options.sites);
-  if (options.sites?.length === 1) return buildTools(toolkit, { ...options, sites: undefined, site: options.sites[0] });
+/** The toolsets a toolkit gives: the `toolsets` option within its own (a name of another toolkit's is an error). */
+function toolsetsOf(kind: Kind | undefined, spec: ToolkitOptions['toolsets']): ToolsetName[] {
+  const asked = resolveToolsets(spec);
+  if (!kind) return asked;
+  const own: readonly ToolsetName[] = TOOLKIT_TOOLSETS[kind];
+  if (spec !== undefined && spec !== 'all' && !(Array.isArray(spec) && spec.includes('all'))) {
+    const other = asked.filter((name) => !own.includes(name));
+    if (other.length) {
+      const where = other.map((name) => `${name}: ${toolkitClassOf(name)}`).join(', ');
+      throw new Error(`This toolkit holds the toolsets ${own.join(', ')}; ${where}.`);
+    }
+  }
+  return asked.filter((name) => own.includes(name));
+}
+
+function toolkitClassOf(toolset: ToolsetName): string {
+  const kind = (Object.keys(TOOLKIT_TOOLSETS) as Kind[]).find((k) => (TOOLKIT_TOOLSETS[k] as readonly string[]).includes(toolset));
+  return kind === 'taxonomy' ? 'TaxonomyToolkit' : kind === 'users' ? 'UserToolkit' : 'ChangesToolkit';
+}
+
+function buildTools(kind: Kind | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
+  const toolsets = toolsetsOf(kind, options.toolsets);
+  if (options.sites && options.sites.length > 1) return fleetToolkit(toolsets, options, options.sites);
+  if (options.sites?.length === 1) return buildTools(kind, { ...options, sites: undefined, site: options.sites[0] });
   const context = options.context ?? (options.site ? siteContext(options.site, options) : undefined);
   if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
   const network = options.network ?? context.network;
-  return selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow, network })
+  return selectTools(tools, { toolsets, readOnly: options.readOnly, allow: options.allow, network })
     .filter((tool) => !tool.needsJournal || context.journal)
     .map((tool) => toLangChainTool(tool, context, { strict: options.strict, approvals: options.approvals }));
 }
 
-function fleetToolkit(toolkit: ToolkitName | undefined, options: ToolkitOptions, sites: readonly NamedSite[]): DynamicStructuredTool[] {
+function fleetToolkit(toolsets: ToolsetName[], options: ToolkitOptions, sites: readonly NamedSite[]): DynamicStructuredTool[] {
   if (options.journal !== undefined && typeof options.journal !== 'string') {
     throw new Error('With `sites`, `journal` is a file path or \'off\': each site keeps its own journal otherwise.');
   }
   for (const site of sites) checkSiteUrl(site.url, `sites[${site.name}].url`, site.allowInsecureHttp ?? insecureHttpAllowed());
   const fleet = fleetOf(sites, { journal: options.journal, context: { answerBudget: options.answerBudget } });
   const withJournal = fleet.sites.every((site) => site.context.journal);
-  const selected = selectTools(tools, { toolkit, readOnly: options.readOnly, allow: options.allow, fleet: true });
+  const selected = selectTools(tools, { toolsets, readOnly: options.readOnly, allow: options.allow, fleet: true });
   return fleetTools(selected.filter((tool) => !tool.needsJournal || withJournal)).map((tool) =>
     toLangChainTool(tool, fleet, { strict: options.strict, approvals: options.approvals }),
   );
@@ -96,7 +144,7 @@ function siteContext(site: SiteCredentials, options: ToolkitOptions): ToolContex
   return createContext(site, { answerBudget: options.answerBudget, journal: options.journal ?? siteJournal(site.url) });
 }
 
-/** Categories, tags, custom taxonomies: listing, editing, merging, bulk assignment. */
+/** Categories, tags, custom taxonomies: listing, editing, merging, bulk assignment (toolsets taxonomy, taxonomy-cleanup). */
 export class TaxonomyToolkit extends BaseToolkit {
   tools: DynamicStructuredTool[];
   constructor(options: ToolkitOptions) {
@@ -105,7 +153,7 @@ export class TaxonomyToolkit extends BaseToolkit {
   }
 }
 
-/** Users and roles: listing, creating, updating, disabling, password resets, roles. */
+/** Users and roles: listing, creating, updating, disabling, password resets, roles (toolsets users, roles, accounts-bulk, network). */
 export class UserToolkit extends BaseToolkit {
   tools: DynamicStructuredTool[];
   constructor(options: ToolkitOptions) {
@@ -114,7 +162,20 @@ export class UserToolkit extends BaseToolkit {
   }
 }
 
-/** Every tool of both toolkits, for agents that administer the whole site. */
+/**
+ * The change journal's tools (list-changes, undo-change: toolset changes) and, with several
+ * sites, list-sites (toolset fleet). Their own toolkit, so TaxonomyToolkit and UserToolkit
+ * together never give a tool twice.
+ */
+export class ChangesToolkit extends BaseToolkit {
+  tools: DynamicStructuredTool[];
+  constructor(options: ToolkitOptions) {
+    super();
+    this.tools = buildTools('changes', options);
+  }
+}
+
+/** The tools of every toolkit (the default set unless `toolsets` says), for agents that administer the whole site. */
 export function allLangChainTools(options: ToolkitOptions): DynamicStructuredTool[] {
   return buildTools(undefined, options);
 }

@@ -59,7 +59,7 @@ ${cliStartSection(r.cli, r.runs)}
 
 ## Tool schemas sent to the model
 
-All ${r.schemas.tools} tools as ChatOpenAI sends them (captured at a scripted OpenAI-compatible server):
-${r.schemas.chars} characters, **${r.schemas.tokens} tokens** (o200k_base). Target ≤2,800 tokens (issue #21; 1,812 for the spec's 20 tools before it).
+The default toolsets' ${r.schemas.tools} tools of one site (enable-toolset included when offered) as ChatOpenAI sends them (captured at a scripted OpenAI-compatible server):
+${r.schemas.chars} characters, **${r.schemas.tokens} tokens** (o200k_base). Target ≤2,800 tokens (issue #21; 1,812 for the spec's 20 tools before it). Each toolset and \`all\`: docs/providers.md (test/agent/toolset-size.test.ts).
 `;
 }

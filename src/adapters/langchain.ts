@@ -10,6 +10,7 @@ import {
   runOnFleet,
   runTool,
   type ToolContext,
+  TOOLSET_OF,
 } from '../call/index.js';
 import { isOptional, normalizeParams, parseParams } from '../tools/params.js';
 import { invalidParams } from '../call/run-tool.js';
@@ -87,7 +88,7 @@ class RegistryTool extends DynamicStructuredTool {
       // JSON schema rather than zod: zod's export carries `$schema`, paid in tokens on every
       // request. runTool validates with the zod schema either way.
       schema: modelParameters(tool, options),
-      metadata: { toolkit: tool.toolkit, annotations: tool.annotations },
+      metadata: { toolkit: tool.toolkit, toolset: TOOLSET_OF[tool.name], annotations: tool.annotations },
       // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
       func: async (input: unknown, _runManager, config) => {
         const signal = config?.signal;

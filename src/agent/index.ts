@@ -22,3 +22,4 @@ export {
   type TurnEvent,
   type TurnResult,
 } from './runner.js';
+export { toolsetsMiddleware, type ToolsetsMiddlewareOptions } from './toolsets.js';

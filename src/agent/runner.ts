@@ -1,20 +1,25 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, type BaseMessage, createAgent, HumanMessage, ToolMessage } from 'langchain';
 import { toLangChainTool } from '../adapters/langchain.js';
-import { type Fleet, fleetTools, isFleet, selectTools, type ToolContext, type ToolFilter, tools as registry } from '../call/index.js';
+import { type Fleet, fleetTools, isFleet, resolveToolsets, selectTools, type ToolContext, type ToolFilter } from '../call/index.js';
+import { type ToolsetName, TOOLSET_OF, tools as registry } from '../call/index.js';
 import type { Approver } from './approvals.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
 import { addUsage, answerDanglingToolCalls, messageText, type TokenUsage, ToolResultLedger } from './messages.js';
 import { type HistoryBudget, historyMiddleware } from './history.js';
 import { loadSystemPrompt } from './prompt.js';
 import { toolCallMiddleware } from './tool-calls.js';
+import { toolsetsMiddleware } from './toolsets.js';
 
 export interface AdminAgentOptions {
   model: BaseChatModel;
   /** The site; or several (a Fleet, sites/fleet.ts' fleetOf): every tool then takes `site` (#38). */
   context: ToolContext | Fleet;
   approver: Approver;
-  /** Only one toolkit, read-only mode, an allowlist. */
+  /**
+   * Only one toolkit, read-only mode, an allowlist; `toolsets`: the ones the session starts with
+   * (default: the default set). The model adds others with enable-toolset (issue #51).
+   */
   filter?: ToolFilter;
   systemPrompt?: string;
   /** Model calls allowed in one turn before the turn stops. */
@@ -53,18 +58,23 @@ export { DEFAULT_MAX_STEPS };
 
 /** A conversation with the admin agent: history kept across turns, one turn at a time. */
 export class ChatSession {
-  readonly toolNames: string[];
   messages: BaseMessage[] = [];
   readonly #agent;
   readonly #maxSteps: number;
   readonly #ledger = new ToolResultLedger();
+  readonly #enabled: Set<ToolsetName>;
+  readonly #selected: string[];
 
   constructor(options: AdminAgentOptions) {
     const { context } = options;
+    const { toolsets, ...filter } = options.filter ?? {};
+    // Every tool of the session's shape is given to createAgent; toolsetsMiddleware sends the
+    // model only the enabled toolsets' (and enable-toolset while one is not enabled).
     const selected = isFleet(context)
-      ? fleetTools(selectTools(registry, { ...options.filter, fleet: true }))
-      : selectTools(registry, options.filter);
-    this.toolNames = selected.map((tool) => tool.name);
+      ? fleetTools(selectTools(registry, { ...filter, fleet: true }))
+      : selectTools(registry, filter);
+    this.#enabled = new Set(toolsets ?? resolveToolsets(undefined));
+    this.#selected = selected.map((tool) => tool.name);
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.#agent = createAgent({
       model: options.model,
@@ -73,10 +83,21 @@ export class ChatSession {
       ),
       systemPrompt: options.systemPrompt ?? loadSystemPrompt(),
       middleware: [
+        toolsetsMiddleware({ enabledFor: () => this.#enabled }),
         toolCallMiddleware(selected, this.#ledger),
         historyMiddleware(options.history),
       ],
     });
+  }
+
+  /** The tools the model is offered now (enable-toolset aside): the enabled toolsets'. */
+  get toolNames(): string[] {
+    return this.#selected.filter((name) => this.#enabled.has(TOOLSET_OF[name] as ToolsetName));
+  }
+
+  /** The toolsets enabled now (the starting ones and those the model enabled). */
+  get toolsets(): ToolsetName[] {
+    return [...this.#enabled];
   }
 
   reset(): void {

@@ -1,5 +1,5 @@
 import { createMiddleware, ToolMessage } from 'langchain';
-import type { AnyToolDefinition, ToolErrorPayload } from '../call/index.js';
+import { type AnyToolDefinition, ENABLE_TOOLSET, type ToolErrorPayload } from '../call/index.js';
 import { maskResetKeys } from '../redact.js';
 import { parseParams } from '../tools/params.js';
 import { invalidParams } from '../call/run-tool.js';
@@ -47,6 +47,8 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], ledger?:
   ): Promise<Awaited<ReturnType<WrapToolCall>>> {
       const { toolCall } = request;
       const id = toolCall.id ?? '';
+      // Answered by toolsetsMiddleware (toolsets.ts), whichever of the two runs first.
+      if (toolCall.name === ENABLE_TOOLSET && !byName.has(ENABLE_TOOLSET)) return handler(request);
       const tool = byName.get(toolCall.name);
       if (!tool || !request.tool) {
         return errorMessage(id, toolCall.name, {

@@ -126,7 +126,9 @@ export function resolveCall(envelope: unknown, filter: ToolFilter = {}): Resolve
   // not asked the site yet may call them; list-users and delete-user keep their single-site forms
   // unless the session knows it is on a network (`network: true`).
   const enabled =
-    filter.network === undefined && tool.network ? tool : selectTools(tools, filter).find((t) => t.name === name);
+    filter.network === undefined && tool.network && (!filter.toolsets || filter.toolsets.includes('network'))
+      ? tool
+      : selectTools(tools, filter).find((t) => t.name === name);
   if (!enabled) {
     return fail({
       code: 'tool_not_allowed',

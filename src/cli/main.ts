@@ -79,7 +79,7 @@ fish: cms-admin completion fish > ~/.config/fish/completions/cms-admin.fish`,
 
 // `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
 // one resolver of the site reads (cli/site-config.ts), so every command gets it the same way.
-const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'undo', 'changes', 'audit', 'plugin status'];
+const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'undo', 'changes', 'audit', 'plugin status', 'tools'];
 for (const path of SITE_COMMANDS) {
   const command = path.split(' ').reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name), program);
   command?.option('--site <name>', 'the site profile to use (default: env CMS_SITE, else CMS_URL; see `cms-admin sites`)');

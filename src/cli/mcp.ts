@@ -7,7 +7,7 @@ import { resolveCliSiteConfig } from './site-config.js';
 import { sessionSites } from './sites/fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
-import { ANSWER_BUDGET_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
+import { ANSWER_BUDGET_FLAG, TOOLSETS_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
 /**
  * The MCP Inspector as the tests run it (test/cli/mcp-conformance.test.ts uses these words): its
@@ -55,6 +55,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--read-only', 'expose only read-only tools')
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
+    .option(...TOOLSETS_FLAG)
     .option('--sites <sites>', 'stdio: several site profiles (a,b | @group | all); every tool takes site')
     .option(
       '--yes',
@@ -81,6 +82,8 @@ for local tools such as the Inspector's UI. Both MCP 2025-11-25 and 2026-07-28 a
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
 asked of the person through MCP elicitation (2026-07-28: an input_required round trip). A client without elicitation gets a refusal,
 unless --yes or --approve names the tool.
+Each session starts with the default toolsets (taxonomy, users, changes; network on a network you
+administer) or --toolsets; enable-toolset adds one and sends notifications/tools/list_changed.
 With --sites (stdio) every tool takes site (a name, "a,b", "@group" or "all"), answers per site,
 and list-sites is listed; a write on more than one site is one elicitation listing each site's
 change, read from that site. docs/fleets.md.

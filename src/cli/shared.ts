@@ -1,7 +1,7 @@
 import { ConfigError } from '../config-error.js';
 import { closestNames } from '../call/envelope.js';
 import { MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
-import { type ToolFilter, tools } from '../call/index.js';
+import { resolveToolsets, type ToolFilter, tools } from '../call/index.js';
 
 export interface FilterOptions {
   readOnly?: boolean;
@@ -11,7 +11,14 @@ export interface FilterOptions {
   answerBudget?: string;
   /** --journal FILE or off (cli/journal-path.ts). */
   journal?: string;
+  /** --toolsets all|a,b (registry/toolsets.ts); chat and mcp start with the default set without it. */
+  toolsets?: string;
 }
+
+export const TOOLSETS_FLAG = [
+  '--toolsets <names>',
+  'toolsets to start with: all, or comma-separated (default: taxonomy,users,changes; `cms-admin tools` lists them)',
+] as const;
 
 export const ANSWER_BUDGET_FLAG = [
   '--answer-budget <chars>',
@@ -53,6 +60,13 @@ export function filterFromOptions(options: FilterOptions): ToolFilter {
       throw badFlag(`Unknown toolkit "${options.toolkit}" (--toolkit): use taxonomy or users.`);
     }
     filter.toolkit = options.toolkit;
+  }
+  if (options.toolsets !== undefined) {
+    try {
+      filter.toolsets = resolveToolsets(options.toolsets);
+    } catch (err) {
+      throw badFlag(`--toolsets: ${(err as Error).message}`);
+    }
   }
   return filter;
 }

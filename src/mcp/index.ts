@@ -30,14 +30,17 @@ export function createMcpServer(
   filter: ToolFilter = {},
   options: McpServerOptions = {},
 ): Server {
-  const handlers = toolHandlers(context, filter, options);
-  const server = new Server({ name: 'cms-admin-toolkit', version: VERSION }, { capabilities: { tools: {} } });
+  // The handlers' toolsets are this session's; enable-toolset tells the client the list changed.
+  let server: Server | undefined;
+  const handlers = toolHandlers(context, filter, { ...options, onToolsChanged: () => server?.sendToolListChanged() });
+  server = new Server({ name: 'cms-admin-toolkit', version: VERSION }, { capabilities: { tools: { listChanged: true } } });
+  const session = server;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: handlers.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const approver = mcpApprover(server, options.approvals ?? {}, extra.requestId);
+    const approver = mcpApprover(session, options.approvals ?? {}, extra.requestId);
     return handlers.call(request.params.name, request.params.arguments, approver, extra.signal);
   });
-  return server;
+  return session;
 }
 
 /**

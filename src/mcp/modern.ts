@@ -7,7 +7,15 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { type Approver, type Fleet, isFleet, type ToolContext, type ToolFilter } from '../call/index.js';
+import {
+  type Approver,
+  type Fleet,
+  isFleet,
+  type ToolContext,
+  type ToolFilter,
+  tools,
+  ToolsetSession,
+} from '../call/index.js';
 import type { McpApprovalPolicy } from './approvals.js';
 import { digestOf, memoryUsedStates, newNonce, type SealedApproval, sealingKey, type UsedStates } from './request-state.js';
 import { toolHandlers, type ToolHandlerOptions } from './tool-handlers.js';
@@ -26,6 +34,11 @@ export interface ModernServing {
   /** Seals and opens `requestState` (HMAC-SHA256, the SDK's codec, a key from the server's store). */
   codec: ReturnType<typeof createRequestStateCodec<SealedApproval>>;
   used: UsedStates;
+  /**
+   * Each person's toolsets (issue #51): a stateless server has no session to keep them in, so
+   * enable-toolset's choice lives here, per person, for the life of this process.
+   */
+  toolsets: Map<string, ToolsetSession>;
 }
 
 export function modernServing(options: { stateDir?: string; key?: Uint8Array; used?: UsedStates } = {}): ModernServing {
@@ -35,6 +48,7 @@ export function modernServing(options: { stateDir?: string; key?: Uint8Array; us
       ttlSeconds: APPROVAL_TTL_SECONDS,
     }),
     used: options.used ?? memoryUsedStates(),
+    toolsets: new Map(),
   };
 }
 
@@ -59,20 +73,32 @@ export function createModernServer(
   options: ModernServerOptions,
   serving: ModernServing,
 ): Server {
-  const handlers = toolHandlers(context, filter, options);
   const site = isFleet(context) ? context.sites.map((s) => s.url).join(' ') : context.client.siteUrl;
   const user =
     options.principal ?? (isFleet(context) ? context.sites.map((s) => s.username).join(' ') : context.client.username);
+  const key = `${user}\n${site}`;
+  let toolsets = serving.toolsets.get(key);
+  if (!toolsets) {
+    toolsets = new ToolsetSession(tools, isFleet(context) ? { ...filter, fleet: true } : filter);
+    serving.toolsets.set(key, toolsets);
+  }
+  let notify: (() => Promise<void>) | undefined;
+  const handlers = toolHandlers(context, filter, { ...options, toolsets, onToolsChanged: () => notify?.() });
   const policy = options.approvals ?? {};
   const server = new Server(
     { name: 'cms-admin-toolkit', version: '0.1.0' },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: { listChanged: true } },
       cacheHints: { 'tools/list': { ttlMs: TOOLS_TTL_MS, cacheScope: 'private' } },
       // Runs before the handler: a tampered, malformed or expired state is the SDK's -32602.
       requestState: { verify: serving.codec.verify },
     },
   );
+  // enable-toolset: the SDK sends notifications/tools/list_changed on the person's
+  // subscriptions/listen stream (stdio routes it there itself).
+  notify = async () => {
+    await server.sendToolListChanged();
+  };
   server.setRequestHandler('tools/list', async () => ({ tools: handlers.list() }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;

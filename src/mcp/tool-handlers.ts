@@ -6,6 +6,7 @@ import {
   type AnyToolDefinition,
   type Approver,
   decideCall,
+  ENABLE_TOOLSET,
   findTool,
   type Fleet,
   fleetTools,
@@ -13,11 +14,12 @@ import {
   isFleet,
   runOnFleet,
   runTool,
-  selectTools,
   type ToolContext,
   type ToolErrorPayload,
   type ToolFilter,
+  TOOLSET_OF,
   tools,
+  ToolsetSession,
 } from '../call/index.js';
 import { previewOutput } from '../tools/output-schemas.js';
 
@@ -25,6 +27,13 @@ import { previewOutput } from '../tools/output-schemas.js';
 export interface ToolHandlerOptions {
   /** List strict-ready input schemas (for clients that pass them to a strict provider). */
   strict?: boolean;
+  /**
+   * The session's toolsets (issue #51), when the caller keeps them across requests (a stateless
+   * 2026-07-28 server keeps one per person); default a new one from `filter.toolsets`.
+   */
+  toolsets?: ToolsetSession;
+  /** Told after enable-toolset changed the list (MCP's notifications/tools/list_changed). */
+  onToolsChanged?: () => Promise<void> | void;
 }
 
 export interface McpToolResult {
@@ -56,10 +65,13 @@ export interface ToolHandlers {
 export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = {}, options: ToolHandlerOptions = {}): ToolHandlers {
   // Several sites (#38): every tool takes `site`, list-sites is listed, answers are per site.
   const fleet = isFleet(context) ? context : undefined;
-  const selected = fleet ? fleetTools(selectTools(tools, { ...filter, fleet: true })) : selectTools(tools, filter);
+  // This session's toolsets (issue #51): `filter.toolsets` to start (unset: the default set);
+  // enable-toolset adds one and the client is told the list changed.
+  const toolsets = options.toolsets ?? new ToolsetSession(tools, fleet ? { ...filter, fleet: true } : filter);
+  const listed = () => (fleet ? fleetTools(toolsets.tools()) : toolsets.tools());
   return {
-    list: () =>
-      selected.map((tool) => {
+    list: () => [
+      ...listed().map((tool) => {
         const described = describeTool(tool);
         return {
           name: described.name,
@@ -74,22 +86,32 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
           },
         };
       }),
+      ...enableToolsetListing(toolsets),
+    ],
     async call(name, params, approver, signal) {
+      if (name === ENABLE_TOOLSET && toolsets.enableTool()) {
+        const outcome = toolsets.enable(params ?? {});
+        if (!outcome.ok) return errorResult(outcome.error);
+        await options.onToolsChanged?.();
+        const result = { ...outcome.result, note: 'The client was sent notifications/tools/list_changed.' };
+        return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], isError: false };
+      }
+      const selected = listed();
       if (fleet) {
         const tool = selected.find((t) => t.name === name);
-        if (!tool) throw unlistedTool(name, selected, findTool(name) ? 'tool_not_allowed' : 'unknown_tool');
+        if (!tool) throw unlistedTool(name, selected, findTool(name) ? 'tool_not_allowed' : 'unknown_tool', toolsets);
         const outcome = await runOnFleet(tool, fleet, params ?? {}, approver, signal);
         if (!outcome.ok) return errorResult(outcome.error);
         return { content: [{ type: 'text' as const, text: JSON.stringify(outcome.result) }], isError: false };
       }
       // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`.
-      const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, filter);
+      const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, toolsets.filter);
       if (!call.ok) {
         // A name this server does not list is an error of the protocol (MCP's tools error handling:
         // -32602), so a client may refresh its list; bad arguments of a listed tool stay an isError
         // result, which the model reads and fixes.
         if (call.error.code === 'unknown_tool' || call.error.code === 'tool_not_allowed')
-          throw unlistedTool(name, selected, call.error.code);
+          throw unlistedTool(name, selected, call.error.code, toolsets);
         return errorResult(call.error);
       }
       const { tool } = call;
@@ -118,17 +140,36 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
 }
 
 /** JSON-RPC InvalidParams naming the tool and the closest names this server lists. */
-function unlistedTool(name: string, listed: readonly AnyToolDefinition[], code: 'unknown_tool' | 'tool_not_allowed') {
+function unlistedTool(
+  name: string,
+  listed: readonly AnyToolDefinition[],
+  code: 'unknown_tool' | 'tool_not_allowed',
+  toolsets: ToolsetSession,
+) {
   const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
   const close = closestNames(
     name,
     listed.map((tool) => tool.name),
   );
-  const why = code === 'unknown_tool' ? 'no such tool' : 'not offered in this session (--read-only or --allow)';
+  const toolset = TOOLSET_OF[name];
+  const why =
+    code === 'unknown_tool'
+      ? 'no such tool'
+      : toolset && toolsets.offered().includes(toolset)
+        ? `in the toolset ${toolset}, not enabled: call ${ENABLE_TOOLSET} with {"toolset": "${toolset}"} first`
+        : 'not offered in this session (--read-only, --allow or --toolsets)';
   const message = `Unknown tool "${shown}": ${why}. ${close.length ? `Closest listed: ${close.join(', ')}.` : 'See tools/list.'}`;
   // A plain error with code and data: the SDK sends them as they are (McpError would prefix
   // "MCP error -32602:" to the message, and the client's McpError prefixes it again).
   return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data: { code, tool: shown, closest: close } });
+}
+
+/** enable-toolset in tools/list while some toolset is not enabled. */
+function enableToolsetListing(toolsets: ToolsetSession): McpTool[] {
+  const spec = toolsets.enableTool();
+  if (!spec) return [];
+  const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  return [{ name: spec.name, description: spec.description, inputSchema: spec.inputSchema, annotations }];
 }
 
 export function errorResult(error: ToolErrorPayload): McpToolResult {

@@ -124,4 +124,22 @@ export {
   type ToolkitName,
 } from '../tools/define-tool.js';
 export { type ToolFilter, selectTools } from './select.js';
+export {
+  DEFAULT_TOOLSETS,
+  resolveToolsets,
+  TOOLSET_NAMES,
+  TOOLSET_OF,
+  TOOLSETS,
+  toolsetOf,
+  type ToolsetName,
+  toolsOfToolset,
+} from './toolsets.js';
+export {
+  ENABLE_TOOLSET,
+  type EnableOutcome,
+  type EnableToolsetSpec,
+  enableToolset,
+  enableToolsetSpec,
+  ToolsetSession,
+} from './toolset-session.js';
 export { ToolError, type ToolErrorPayload } from '../tools/tool-error.js';

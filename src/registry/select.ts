@@ -1,4 +1,5 @@
 import type { AnyToolDefinition, ToolkitName } from '../tools/define-tool.js';
+import { TOOLSET_OF, type ToolsetName } from './toolsets.js';
 
 export interface ToolFilter {
   /** Only tools of this toolkit. */
@@ -14,6 +15,11 @@ export interface ToolFilter {
   network?: boolean;
   /** A session on several sites (#38): list-sites is offered (call/fleet.ts adds `site` to the others). */
   fleet?: boolean;
+  /**
+   * Only tools of these toolsets (toolsets.ts; `resolveToolsets` reads `--toolsets`). Unset: every
+   * toolset (invoke and the tool shell reach any tool; the model-facing surfaces set it).
+   */
+  toolsets?: readonly ToolsetName[];
 }
 
 /** Applies a filter to a list of tools; the adapters all filter through here. */
@@ -29,6 +35,7 @@ export function selectTools(all: readonly AnyToolDefinition[], filter: ToolFilte
     .filter(
     (tool) =>
       (!filter.toolkit || tool.toolkit === filter.toolkit || Boolean(tool.alsoIn?.includes(filter.toolkit))) &&
+      (!filter.toolsets || filter.toolsets.includes(TOOLSET_OF[tool.name] as ToolsetName)) &&
       (!filter.readOnly || tool.annotations.readOnly) &&
       (!filter.allow || filter.allow.includes(tool.name)),
   );

@@ -55,7 +55,7 @@ it('examples/taxonomy-agent.ts builds its own agent with TaxonomyToolkit only an
   expect(stdout.trim()).toBe(`There are ${total} categories.`);
   // The model was offered the taxonomy tools only.
   const offered = server.requests[0]!.tools!.map((t) => t.function.name).sort();
-  expect(offered).toEqual(selectTools(registry, { toolkit: 'taxonomy' }).map((t) => t.name).sort());
+  expect(offered).toEqual(selectTools(registry, { toolsets: ['taxonomy'] }).map((t) => t.name).sort());
   expect(offered).not.toContain('list-users');
 });
 

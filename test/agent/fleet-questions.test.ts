@@ -7,7 +7,7 @@ import { Command, END, MemorySaver, MessagesAnnotation, START, StateGraph } from
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../src/call/index.js';
-import { type ApprovalInterrupt, type NamedSite, UserToolkit } from '../../src/index.js';
+import { type ApprovalInterrupt, ChangesToolkit, type NamedSite, UserToolkit } from '../../src/index.js';
 import { createMcpServer } from '../../src/mcp/index.js';
 import { fleetOf } from '../../src/sites/fleet.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
@@ -38,14 +38,16 @@ afterAll(() => proxy.stop());
 const POWERS = 'administrator (manage_options, promote_users, edit_users, …)';
 const roles = async (id: number) => (await readUser(id)).roles as string[];
 
-/** The tool of a several-site UserToolkit whose approver records each request and answers `answer`. */
+/** The tool of several-site toolkits (UserToolkit, ChangesToolkit for undo-change) whose approver records each request and answers `answer`. */
 function fleetTool(name: string, answer: (request: ApprovalRequest) => Promise<boolean> | boolean = () => false) {
   const asked: ApprovalRequest[] = [];
   const approvals: Approver = async (request) => {
     asked.push(request);
     return (await answer(request)) ? { approved: true } : { approved: false, reason: 'no' };
   };
-  const tool = new UserToolkit({ sites, approvals }).getTools().find((t) => t.name === name)!;
+  const tool = [...new UserToolkit({ sites, approvals }).getTools(), ...new ChangesToolkit({ sites, approvals }).getTools()].find(
+    (t) => t.name === name,
+  )!;
   const invoke = async (args: Record<string, unknown>) => {
     const text = String(await tool.invoke(args));
     recordOutput(text);

@@ -5,10 +5,11 @@ import { createAgent } from 'langchain';
 import { allLangChainTools } from '../../src/toolkits.js';
 import { lastToolResultBlock, ScriptedAnthropic } from '../helpers/scripted-anthropic.js';
 import { testContext, unique, wp } from '../helpers/site.js';
-import { selectTools, tools } from '../../src/call/index.js';
+import { resolveToolsets, selectTools, tools } from '../../src/call/index.js';
 
 // A single site's tools (the network tools are listed only on a network).
-const registry = selectTools(tools, {});
+// The toolkits' default set (#51).
+const registry = selectTools(tools, { toolsets: resolveToolsets(undefined) });
 import { memoryJournal } from '../../src/undo/journal.js';
 
 /** With a journal the toolkits give every tool, the change tools included (without one they are left out). */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/runner.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testContext, testSite } from '../helpers/site.js';
-import { type Fleet, selectTools, type ToolFilter, tools as registry } from '../../src/call/index.js';
+import { type Fleet, type ToolFilter, tools as registry, ToolsetSession } from '../../src/call/index.js';
 
 let server: ScriptedOpenAI;
 beforeAll(async () => {
@@ -31,7 +31,9 @@ async function sentTools(filter: ToolFilter, fleet?: Fleet) {
   const turn = await session.turn('hi');
   expect(turn.stopped).toBeUndefined();
   const tools = server.requests.at(-1)!.tools!;
-  expect(tools).toHaveLength(selectTools(registry, { ...filter, fleet: Boolean(fleet) }).length);
+  // The session's toolsets (the default set unless the filter says; #51), and enable-toolset while one is not enabled.
+  const toolsets = new ToolsetSession(registry, { ...filter, fleet: Boolean(fleet) });
+  expect(tools).toHaveLength(toolsets.tools().length + (toolsets.enableTool() ? 1 : 0));
   const tokens = getEncoding('o200k_base').encode(JSON.stringify(tools)).length;
   const shape = fleet ? ' (several sites)' : filter.network ? ' (network)' : '';
   console.log(`tool schemas sent to the model${shape}: ${JSON.stringify(tools).length} chars, ${tokens} tokens`);
@@ -58,7 +60,8 @@ it('with several sites, the tool list with site on every tool stays within 3,600
   const { tools, tokens } = await sentTools({}, { sites: [site('a'), site('b')] });
   expect(tools.map((t) => t.function.name)).toContain('list-sites');
   for (const { function: fn } of tools) {
-    if (fn.name === 'list-sites') {
+    // list-sites and enable-toolset (a session's, #51) take no site.
+    if (fn.name === 'list-sites' || fn.name === 'enable-toolset') {
       expect(cost(fn)).toBeLessThanOrEqual(150);
       continue;
     }

@@ -10,11 +10,13 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { authorize, makeUser } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
-import { selectTools, tools } from '../../src/call/index.js';
+import { tools, ToolsetSession } from '../../src/call/index.js';
 import { cliArgs } from '../helpers/cli-bin.js';
 
 // A single site's tools: the network tools are listed only on a multisite network (docs/multisite.md).
-const registry = selectTools(tools, {});
+// What a session lists (#51): the default toolsets, and enable-toolset while a toolset is not enabled.
+const session = new ToolsetSession(tools);
+const registry = [...session.tools(), ...(session.enableTool() ? [{ name: 'enable-toolset' }] : [])];
 
 // Issue #37 finding 4, #49: the official MCP conformance suite (pinned), each protocol revision's required set, against `cms-admin mcp --http`
 // in both auth modes. The suite has no option for a bearer token, so it talks to a proxy on

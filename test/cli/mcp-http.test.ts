@@ -20,7 +20,7 @@ let stderr = '';
 
 beforeAll(async () => {
   const site = testSite();
-  server = spawn(process.execPath, [...cliArgs(), 'mcp', '--http', '--port', '0'], {
+  server = spawn(process.execPath, [...cliArgs(), 'mcp', '--http', '--port', '0', '--toolsets', 'all'], {
     cwd: REPO_ROOT,
     env: { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: token },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
 import { createMcpServer } from '../../src/mcp/index.js';
 import { serveMcpHttp } from '../../src/mcp/http.js';
-import { selectTools, tools } from '../../src/call/index.js';
+import { resolveToolsets, selectTools, tools } from '../../src/call/index.js';
 
 // A single site's tools: the network tools are listed only on a multisite network (docs/multisite.md).
 const registry = selectTools(tools, {});
+// Every toolset (#51): each tool is listed and called here, not only the default set's.
+const EVERY_TOOLSET = { toolsets: resolveToolsets('all') };
 import { recordOutput, recordSecretsOf } from '../helpers/output-log.js';
 import { makeUser, signIn } from '../helpers/mcp-oauth.js';
 import { recordSecret } from '../helpers/output-log.js';
@@ -37,7 +39,7 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
     name: 'in memory',
     async connect() {
       const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-      await createMcpServer(journalled(), {}, approveAll).connect(serverSide);
+      await createMcpServer(journalled(), EVERY_TOOLSET, approveAll).connect(serverSide);
       const client = new Client({ name: 'test', version: '1.0.0' });
       await client.connect(clientSide);
       return { client, close: () => client.close() };
@@ -48,7 +50,7 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
     async connect() {
       const token = `structured-${process.pid}-${Date.now()}-token`;
       recordSecret(token);
-      const server = await serveMcpHttp(journalled(), {}, approveAll, { port: 0, token });
+      const server = await serveMcpHttp(journalled(), EVERY_TOOLSET, approveAll, { port: 0, token });
       const client = new Client({ name: 'test', version: '1.0.0' });
       const headers = { Authorization: `Bearer ${token}` };
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
@@ -66,7 +68,7 @@ const connectors: Array<{ name: string; connect(): Promise<Connected> }> = [
     async connect() {
       const site = testSite();
       const journal = memoryJournal();
-      const server = await serveMcpHttp(journalled(), {}, approveAll, {
+      const server = await serveMcpHttp(journalled(), EVERY_TOOLSET, approveAll, {
         port: 0,
         wordpress: {
           siteUrl: site.url,

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
-import { selectTools, tools } from '../../src/call/index.js';
+import { resolveToolsets, selectTools, tools } from '../../src/call/index.js';
 import { cliArgs } from '../helpers/cli-bin.js';
 
-// A single site's tools: the network tools are listed only on a multisite network (docs/multisite.md).
-const registry = selectTools(tools, {});
+// A single site's tools, the default toolsets (issue #51): the network tools are listed only on a
+// multisite network (docs/multisite.md), enable-toolset only while a toolset with tools is not enabled.
+const registry = selectTools(tools, { toolsets: resolveToolsets(undefined) });
+const offered = <T extends { name: string }>(list: T[]) => list.filter((tool) => tool.name !== 'enable-toolset');
 
 const serverCommand = () => {
   const site = testSite();
@@ -38,15 +40,15 @@ describe('cms-admin mcp over a real stdio pipe', () => {
 
   it('lists every registry tool, equal to `cms-admin tools --json`', async () => {
     const { tools } = await client.listTools();
-    const cli = JSON.parse((await runCli(['tools', '--json'])).stdout) as Array<{
+    const cli = JSON.parse((await runCli(['tools', '--json', '--toolsets', 'taxonomy,users,changes'])).stdout) as Array<{
       name: string;
       description: string;
       inputSchema: unknown;
       annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean };
     }>;
-    expect(tools).toHaveLength(registry.length);
-    expect(tools.map((t) => t.name).sort()).toEqual(cli.map((t) => t.name).sort());
-    for (const listed of tools) {
+    expect(offered(tools)).toHaveLength(registry.length);
+    expect(offered(tools).map((t) => t.name).sort()).toEqual(cli.map((t) => t.name).sort());
+    for (const listed of offered(tools)) {
       const same = cli.find((t) => t.name === listed.name)!;
       expect(listed.inputSchema).toEqual(same.inputSchema);
       expect(listed.description).toBe(same.description);
@@ -124,7 +126,7 @@ describe('--read-only over MCP', () => {
       // Not listed, so a protocol error (-32602) naming the tool and the closest listed names.
       await expect(client.callTool({ name: 'create-tag', arguments: { name: unique('nope') } })).rejects.toMatchObject({
         code: -32602,
-        message: expect.stringContaining('Unknown tool "create-tag": not offered in this session (--read-only or --allow)'),
+        message: expect.stringContaining('Unknown tool "create-tag": not offered in this session (--read-only, --allow or --toolsets)'),
         data: { code: 'tool_not_allowed', tool: 'create-tag' },
       });
     } finally {
@@ -144,7 +146,7 @@ describe('@langchain/mcp-adapters', () => {
     const mcp = new MultiServerMCPClient({ mcpServers: { wordpress: { transport: 'stdio', ...serverCommand() } } });
     try {
       const tools = await mcp.getTools();
-      expect(tools).toHaveLength(registry.length);
+      expect(offered(tools)).toHaveLength(registry.length);
       const name = unique('MCP agent cat');
       model.script({ toolCalls: [{ name: 'create-category', args: { name } }] }, { content: 'done' });
       const agent = createAgent({

@@ -173,8 +173,13 @@ type ChatTool = { type: string; function: { name: string; parameters?: Record<st
 /** OpenAI chat completions: tool names, strict tools' schemas, a strict json_schema response_format. */
 export function openAiChatProblems(request: { tools?: unknown; response_format?: unknown }): string[] {
   const problems: string[] = [];
+  const seen = new Set<string>();
   ((request.tools ?? []) as ChatTool[]).forEach((tool, i) => {
     const { name, parameters, strict } = tool.function;
+    // Tool names are unique in a request (Anthropic: "Tool names must be unique"; OpenAI refuses
+    // a duplicate function name too): two toolkits giving the same tool fail here (#52.13).
+    if (seen.has(name)) problems.push(`Invalid 'tools[${i}].function.name': duplicate function name '${name}'; tool names must be unique.`);
+    seen.add(name);
     if (!TOOL_NAME.test(name)) {
       problems.push(
         `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,

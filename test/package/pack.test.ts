@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
 import { asCommonJs, installed, newApp, packTarball, repoVersion, run, runAsync, typeScriptBlocks } from '../helpers/package-app.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testSite, unique, wp } from '../helpers/site.js';
-import { selectTools, tools } from '../../src/call/index.js';
+import { resolveToolsets, selectTools, tools } from '../../src/call/index.js';
 import { changeStore } from '../../src/undo/change-store.js';
 import { type ChangeEntry, fileJournal } from '../../src/undo/journal.js';
 
@@ -68,7 +68,8 @@ describe('a library-only app: the toolkits next to @langchain/core', () => {
       path.join(app, 'check.mjs'),
       `import { TaxonomyToolkit, tools } from 'cms-admin-toolkit';\nimport { DynamicStructuredTool } from '@langchain/core/tools';\nconst site = ${site};\nconsole.log(JSON.stringify(${counts}));`,
     );
-    const taxonomy = selectTools(registry, { toolkit: 'taxonomy' });
+    // TaxonomyToolkit: the taxonomy toolset (the default set's part of it); the change tools are ChangesToolkit's.
+    const taxonomy = selectTools(registry, { toolsets: ['taxonomy'] });
     const expected = {
       taxonomy: taxonomy.filter((t) => !t.needsJournal).length,
       withJournal: taxonomy.length,
@@ -84,7 +85,8 @@ describe('a library-only app: the toolkits next to @langchain/core', () => {
     const bin = path.join(app, 'node_modules/.bin/cms-admin');
     const site = testSite();
     const env = { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: 'off', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-    expect(JSON.parse(run(bin, ['tools', '--json'], app))).toHaveLength(registry.length);
+    // Every tool, the network and several-site ones too (#52.6).
+    expect(JSON.parse(run(bin, ['tools', '--json'], app))).toHaveLength(tools.length);
     const tags = JSON.parse(run(bin, ['invoke', '{"tool":"get-cms-tags","params":{"limit":1}}'], app, env));
     expect(tags.result.total).toBe((await wp().get<unknown[]>('/wp/v2/tags', { per_page: 100 })).length);
     const messages = [
@@ -94,7 +96,9 @@ describe('a library-only app: the toolkits next to @langchain/core', () => {
     ];
     const mcp = await spawnWithInput(bin, ['mcp'], app, env, `${messages.map((m) => JSON.stringify(m)).join('\n')}\n`, (out) => out.includes('"id":2'));
     const listed = mcp.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
-    expect(listed.result.tools).toHaveLength(registry.length);
+    // One site, the default toolsets (and enable-toolset while a toolset with tools is not enabled).
+    const session = selectTools(registry, { toolsets: resolveToolsets(undefined) });
+    expect(listed.result.tools.filter((t: { name: string }) => t.name !== 'enable-toolset')).toHaveLength(session.length);
     const shell = await spawnWithInput(bin, ['chat'], app, env, 'get-cms-tags limit=1\n/exit\n');
     expect(shell).toContain('tool shell');
     expect(shell).toContain(String(tags.result.items[0].name));
@@ -191,19 +195,23 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
       expect(JSON.parse(String(result?.content)).total).toBe(categories.length);
     });
 
+    it('the toolkits spread together: each tool once', async () => {
+      expect(await snippet(2)).toMatch(/^(\d+) tools, \1 names$/m);
+    });
+
     it('the interrupt snippet: creating an administrator waits, its summary is printed, and the resume creates it', async () => {
       server.clear();
       const username = unique(`alice-${flavour}`).toLowerCase().replace(/[^a-z0-9-]/g, '-');
       const args = { username, email: `${username}@example.com`, password: `Pw-${Date.now().toString(36)}-9!xQ#k`, role: 'administrator' };
       server.script({ toolCalls: [{ name: 'create-user', args }] }, { content: 'Done.' });
-      const out = await snippet(2);
+      const out = await snippet(3);
       expect(out).toMatch(new RegExp(`${username}.*administrator`));
       const found = await wp().get<Array<{ username: string; roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
       expect(found.map((u) => [u.username, u.roles])).toEqual([[username, ['administrator']]]);
     });
 
     it('the ScriptedChatModel snippet: the tag is created, then undone through the default journal', async () => {
-      const out = await snippet(3);
+      const out = await snippet(4);
       expect(out).toContain('I added the tag Scripted, then took it back. (3 model calls)');
       expect(await wp().get<unknown[]>('/wp/v2/tags', { slug: 'scripted' })).toEqual([]);
       // The person's change store (#47): the interrupt snippet's create-user is there too.

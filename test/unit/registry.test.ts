@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/client/index.js';
 import { describeTool } from '../../src/adapters/json-schema.js';
-import { TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
+import { ChangesToolkit, TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
 import { tools } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { SELF_DESCRIBING_PARAMS } from '../../src/tools/schema.js';
@@ -49,7 +49,7 @@ const USER_TOOLS = [
   'find-users-with-capability',
   'update-user-capabilities',
 ];
-/** The change journal's tools (issue #24), in both toolkits. */
+/** The change journal's tools (issue #24): ChangesToolkit's (#52.13: not in both toolkits). */
 const CHANGE_TOOLS = ['list-changes', 'undo-change'];
 
 // A client that is never called: building toolkits must not touch the network.
@@ -63,28 +63,20 @@ describe('registry', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS, ...CHANGE_TOOLS, ...network, ...fleet].sort());
   });
 
-  it('TaxonomyToolkit and UserToolkit give exactly their tools', () => {
-    expect(
-      new TaxonomyToolkit({ context })
-        .getTools()
-        .map((t) => t.name)
-        .sort(),
-    ).toEqual([...TAXONOMY_TOOLS, ...CHANGE_TOOLS].sort());
-    expect(
-      new UserToolkit({ context })
-        .getTools()
-        .map((t) => t.name)
-        .sort(),
-    ).toEqual([...USER_TOOLS, ...CHANGE_TOOLS].sort());
+  it('TaxonomyToolkit, UserToolkit and ChangesToolkit give exactly their tools', () => {
+    const names = (toolkit: TaxonomyToolkit | UserToolkit | ChangesToolkit) => toolkit.getTools().map((t) => t.name).sort();
+    // Every toolset of each (toolsets: 'all'): taxonomy and taxonomy-cleanup; users, roles, accounts-bulk (one site: no network).
+    expect(names(new TaxonomyToolkit({ context, toolsets: 'all' }))).toEqual([...TAXONOMY_TOOLS].sort());
+    expect(names(new UserToolkit({ context, toolsets: 'all' }))).toEqual([...USER_TOOLS].sort());
+    expect(names(new ChangesToolkit({ context }))).toEqual([...CHANGE_TOOLS].sort());
   });
 
   it('without a change journal the toolkits leave out the change tools (they could only say nothing is recorded)', () => {
-    const names = (toolkit: TaxonomyToolkit | UserToolkit) => toolkit.getTools().map((t) => t.name).sort();
-    expect(names(new TaxonomyToolkit({ context: { client } }))).toEqual([...TAXONOMY_TOOLS].sort());
-    expect(names(new UserToolkit({ context: { client } }))).toEqual([...USER_TOOLS].sort());
+    const names = (toolkit: ChangesToolkit) => toolkit.getTools().map((t) => t.name).sort();
+    expect(names(new ChangesToolkit({ context: { client } }))).toEqual([]);
     const site = { url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' };
-    expect(names(new TaxonomyToolkit({ site, journal: 'off' }))).toEqual([...TAXONOMY_TOOLS].sort());
-    expect(names(new TaxonomyToolkit({ site, journal: memoryJournal() }))).toEqual([...TAXONOMY_TOOLS, ...CHANGE_TOOLS].sort());
+    expect(names(new ChangesToolkit({ site, journal: 'off' }))).toEqual([]);
+    expect(names(new ChangesToolkit({ site, journal: memoryJournal() }))).toEqual([...CHANGE_TOOLS].sort());
   });
 
   it('read-only toolkits keep only read-only tools', () => {
@@ -96,7 +88,6 @@ describe('registry', () => {
       'find-posts',
       'get-cms-categories',
       'get-cms-tags',
-      'list-changes',
       'list-taxonomies',
       'list-terms',
     ]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/config.js';
-import { UserToolkit } from '../../src/toolkits.js';
+import { ChangesToolkit, UserToolkit } from '../../src/toolkits.js';
 import type { ApprovalRequest, Approver } from '../../src/call/index.js';
 import { fileJournal, memoryJournal, type ChangeJournal } from '../../src/undo/journal.js';
 import { runCli } from '../helpers/cli.js';
@@ -35,7 +35,7 @@ async function demotionThenCategory(journal?: ChangeJournal) {
 
 /** Two undo-change calls at once, as a model's parallel tool calls reach the LangChain tool. */
 async function twoUndosAtOnce(context: ReturnType<typeof journalled>['context'], approvals: Approver) {
-  const undo = new UserToolkit({ context, approvals }).getTools().find((t) => t.name === 'undo-change')!;
+  const undo = new ChangesToolkit({ context, approvals }).getTools().find((t) => t.name === 'undo-change')!;
   const answers = await Promise.all([undo.invoke({}), undo.invoke({})]);
   return answers.map((a) => JSON.parse(String(a)) as Record<string, any>);
 }
@@ -47,7 +47,7 @@ function lookingOnly(context: ReturnType<typeof journalled>['context']) {
     questions.push(request);
     return { approved: false, reason: 'just looking' };
   };
-  const undo = new UserToolkit({ context, approvals }).getTools().find((t) => t.name === 'undo-change')!;
+  const undo = new ChangesToolkit({ context, approvals }).getTools().find((t) => t.name === 'undo-change')!;
   return { questions, undo };
 }
 
