@@ -48,7 +48,7 @@ describe('strict-ready schemas', () => {
 
   it('every tool’s declaration, as ChatGoogleGenerativeAI builds it, fits Gemini’s schema subset', () => {
     const model = new ChatGoogleGenerativeAI({ model: 'gemini-2.5-flash', apiKey: 'x' });
-    const params = model.invocationParams({ tools: allLangChainTools({ site }) } as never) as {
+    const params = model.invocationParams({ tools: allLangChainTools({ site, toolsets: 'all' }) } as never) as {
       tools: Array<{ functionDeclarations: Array<{ name: string; parameters?: Record<string, unknown> }> }>;
     };
     const declarations = params.tools[0]!.functionDeclarations;

@@ -95,7 +95,7 @@ export class ClientIdDocuments {
         const list = addresses as LookupAddress[];
         const bad = list.find((a) => refused(a.address));
         if (bad || list.length === 0) {
-          return callback(Object.assign(new Error(`${hostname} resolves to ${bad?.address ?? 'nothing'}`), { code: 'EBLOCKED' }), '', 0);
+          return callback(new BlockedAddressError(`${hostname} resolves to ${bad?.address ?? 'nothing'}`), '', 0);
         }
         if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
         const first = list[0] as LookupAddress;
@@ -138,7 +138,7 @@ export class ClientIdDocuments {
       req.on('close', () => clearTimeout(timer));
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.#timeoutMs} ms`)));
       req.on('error', (err: NodeJS.ErrnoException) =>
-        fail(err.code === 'EBLOCKED' ? `${err.message}, a private or loopback address` : err.message),
+        fail(err instanceof BlockedAddressError ? `${err.message}, a private or loopback address` : err.message),
       );
       req.end();
     });
@@ -169,3 +169,6 @@ function cacheMsOf(headers: Record<string, string | string[] | undefined>): numb
   const expires = Date.parse(String(headers.expires ?? ''));
   return Number.isNaN(expires) ? 0 : Math.max(0, Math.min(expires - Date.now(), MAX_CACHE_MS));
 }
+
+/** A client id document's host resolves to an address we do not fetch from (private, loopback). */
+class BlockedAddressError extends Error {}
