@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectTools, tools } from '../../src/call/index.js';
+import { resolveToolsets, selectTools, tools } from '../../src/call/index.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { cliArgs } from '../helpers/cli-bin.js';
 import { recordOutput } from '../helpers/output-log.js';
@@ -15,7 +15,8 @@ import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
  * requests (`input_required` + a sealed `requestState`): approved (read back from WordPress),
  * declined, tampered, replayed, and a review that changed between the two calls.
  */
-const registry = selectTools(tools, {});
+// The default toolsets' tools in the registry's order, then enable-toolset (the other toolsets are offered).
+const registry = selectTools(tools, { toolsets: resolveToolsets(undefined) });
 const token = `test-token-${'m'.repeat(24)}-${process.pid}`;
 let server: ChildProcess;
 let url = '';
@@ -143,7 +144,7 @@ describe.each(['http', 'stdio'] as const)('MCP 2026-07-28 over %s (SDK 2.x clien
       const discovered = client.getDiscoverResult();
       expect(discovered?.capabilities.tools).toBeDefined();
       const listed = await client.listTools();
-      expect(listed.tools.map((t) => t.name)).toEqual(registry.map((t) => t.name));
+      expect(listed.tools.map((t) => t.name)).toEqual([...registry.map((t) => t.name), 'enable-toolset']);
       if (wire) {
         const raw = wire.find((m) => (m.result as { tools?: unknown })?.tools)?.result as Record<string, unknown>;
         expect(raw).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'private' });
@@ -162,7 +163,7 @@ describe.each(['http', 'stdio'] as const)('MCP 2026-07-28 over %s (SDK 2.x clien
     try {
       const result = await client.callTool({ name: 'set-user-role', arguments: { id: user.id, role: 'administrator' } });
       expect(result.isError).toBe(false);
-      expect(asked).toEqual([expect.stringMatching(new RegExp(`^Approve: give ${user.username} the role administrator .*\\(was: subscriber\\)\\?$`))]);
+      expect(asked).toEqual([expect.stringMatching(new RegExp(`^Approve: give ${user.username} the role administrator .*\\(was: subscriber\\); it grants power: change every site setting \\(manage_options\\).*\\?$`))]);
       expect(await rolesOf(user.id)).toEqual(['administrator']);
     } finally {
       await client.close();
