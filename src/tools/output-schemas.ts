@@ -68,3 +68,9 @@ export const accountListOutput = z.looseObject({
   total: z.number().int(),
   items: z.array(entry),
 });
+
+/** recount-terms (#51): how many terms were checked, which stored counts changed. */
+export const recountOutput = z.looseObject({ taxonomy: z.string() });
+
+/** The clean-up writes (#51): prune-terms, set-terms-parent, migrate-terms name their taxonomy. */
+export const cleanupOutput = z.looseObject({ taxonomy: z.string() });
