@@ -27,6 +27,11 @@ const TAXONOMY_TOOLS = [
   'assign-terms-to-posts',
   'remove-terms-from-posts',
   'merge-terms',
+  // taxonomy clean-up (#51)
+  'prune-terms',
+  'find-duplicate-terms',
+  'recount-terms',
+  'set-terms-parent',
 ];
 const USER_TOOLS = [
   'list-users',
@@ -87,6 +92,7 @@ describe('registry', () => {
       .map((t) => t.name)
       .sort();
     expect(names).toEqual([
+      'find-duplicate-terms',
       'find-posts',
       'get-cms-categories',
       'get-cms-tags',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { cleanupOutput } from '../output-schemas.js';
-import { taxonomySlug, text } from '../schema.js';
+import { parentId, taxonomySlug, text, wpIds } from '../schema.js';
 import { taxonomyRef } from '../undo-data.js';
 import { idRanges } from '../answers/bulk.js';
 import { ToolError } from '../tool-error.js';
@@ -20,11 +20,11 @@ export const pruneTerms = defineTool({
   description: 'Delete terms used by at most max_posts posts (any status or type). Never the default category or parents.',
   schema: () => z.strictObject({
     taxonomy: taxonomySlug(),
-    max_posts: z.number().int().min(0).optional().describe('Kept if used more; default 0'),
+    max_posts: parentId().optional().describe('Kept if used by more; default 0'),
     search: text().optional(),
     older_than: text(40).optional().describe('ISO date; kept if a post dated since uses it'),
-    exclude_ids: z.array(z.number().int().positive()).optional(),
-    include_parents: z.boolean().optional(),
+    exclude_ids: wpIds().optional().describe('Never pruned'),
+    include_parents: z.boolean().optional().describe('Also terms with children (they move up)'),
   }),
   outputSchema: cleanupOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },

@@ -28,11 +28,6 @@ export const recountTerms = defineTool({
     summary: (params, result: { changed_count?: number }) =>
       `recounted ${params.taxonomy} (${result.changed_count ?? 0} count(s) changed)`,
   },
-  review: async ({ client }, params) => {
-    const kind = await resolveTaxonomy(client, params.taxonomy);
-    const which = params.term_ids ? `${params.term_ids.length} ${kind.plural}` : `every ${kind.noun}`;
-    return { approval: 'none', summary: `recompute the stored post counts of ${which}` };
-  },
   async execute({ client }, params) {
     const kind = await resolveTaxonomy(client, params.taxonomy);
     await requireCompanion(client, 'recount-terms', 'terms/recount');

@@ -57,9 +57,9 @@ export const setTermsParent = defineTool({
   name: 'set-terms-parent',
   toolkit: 'taxonomy',
   description: 'Move terms under one parent (0 = top level); refuses loops.',
-  schema: () => z.strictObject({ taxonomy: taxonomySlug(), term_ids: wpIds().max(500), parent: parentId() }),
+  schema: () => z.strictObject({ taxonomy: taxonomySlug(), term_ids: wpIds().max(500), parent: parentId().describe('0 = top level') }),
   outputSchema: cleanupOutput,
-  annotations: { readOnly: false, destructive: false, idempotent: true },
+  annotations: { readOnly: false, destructive: true, idempotent: true },
   undo: {
     scope: async ({ client }, params) => ({
       taxonomy: taxonomyRef(await resolveTaxonomy(client, params.taxonomy)),
