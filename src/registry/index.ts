@@ -21,6 +21,7 @@ import { pruneTerms } from '../tools/taxonomy/prune-terms.js';
 import { findDuplicateTerms } from '../tools/taxonomy/find-duplicate-terms.js';
 import { recountTerms } from '../tools/taxonomy/recount-terms.js';
 import { setTermsParent } from '../tools/taxonomy/set-terms-parent.js';
+import { migrateTerms } from '../tools/taxonomy/migrate-terms.js';
 import { updateCategory } from '../tools/taxonomy/update-category.js';
 import { updateTag } from '../tools/taxonomy/update-tag.js';
 import { createUser } from '../tools/users/create-user.js';
@@ -74,6 +75,7 @@ export const tools: readonly AnyToolDefinition[] = [
   findDuplicateTerms,
   recountTerms,
   setTermsParent,
+  migrateTerms,
   // users (list-users and delete-user have network forms: select.ts picks them on a network)
   { ...listUsers, onNetwork: listUsersOnNetwork } as AnyToolDefinition,
   createUser,

@@ -32,6 +32,7 @@ const TAXONOMY_TOOLS = [
   'find-duplicate-terms',
   'recount-terms',
   'set-terms-parent',
+  'migrate-terms',
 ];
 const USER_TOOLS = [
   'list-users',

@@ -158,6 +158,14 @@ const CASES: Record<string, Case> = {
       return { params: { taxonomy: 'category', term_ids: [child.id], parent: parent.id }, names: [child.name, parent.name], read: term('categories', child.id) };
     },
   },
+  'migrate-terms': {
+    async setup() {
+      const cat = await makeCategory('Dry migrate');
+      const posts = await makePosts([{ categories: [cat.id] }]);
+      const read = async () => [await term('categories', cat.id)(), await postTerms(posts)()];
+      return { params: { from_taxonomy: 'category', to_taxonomy: 'post_tag', term_ids: [cat.id] }, names: [cat.name], read };
+    },
+  },
   'create-user': {
     async setup() {
       const { username, email } = newIdentity('dryuser');

@@ -1,0 +1,223 @@
+import { chunk, decodeEntities, type WordPressClient } from '../../client/index.js';
+import { hasCompanion } from '../companion.js';
+import { ToolError } from '../tool-error.js';
+import { type PostTermChange, taxonomyRef } from '../undo-data.js';
+import { changePostTerms } from './change-post-terms.js';
+import { postsWithAnyTerm, readPostTerms } from './post-terms.js';
+import { taxonomyPostTypes } from './post-types.js';
+import { registeredTermMeta } from './term-meta.js';
+import { resolveTaxonomy } from './taxonomies.js';
+import { defaultCategoryId } from './term-writes.js';
+import { type TermKind, termNotFound } from './terms.js';
+
+export interface MigrateParams {
+  from_taxonomy: string;
+  to_taxonomy: string;
+  term_ids: number[];
+  keep_source?: boolean;
+}
+
+type RawTerm = { id: number; name: string; slug: string; description: string; parent: number; meta?: unknown };
+type Holder = { id: number; type: string | null; terms: number[] };
+
+export interface MigratePlan {
+  from: TermKind;
+  to: TermKind;
+  sources: RawTerm[];
+  /** Source id → the target term with its slug, when one exists. */
+  matched: Map<number, RawTerm>;
+  /** Objects holding a source; `movable` those of a type the target taxonomy is on. */
+  holders: Holder[];
+  movable: Holder[];
+  /** Registered meta keys of the target taxonomy. */
+  targetMeta: Set<string>;
+  keepSource: boolean;
+  /** The default category (from categories): WordPress files a post it leaves without any under it. */
+  fallback?: number;
+}
+
+const FIELDS = 'id,name,slug,description,parent,meta';
+
+/** Reads what a migration needs; refuses what it cannot do. Writes nothing. */
+export async function planMigrate(client: WordPressClient, params: MigrateParams): Promise<MigratePlan> {
+  const [from, to] = await Promise.all([resolveTaxonomy(client, params.from_taxonomy), resolveTaxonomy(client, params.to_taxonomy)]);
+  if (from.taxonomy === to.taxonomy)
+    throw new ToolError('same_taxonomy', `from_taxonomy and to_taxonomy are both ${from.taxonomy}.`, { hint: 'Use merge-terms within one taxonomy.' });
+  const ids = [...new Set(params.term_ids)];
+  const found = await client.all<RawTerm>(from.route, { include: ids, _fields: FIELDS, hide_empty: false, per_page: 100 });
+  const sources = found.map((t) => ({ ...t, name: decodeEntities(t.name) }));
+  const missing = ids.filter((id) => !sources.some((t) => t.id === id));
+  if (missing.length) throw termNotFound(from, missing);
+  const fallback = from.taxonomy === 'category' ? await defaultCategoryId(client) : undefined;
+  if (!params.keep_source) {
+    if (fallback !== undefined && ids.includes(fallback))
+      throw new ToolError('cannot_delete_default_category', `Category ${fallback} is the site's default category; WordPress never deletes it. Nothing was changed.`, {
+        hint: 'Pass keep_source: true, or leave it out of term_ids.',
+      });
+  }
+  const [targets, holders, types, targetMeta] = await Promise.all([
+    Promise.all(chunk(sources.map((t) => t.slug), 100).map((slug) => client.all<RawTerm>(to.route, { slug, _fields: FIELDS, hide_empty: false, per_page: 100 }))),
+    holdersWithTypes(client, from, ids),
+    taxonomyPostTypes(client, to.taxonomy),
+    registeredTermMeta(client, to),
+  ]);
+  const bySlug = new Map(targets.flat().map((t) => [t.slug, { ...t, name: decodeEntities(t.name) }]));
+  const matched = new Map<number, RawTerm>();
+  for (const source of sources) {
+    const target = bySlug.get(source.slug);
+    if (target) matched.set(source.id, target);
+  }
+  const on = new Set([...types.routes.map((r) => r.type), ...types.hidden]);
+  const movable = holders.filter((h) => h.type !== null && on.has(h.type));
+  return { from, to, sources, matched, holders, movable, targetMeta: new Set(Object.keys(targetMeta)), keepSource: params.keep_source ?? false, fallback };
+}
+
+/** Objects holding any of the terms, with their post type (the plugin says; else each REST route's type). */
+async function holdersWithTypes(client: WordPressClient, kind: TermKind, ids: number[]): Promise<Holder[]> {
+  if (await hasCompanion(client, 'post-terms/read')) {
+    const pages = [];
+    for (const termIds of chunk(ids, 500))
+      pages.push(await client.all<Holder>('/cms-admin/v1/post-terms', { taxonomy: kind.taxonomy, term_ids: termIds, per_page: 500 }));
+    return [...new Map(pages.flat().map((h) => [h.id, h])).values()];
+  }
+  const { routes } = await taxonomyPostTypes(client, kind.taxonomy);
+  const typeOf = new Map(routes.map((r) => [r.route, r.type]));
+  return (await postsWithAnyTerm(client, kind, ids)).map((p) => ({ id: p.id, type: typeOf.get(p.route) ?? null, terms: p.terms }));
+}
+
+/** A source's registered meta the target takes; the rest, by key, is dropped. */
+function metaFor(plan: MigratePlan, source: RawTerm, target?: RawTerm) {
+  const meta = source.meta && typeof source.meta === 'object' && !Array.isArray(source.meta) ? (source.meta as Record<string, unknown>) : {};
+  const has = (target?.meta ?? {}) as Record<string, unknown>;
+  const carry: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(meta)) {
+    if (value === '' || value === null || value === false || value === 0) continue; // unset (REST shows defaults)
+    if (!plan.targetMeta.has(key)) dropped.push(`${key} (not registered on ${plan.to.taxonomy})`);
+    else if (has[key] !== undefined && has[key] !== '' && has[key] !== null && JSON.stringify(has[key]) !== JSON.stringify(value))
+      dropped.push(`${key} (the target has ${JSON.stringify(has[key])})`);
+    else if (JSON.stringify(has[key]) !== JSON.stringify(value)) carry[key] = value;
+  }
+  return { carry, dropped };
+}
+
+export interface MigrateTerm {
+  from_id: number;
+  name: string;
+  to_id: number;
+  created: boolean;
+  posts: number;
+  source_deleted: boolean;
+  kept_reason?: string;
+  meta_dropped?: string[];
+}
+
+export interface MigrateReport {
+  from_taxonomy: string;
+  to_taxonomy: string;
+  terms: MigrateTerm[];
+  posts_changed: number;
+  /** Objects of types the target taxonomy is not on: they keep the source term. */
+  posts_not_moved: Array<{ id: number; type: string | null }>;
+  posts_failed: Array<{ post_id: number; code: string; message: string }>;
+  /** For the journal (undo-terms: `done`); not in the answer. */
+  post_changes?: Record<string, PostTermChange>;
+  created_ids?: number[];
+}
+
+/** Terms made or matched in the target, their meta, every movable object given them, then the sources deleted where nothing is left. */
+export async function applyMigrate(client: WordPressClient, plan: MigratePlan): Promise<MigrateReport> {
+  const toId = new Map<number, number>();
+  const created: number[] = [];
+  const dropped = new Map<number, string[]>();
+  // Parents first, so a child's parent (migrated too) is known in the target.
+  const order = [...plan.sources].sort((a, b) => depth(plan, a) - depth(plan, b));
+  for (const source of order) {
+    const target = plan.matched.get(source.id);
+    const { carry, dropped: lost } = metaFor(plan, source, target);
+    if (lost.length) dropped.set(source.id, lost);
+    const meta = Object.keys(carry).length ? { meta: carry } : {};
+    if (target) {
+      toId.set(source.id, target.id);
+      if (meta.meta) await client.post(`${plan.to.route}/${target.id}`, meta, { _fields: 'id' });
+      continue;
+    }
+    const parent = plan.to.hierarchical && source.parent ? toId.get(source.parent) : undefined;
+    const made = await client.post<{ id: number }>(
+      plan.to.route,
+      { name: source.name, slug: source.slug, description: source.description, ...(parent ? { parent } : {}), ...meta },
+      { _fields: 'id' },
+    );
+    toId.set(source.id, made.id);
+    created.push(made.id);
+  }
+  // Each object gets the targets of the sources it holds: one write per group of the same sources.
+  const had = new Map((await readPostTerms(client, plan.to, plan.movable.map((h) => h.id))).map((p) => [p.id, p.terms]));
+  const groups = new Map<string, number[]>();
+  for (const holder of plan.movable) {
+    const add = holder.terms.filter((t) => toId.has(t)).map((t) => toId.get(t) as number);
+    const key = JSON.stringify([...new Set(add)].sort((a, b) => a - b));
+    groups.set(key, [...(groups.get(key) ?? []), holder.id]);
+  }
+  const report: MigrateReport = {
+    from_taxonomy: plan.from.taxonomy,
+    to_taxonomy: plan.to.taxonomy,
+    terms: [],
+    posts_changed: 0,
+    posts_not_moved: plan.holders.filter((h) => !plan.movable.includes(h)).map((h) => ({ id: h.id, type: h.type })),
+    posts_failed: [],
+    post_changes: {},
+    created_ids: created,
+  };
+  for (const [key, ids] of groups) {
+    const add = JSON.parse(key) as number[];
+    const result = await changePostTerms(client, plan.to, ids, { add, remove: [] });
+    report.posts_changed += result.updated.length;
+    for (const id of result.updated) {
+      const gained = result.changes?.[String(id)]?.added ?? add.filter((t) => !had.get(id)?.includes(t));
+      if (gained.length) (report.post_changes as Record<string, PostTermChange>)[String(id)] = { added: gained, removed: [] };
+    }
+    report.posts_failed.push(...result.failed.map((f) => ({ post_id: f.post_id, code: f.error.code, message: f.error.message })));
+  }
+  const failedIds = new Set(report.posts_failed.map((f) => f.post_id));
+  for (const source of plan.sources) {
+    const holders = plan.holders.filter((h) => h.terms.includes(source.id));
+    const stuck = holders.filter((h) => !plan.movable.includes(h) || failedIds.has(h.id));
+    let kept_reason: string | undefined;
+    if (plan.keepSource) kept_reason = 'keep_source';
+    else if (stuck.length) kept_reason = `${stuck.length} object(s) not moved keep it (ids ${stuck.slice(0, 10).map((h) => h.id).join(', ')})`;
+    else await client.delete(`${plan.from.route}/${source.id}`, { force: true });
+    report.terms.push({
+      from_id: source.id,
+      name: source.name,
+      to_id: toId.get(source.id) as number,
+      created: created.includes(toId.get(source.id) as number),
+      posts: holders.length,
+      source_deleted: !kept_reason,
+      ...(kept_reason ? { kept_reason } : {}),
+      ...(dropped.has(source.id) ? { meta_dropped: dropped.get(source.id) } : {}),
+    });
+  }
+  return report;
+}
+
+function depth(plan: MigratePlan, term: RawTerm): number {
+  let n = 0;
+  for (let p = term.parent; p && n < 50; n++) p = plan.sources.find((s) => s.id === p)?.parent ?? 0;
+  return n;
+}
+
+/** The journal's scope: the target taxonomy (matched terms; posts by `done`), the source under `also`. */
+export function migrateScope(plan: MigratePlan) {
+  const sourceIds = plan.sources.map((t) => t.id);
+  return {
+    taxonomy: taxonomyRef(plan.to),
+    terms: [...new Set([...plan.matched.values()].map((t) => t.id))],
+    also: {
+      taxonomy: taxonomyRef(plan.from),
+      terms: sourceIds,
+      posts: plan.holders.map((h) => h.id),
+      postTerms: plan.fallback === undefined ? sourceIds : [...sourceIds, plan.fallback],
+    },
+  };
+}
