@@ -81,4 +81,17 @@ describe('term meta', () => {
     const concise = await callOk('list-terms', { taxonomy: 'category', search: name });
     expect(concise.items[0].meta).toBeUndefined();
   });
+
+  it('merge-terms carries meta the target has none of, names what it drops; undo takes it back', async () => {
+    const source = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('Src'), meta: { color: 'red', rank: 3 } });
+    const target = await wp().post<{ id: number }>('/wp/v2/categories', { name: unique('Tgt'), meta: { color: 'blue' } });
+    const context = journalled();
+    const result = await callOkIn(context, 'merge-terms', { taxonomy: 'category', source_ids: [source.id], target_id: target.id, delete_sources: true });
+    expect(result.meta_carried).toEqual(['rank']);
+    expect(result.meta_dropped).toEqual([`color "red" of category ${source.id}`]);
+    expect(await rows(target.id)).toEqual({ color: 'blue', rank: '3' });
+    const report = await undoChange(context, context.journal!);
+    expect(report.conflicts).toEqual([]);
+    expect(await rows(target.id)).toEqual({ color: 'blue' });
+  });
 });
