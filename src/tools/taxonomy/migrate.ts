@@ -1,4 +1,4 @@
-import { chunk, decodeEntities, type WordPressClient } from '../../client/index.js';
+import { chunk, decodeEntities, mapLimit, type WordPressClient } from '../../client/index.js';
 import { hasCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
 import { type PostTermChange, taxonomyRef } from '../undo-data.js';
@@ -132,6 +132,9 @@ export async function applyMigrate(client: WordPressClient, plan: MigratePlan): 
   const dropped = new Map<number, string[]>();
   // Parents first, so a child's parent (migrated too) is known in the target.
   const order = [...plan.sources].sort((a, b) => depth(plan, a) - depth(plan, b));
+  // A flat target: its new terms in /batch/v1 requests of 25; a hierarchical one in order (parents first).
+  const flat = !plan.to.hierarchical;
+  const pending: Array<{ source: RawTerm; body: Record<string, unknown> }> = [];
   for (const source of order) {
     const target = plan.matched.get(source.id);
     const { carry, dropped: lost } = metaFor(plan, source, target);
@@ -143,13 +146,29 @@ export async function applyMigrate(client: WordPressClient, plan: MigratePlan): 
       continue;
     }
     const parent = plan.to.hierarchical && source.parent ? toId.get(source.parent) : undefined;
-    const made = await client.post<{ id: number }>(
-      plan.to.route,
-      { name: source.name, slug: source.slug, description: source.description, ...(parent ? { parent } : {}), ...meta },
-      { _fields: 'id' },
-    );
+    const body = { name: source.name, slug: source.slug, description: source.description, ...(parent ? { parent } : {}), ...meta };
+    if (flat) {
+      pending.push({ source, body });
+      continue;
+    }
+    const made = await client.post<{ id: number }>(plan.to.route, body, { _fields: 'id' });
     toId.set(source.id, made.id);
     created.push(made.id);
+  }
+  const made = await client.batch(pending.map(({ body }) => ({ path: `${plan.to.route}?_fields=id`, body })));
+  made.forEach((r, i) => {
+    if (!r.ok) return;
+    const id = Number((r.body as { id: number }).id);
+    toId.set((pending[i] as { source: RawTerm }).source.id, id);
+    created.push(id);
+  });
+  const failed = made.findIndex((r) => !r.ok);
+  if (failed >= 0) {
+    const r = made[failed] as { ok: false; error: Error };
+    throw new ToolError('term_not_created', `The ${plan.to.noun} "${(pending[failed] as { source: RawTerm }).source.name}" could not be created: ${r.error.message}. No post was changed.`, {
+      hint: 'Fix the cause and run migrate-terms again: terms made so far are matched by slug.',
+      details: { created_ids: created },
+    });
   }
   // Each object gets the targets of the sources it holds: one write per group of the same sources.
   const had = new Map((await readPostTerms(client, plan.to, plan.movable.map((h) => h.id))).map((p) => [p.id, p.terms]));
@@ -169,9 +188,11 @@ export async function applyMigrate(client: WordPressClient, plan: MigratePlan): 
     post_changes: {},
     created_ids: created,
   };
-  for (const [key, ids] of groups) {
-    const add = JSON.parse(key) as number[];
-    const result = await changePostTerms(client, plan.to, ids, { add, remove: [] });
+  // The groups side by side (each one bulk write per 250 posts), as the client's concurrency allows.
+  const results = await mapLimit([...groups], client.concurrency, ([key, ids]) =>
+    changePostTerms(client, plan.to, ids, { add: JSON.parse(key) as number[], remove: [] }).then((result) => ({ add: JSON.parse(key) as number[], result })),
+  );
+  for (const { add, result } of results) {
     report.posts_changed += result.updated.length;
     for (const id of result.updated) {
       const gained = result.changes?.[String(id)]?.added ?? add.filter((t) => !had.get(id)?.includes(t));
@@ -180,21 +201,28 @@ export async function applyMigrate(client: WordPressClient, plan: MigratePlan): 
     report.posts_failed.push(...result.failed.map((f) => ({ post_id: f.post_id, code: f.error.code, message: f.error.message })));
   }
   const failedIds = new Set(report.posts_failed.map((f) => f.post_id));
+  const kept = new Map<number, string>();
   for (const source of plan.sources) {
-    const holders = plan.holders.filter((h) => h.terms.includes(source.id));
-    const stuck = holders.filter((h) => !plan.movable.includes(h) || failedIds.has(h.id));
-    let kept_reason: string | undefined;
-    if (plan.keepSource) kept_reason = 'keep_source';
-    else if (stuck.length) kept_reason = `${stuck.length} object(s) not moved keep it (ids ${stuck.slice(0, 10).map((h) => h.id).join(', ')})`;
-    else await client.delete(`${plan.from.route}/${source.id}`, { force: true });
+    const stuck = plan.holders.filter((h) => h.terms.includes(source.id) && (!plan.movable.includes(h) || failedIds.has(h.id)));
+    if (plan.keepSource) kept.set(source.id, 'keep_source');
+    else if (stuck.length) kept.set(source.id, `${stuck.length} object(s) not moved keep it (ids ${stuck.slice(0, 10).map((h) => h.id).join(', ')})`);
+  }
+  // The sources with nothing left, deleted through /batch/v1 (25 a request).
+  const gone = plan.sources.filter((t) => !kept.has(t.id));
+  const deletions = await client.batch(gone.map((t) => ({ method: 'DELETE' as const, path: `${plan.from.route}/${t.id}?force=true` })));
+  deletions.forEach((r, i) => {
+    if (!r.ok && r.status !== 404) kept.set((gone[i] as RawTerm).id, `could not be deleted: ${r.error.message}`);
+  });
+  for (const source of plan.sources) {
+    const to = toId.get(source.id) as number;
     report.terms.push({
       from_id: source.id,
       name: source.name,
-      to_id: toId.get(source.id) as number,
-      created: created.includes(toId.get(source.id) as number),
-      posts: holders.length,
-      source_deleted: !kept_reason,
-      ...(kept_reason ? { kept_reason } : {}),
+      to_id: to,
+      created: created.includes(to),
+      posts: plan.holders.filter((h) => h.terms.includes(source.id)).length,
+      source_deleted: !kept.has(source.id),
+      ...(kept.has(source.id) ? { kept_reason: kept.get(source.id) } : {}),
       ...(dropped.has(source.id) ? { meta_dropped: dropped.get(source.id) } : {}),
     });
   }
