@@ -11,6 +11,7 @@
  *
  *   npm run bench:cleanup [-- --runs 3 --sample 250]
  */
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { replaceSection } from './sections.js';
@@ -34,6 +35,14 @@ const RUNS = arg('--runs', 3);
 const SAMPLE = arg('--sample', 250);
 const SITE = { name: 'cleanup-bench', port: Number(process.env.CMS_BENCH_CLEANUP_PORT ?? 9302), log: (l: string) => console.error(`[bench:cleanup] ${l}`) };
 const SNAPSHOT = 'bench_cleanup';
+
+/** The section as it is in BENCHMARKS.md now, for `npm run bench` to keep. */
+export async function cleanupSection(): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  return start >= 0 && end > start ? `\n${text.slice(start, end + END.length)}\n` : '';
+}
 
 interface Seeded {
   tags: number[];
