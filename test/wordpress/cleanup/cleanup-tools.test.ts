@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/config.js';
 import { memoryJournal } from '../../../src/undo/journal.js';
 import { undoChange } from '../../../src/undo/undo.js';
-import { call, callOk, callOkIn, testSite, unique, wp } from '../../helpers/site.js';
+import { call, callIn, callOk, callOkIn, restOnlyContext, testSite, unique, wp } from '../../helpers/site.js';
 import { restoreSeeded } from '../../evals/helpers.js';
 import { wpPhp } from '../users/helpers.js';
 import { dbSnapshot, type Mess, seedMess } from './mess.js';
@@ -94,5 +94,34 @@ describe('find-duplicate-terms', () => {
     }
     // "used 1" and "used 10" differ by more than spelling: never one group.
     expect(groups.some((g) => g.terms.some((t) => t.id === mess.used[1]))).toBe(false);
+  });
+
+  it('without the companion plugin: the same groups, with WordPress published counts', async () => {
+    const context = restOnlyContext();
+    const groups: Array<{ target_id: number; terms: Array<{ id: number; posts: number }> }> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await callOkIn(context, 'find-duplicate-terms', { taxonomy: 'post_tag', limit: 50, ...(cursor ? { cursor } : {}) });
+      groups.push(...page.items);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    for (const ids of mess.duplicates) {
+      const group = groups.find((g) => g.terms.some((t) => t.id === ids[0]));
+      expect(group?.terms.map((t) => t.id)).toEqual(ids);
+    }
+  });
+});
+
+describe('without the companion plugin', () => {
+  it('prune-terms and recount-terms say they need it, and change nothing', async () => {
+    for (const [tool, params] of [
+      ['prune-terms', { taxonomy: 'post_tag', search: mess.prefix }],
+      ['recount-terms', { taxonomy: 'post_tag', term_ids: [mess.unused[0]] }],
+    ] as const) {
+      const outcome = await callIn(restOnlyContext(), tool, params);
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.error.code).toBe('companion_plugin_missing');
+    }
+    expect(await wp().get<{ id: number }>(`/wp/v2/tags/${mess.unused[0]}`, { _fields: 'id' })).toEqual({ id: mess.unused[0] });
   });
 });
