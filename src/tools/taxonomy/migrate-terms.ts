@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { cleanupOutput } from '../output-schemas.js';
+import { migrateOutput } from '../output-schemas.js';
 import { taxonomySlug, wpIds } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import { applyMigrate, type MigrateParams, type MigratePlan, type MigrateReport, migrateScope, planMigrate } from './migrate.js';
@@ -22,7 +22,7 @@ export const migrateTerms = defineTool({
     term_ids: wpIds().max(500),
     keep_source: z.boolean().optional().describe('Keep the source terms'),
   }),
-  outputSchema: cleanupOutput,
+  outputSchema: migrateOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
   undo: {
     async scope({ client }, params) {
