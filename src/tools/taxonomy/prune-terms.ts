@@ -17,14 +17,14 @@ const scoped = new WeakMap<object, PrunePlan>();
 export const pruneTerms = defineTool({
   name: 'prune-terms',
   toolkit: 'taxonomy',
-  description: 'Delete terms used by at most max_posts posts (any status or type). Never the default category or parents.',
+  description: 'Delete terms used by at most max_posts posts of any status or type; never the default category.',
   schema: () => z.strictObject({
     taxonomy: taxonomySlug(),
-    max_posts: parentId().optional().describe('Kept if used by more; default 0'),
+    max_posts: parentId().optional().describe('Default 0'),
     search: text().optional(),
-    older_than: text(40).optional().describe('ISO date; kept if a post dated since uses it'),
+    older_than: text(40).optional().describe('ISO date: kept if used since'),
     exclude_ids: wpIds().optional().describe('Never pruned'),
-    include_parents: z.boolean().optional().describe('Also terms with children (they move up)'),
+    include_parents: z.boolean().optional().describe('Also parents'),
   }),
   outputSchema: cleanupOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
