@@ -112,6 +112,20 @@ describe('find-duplicate-terms', () => {
   });
 });
 
+describe('prune-terms older_than', () => {
+  it('keeps a term used by anything dated on or after the date', async () => {
+    const name = unique('Old news');
+    const id = Number(
+      await wpPhp(
+        `$t = wp_insert_term(${JSON.stringify(name)}, 'post_tag')['term_id']; $p = wp_insert_post(['post_title' => 'Old', 'post_status' => 'draft', 'post_date' => '2020-01-01 10:00:00', 'post_date_gmt' => '2020-01-01 10:00:00']); wp_set_object_terms($p, [$t], 'post_tag'); echo $t;`,
+      ),
+    );
+    const plan = (older_than: string) => callOk('prune-terms', { taxonomy: 'post_tag', search: name, max_posts: 1, older_than, dry_run: true });
+    expect((await plan('2021-01-01')).terms.map((t: { id: number }) => t.id)).toEqual([id]);
+    expect((await plan('2019-06-01T00:00:00Z')).would_delete).toBe(0);
+  });
+});
+
 describe('without the companion plugin', () => {
   it('prune-terms and recount-terms say they need it, and change nothing', async () => {
     for (const [tool, params] of [
