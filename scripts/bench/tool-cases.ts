@@ -51,6 +51,20 @@ export function toolCases(postIds: number[]): ToolCase[] {
     { tool: 'reset-user-password', note: 'email (captured)', prepare: async (c) => ({ id: await user(c) }) },
     { tool: 'set-user-role', note: '', prepare: async (c) => ({ id: await user(c), role: 'editor' }) },
     { tool: 'list-user-roles', note: '' },
+    // Taxonomy clean-up (#51); the 5,000-term runs are `npm run bench:cleanup`.
+    { tool: 'find-duplicate-terms', note: 'every tag', params: { taxonomy: 'post_tag' } },
+    { tool: 'recount-terms', note: 'every category', params: { taxonomy: 'category' } },
+    { tool: 'prune-terms', note: '1 unused tag', prepare: async (c) => { const id = await tag(c); const t = await c.get<{ name: string }>(`/wp/v2/tags/${id}`, { _fields: 'name' }); return { taxonomy: 'post_tag', search: t.name }; } },
+    { tool: 'set-terms-parent', note: '2 categories', prepare: async (c) => ({ taxonomy: 'category', term_ids: [await category(c), await category(c)], parent: await category(c) }) },
+    {
+      tool: 'migrate-terms',
+      note: '1 category on 20 posts → tag',
+      prepare: async (c) => {
+        const id = await category(c);
+        await c.batch(twenty.map((post) => ({ path: `/wp/v2/posts/${post}`, body: { categories: [id] } })));
+        return { from_taxonomy: 'category', to_taxonomy: 'post_tag', term_ids: [id] };
+      },
+    },
   ];
 }
 

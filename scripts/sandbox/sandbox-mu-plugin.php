@@ -137,3 +137,16 @@ if (!function_exists('wp_mail')) {
         return $ok;
     }
 }
+
+/**
+ * (#51) Term fields as SEO plugins keep them: categories get a registered `seo_title` (string)
+ * and `seo_noindex` (boolean), shown in REST, so create-term/update-term can write them and
+ * list-terms (full) shows them. A key registered without show_in_rest (`_seo_internal`) is what
+ * the toolkit must refuse to write.
+ * https://developer.wordpress.org/reference/functions/register_term_meta/
+ */
+add_action('init', static function (): void {
+    register_term_meta('category', 'seo_title', ['type' => 'string', 'single' => true, 'default' => '', 'show_in_rest' => true]);
+    register_term_meta('category', 'seo_noindex', ['type' => 'boolean', 'single' => true, 'default' => false, 'show_in_rest' => true]);
+    register_term_meta('category', '_seo_internal', ['type' => 'string', 'single' => true, 'show_in_rest' => false]);
+});

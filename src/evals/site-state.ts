@@ -16,6 +16,10 @@ export const decodeHtml = (text: unknown): string => decodeEntities(String(text 
 
 type Raw = Record<string, unknown>;
 
+/** Registered term meta (show_in_rest), when a term has any: `{meta: {seo_title: …}}` (#51). */
+const metaOf = (raw: Raw) =>
+  raw.meta && typeof raw.meta === 'object' && !Array.isArray(raw.meta) && Object.keys(raw.meta).length ? { meta: raw.meta } : {};
+
 const categoriesAt = (route: string) => async (client: WordPressClient) =>
   (await client.all<Raw>(route, { hide_empty: false, orderby: 'id', context: 'edit' })).map((raw) => ({
     id: Number(raw.id),
@@ -24,6 +28,7 @@ const categoriesAt = (route: string) => async (client: WordPressClient) =>
     parent: Number(raw.parent ?? 0),
     description: decodeHtml(raw.description),
     count: Number(raw.count ?? 0),
+    ...metaOf(raw),
   }));
 
 const tagsAt = (route: string) => async (client: WordPressClient) =>
@@ -33,6 +38,7 @@ const tagsAt = (route: string) => async (client: WordPressClient) =>
     slug: String(raw.slug ?? ''),
     description: decodeHtml(raw.description),
     count: Number(raw.count ?? 0),
+    ...metaOf(raw),
   }));
 
 /** Posts of a type with their term ids; `terms` maps a record field to the REST field. */

@@ -17,6 +17,11 @@ import { assignTermsToPosts } from '../tools/taxonomy/assign-terms-to-posts.js';
 import { removeTermsFromPosts } from '../tools/taxonomy/remove-terms-from-posts.js';
 import { mergeTerms } from '../tools/taxonomy/merge-terms.js';
 import { mergeCategories } from '../tools/taxonomy/merge-categories.js';
+import { pruneTerms } from '../tools/taxonomy/prune-terms.js';
+import { findDuplicateTerms } from '../tools/taxonomy/find-duplicate-terms.js';
+import { recountTerms } from '../tools/taxonomy/recount-terms.js';
+import { setTermsParent } from '../tools/taxonomy/set-terms-parent.js';
+import { migrateTerms } from '../tools/taxonomy/migrate-terms.js';
 import { updateCategory } from '../tools/taxonomy/update-category.js';
 import { updateTag } from '../tools/taxonomy/update-tag.js';
 import { createUser } from '../tools/users/create-user.js';
@@ -70,6 +75,12 @@ export const tools: readonly AnyToolDefinition[] = [
   assignTermsToPosts,
   removeTermsFromPosts,
   mergeTerms,
+  // taxonomy clean-up (#51)
+  pruneTerms,
+  findDuplicateTerms,
+  recountTerms,
+  setTermsParent,
+  migrateTerms,
   // users (list-users and delete-user have network forms: select.ts picks them on a network)
   { ...listUsers, onNetwork: listUsersOnNetwork } as AnyToolDefinition,
   createUser,

@@ -52,6 +52,12 @@ export const COMPANION_ROUTES = {
   'roles/edit': '0.6.0',
   /** 0.5.0: every account's application passwords in one listing (app-passwords.php). */
   'app-passwords': '0.5.0',
+  /** 0.6.0 (#51): each term's objects of every type and status, children, last use (term-cleanup.php). */
+  'term-usage': '0.6.0',
+  /** 0.6.0: deletes terms still unused (checked again per term, from the tables). */
+  'terms/prune': '0.6.0',
+  /** 0.6.0: WordPress's stored counts recomputed (wp_update_term_count_now), what changed. */
+  'terms/recount': '0.6.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

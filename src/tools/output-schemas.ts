@@ -71,3 +71,12 @@ export const accountListOutput = z.looseObject({
   total: z.number().int(),
   items: z.array(entry),
 });
+
+/** recount-terms (#51): how many terms were checked, which stored counts changed. */
+export const recountOutput = z.looseObject({ taxonomy: z.string() });
+
+/** The clean-up writes (#51): prune-terms and set-terms-parent name their taxonomy. */
+export const cleanupOutput = z.looseObject({ taxonomy: z.string() });
+
+/** migrate-terms: both taxonomies and, per term, where it went. */
+export const migrateOutput = z.looseObject({ from_taxonomy: z.string(), to_taxonomy: z.string() });

@@ -94,6 +94,11 @@ export interface UndoState {
   not_restorable?: string[];
   /** In an undo entry's `after`: term ids recreated by it, old → new. */
   id_map?: Record<string, number>;
+  /**
+   * A second taxonomy the same call changed (migrate-terms, #51: the source taxonomy beside the
+   * target), as its own state: restored first, by the same engine.
+   */
+  also?: UndoState;
 }
 
 /** Which objects a call touches: read before and after it. */
@@ -123,6 +128,8 @@ export interface UndoScope {
    * (issue #47: undo of an incomplete create).
    */
   locate?: CreateLocator & { existed?: { terms?: number[]; users?: number[] } };
+  /** A second taxonomy's objects the call changes (migrate-terms' source), read the same way. */
+  also?: UndoScope;
 }
 
 /** A term by its name or slug (in the scope's taxonomy), a user by login. */

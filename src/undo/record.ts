@@ -153,6 +153,7 @@ export async function beginChange(
         roles: scope.roles,
         userCaps: scope.userCaps,
         trashOf: scope.trashOf,
+        also: scope.also,
       };
       if (full.taxonomy) before.taxonomy = full.taxonomy;
       try {
@@ -172,9 +173,18 @@ export async function beginChange(
     const delta =
       done?.post_changes ??
       (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined);
-    const changed = delta
-      ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
-      : changedCount(before, after);
+    // A second taxonomy (migrate-terms' source): its posts' own change too.
+    const alsoDelta =
+      before.also?.posts && after.also && scope.also?.postTerms
+        ? postChangesOf(before.also, after.also, scope.also.postTerms)
+        : undefined;
+    const changed =
+      (delta
+        ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
+        : changedCount(before, after)) +
+      (alsoDelta
+        ? changedCount({ ...before.also, posts: {} }, { ...after.also, posts: {} }) + Object.keys(alsoDelta).length
+        : 0);
     // A call that failed after writing part (a merge that moved posts, then stopped) is journalled.
     // One whose answer was lost may still land (a slow site finishing a request the client gave
     // up on): its intent stays, `unknown`, and undo reconciles it from the site.
@@ -197,6 +207,11 @@ export async function beginChange(
       delete before.posts;
       delete after.posts;
       after.post_changes = delta;
+    }
+    if (alsoDelta && before.also && after.also) {
+      delete before.also.posts;
+      delete after.also.posts;
+      after.also.post_changes = alsoDelta;
     }
     const entry: ChangeEntry = {
       ...base,

@@ -137,28 +137,44 @@ async function updateTerm(
   const item = termItem(taxonomy, id, want);
   const value = (field: (typeof TERM_FIELDS)[number]) => (field === 'parent' ? mapped(out, want.parent) : want[field]);
   const fields = TERM_FIELDS.filter((field) => (then ? then[field] !== want[field] : true));
-  if (!fields.length) return; // not changed by this change (a merge's target, a child left where it was)
+  const metaKeys = changedMeta(then, want);
+  if (!fields.length && !metaKeys.length) return; // not changed by this change (a merge's target, a child left where it was)
   if (!now) return void out.conflicts.push({ item, reason: 'deleted since' });
-  const body = Object.fromEntries(fields.filter((f) => now[f] !== value(f)).map((f) => [f, value(f)]));
+  const body: Record<string, unknown> = Object.fromEntries(fields.filter((f) => now[f] !== value(f)).map((f) => [f, value(f)]));
+  // Registered meta the change wrote (update-term's `meta`): the old value back, or the row gone.
+  const metaBack = metaKeys.filter((k) => !sameValue(now.meta?.[k], want.meta?.[k]));
+  if (metaBack.length) body.meta = Object.fromEntries(metaBack.map((k) => [k, want.meta?.[k] ?? null]));
   if (!Object.keys(body).length) return void out.skipped.push(item);
   const since = then ? fields.filter((f) => now[f] !== then[f]) : [];
-  if (since.length && !options.force)
+  const metaSince = metaKeys.filter((k) => now.meta && !sameValue(now.meta[k], then?.meta?.[k]));
+  if ((since.length || metaSince.length) && !options.force)
     return void out.conflicts.push({
       item,
-      reason: `changed since (${since.map((f) => `${f} now '${now[f]}'`).join(', ')})`,
+      reason: `changed since (${[...since.map((f) => `${f} now '${now[f]}'`), ...metaSince.map((k) => `meta ${k} now ${JSON.stringify(now.meta?.[k] ?? null)}`)].join(', ')})`,
     });
+  const { meta: _meta, ...plain } = body;
+  const result = { ...now, ...plain, ...(body.meta ? { meta: { ...now.meta, ...(want.meta ?? {}) } } : {}) };
   if (options.dryRun) {
-    put(out.result, 'terms', id, { ...now, ...body }); // the plan (see recreateTerm)
+    put(out.result, 'terms', id, result); // the plan (see recreateTerm)
     return void out.restored.push(`${item} (${Object.keys(body).join(', ')})`);
   }
   try {
     await client.post(`${taxonomy.route}/${id}`, body, { _fields: 'id' });
-    put(out.result, 'terms', id, { ...now, ...body });
+    put(out.result, 'terms', id, result);
     out.restored.push(item);
   } catch (err) {
     writeFailed(out, item, `could not be changed back: ${message(err)}`);
   }
 }
+
+/** Meta keys whose value differs between the change's before and after (both read with meta). */
+function changedMeta(then: TermState | null | undefined, want: TermState): string[] {
+  if (!then?.meta || !want.meta) return [];
+  const keys = new Set([...Object.keys(then.meta), ...Object.keys(want.meta)]);
+  return [...keys].filter((k) => !sameValue(then.meta?.[k], want.meta?.[k]));
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** A term the change created: deleted, unless posts use it now (then only with force). */
 export async function deleteTerm(

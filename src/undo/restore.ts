@@ -24,6 +24,8 @@ export async function restoreState(
   options: RestoreOptions,
 ): Promise<RestoreOutcome> {
   const { client } = context;
+  // A second taxonomy (migrate-terms' source) first: its terms back before the target's go.
+  const also = target.also || expected.also ? await restoreState(context, expected.also ?? {}, target.also ?? {}, options) : undefined;
   const taxonomy = target.taxonomy ?? expected.taxonomy;
   const ids = (record?: Record<string, unknown>) => Object.keys(record ?? {}).map(Number);
   const current = await readState(client, {
@@ -57,5 +59,22 @@ export async function restoreState(
   if (target.roles) await restoreRoles(client, 'delete', expected, target, options, out);
   if (target.trashed) await restoreTrashed(client, target, options, out);
   if (target.network_users) await restoreNetworkUsers(client, expected, target, options, out);
+  if (also) mergeAlso(out, also);
   return out;
+}
+
+/** The second taxonomy's outcome in the call's: its items first, its states under `also`. */
+function mergeAlso(out: RestoreOutcome, also: RestoreOutcome): void {
+  out.restored.unshift(...also.restored);
+  out.conflicts.unshift(...also.conflicts);
+  out.skipped.unshift(...also.skipped);
+  if (also.failed) out.failed = true;
+  Object.assign(out.idMap, also.idMap);
+  out.current.also = also.current;
+  const result = { ...also.result };
+  if (also.postChanges) {
+    delete result.posts;
+    result.post_changes = also.postChanges;
+  }
+  out.result.also = result;
 }

@@ -31,6 +31,7 @@ export async function readState(client: WordPressClient, scope: UndoScope): Prom
   if (users) state.users = users;
   if (trashed) state.trashed = trashed;
   if (scope.notRestorable?.length) state.not_restorable = [...scope.notRestorable];
+  if (scope.also) state.also = await readState(client, scope.also);
   return state;
 }
 

@@ -104,5 +104,6 @@ export function mapState(state: UndoState | undefined, resolve: (id: number) => 
     out.post_changes = Object.fromEntries(
       Object.entries(s.post_changes).map(([id, c]) => [id, { added: c.added.map(resolve), removed: c.removed.map(resolve) }]),
     );
+  if (s.also) out.also = mapState(s.also, resolve);
   return out;
 }

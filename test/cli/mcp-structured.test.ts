@@ -148,6 +148,15 @@ describe.each(connectors)('MCP outputSchema and structuredContent ($name)', (con
       delete_sources: true,
     });
     await structured('delete-term', { taxonomy: 'genre', id: genre.id, force: true });
+    // Taxonomy clean-up (#51).
+    await structured('find-duplicate-terms', { taxonomy: 'post_tag', limit: 5 });
+    await structured('recount-terms', { taxonomy: 'genre' });
+    const parent = await structured('create-category', { name: unique('MCP parent') });
+    const child = await structured('create-category', { name: unique('MCP child') });
+    await structured('set-terms-parent', { taxonomy: 'category', term_ids: [child.id], parent: parent.id });
+    const lone = await structured('create-tag', { name: unique('MCP lone') });
+    await structured('prune-terms', { taxonomy: 'post_tag', search: lone.name });
+    await structured('migrate-terms', { from_taxonomy: 'category', to_taxonomy: 'post_tag', term_ids: [child.id] });
 
     const username = unique('mcpuser').replace(/\s+/g, '').toLowerCase();
     const user = await structured('create-user', {

@@ -13,10 +13,10 @@ useFaultProxy();
  * Issue #47, finding 2: a merge read the posts to journal (its undo scope), then read the posts
  * to move again when it ran. Posts given a source in between (a second writer) were moved but
  * not journalled, and an undo left them in the target without their source. Here the second
- * writer lands exactly there: the merge's own plan read (the terms with `_fields=id,parent`,
+ * writer lands exactly there: the merge's own plan read (the terms with `_fields=id,parent,meta,cms_meta_keys`,
  * after the scope's reads) is held until the writer has answered.
  */
-const PLAN_READ = /^\/wp-json\/wp\/v2\/categories\?.*_fields=id%2Cparent(&|$)/;
+const PLAN_READ = /^\/wp-json\/wp\/v2\/categories\?.*_fields=id%2Cparent%2Cmeta%2Ccms_meta_keys(&|$)/;
 
 describe.each([
   ['bulk route', companion],

@@ -27,6 +27,12 @@ const TAXONOMY_TOOLS = [
   'assign-terms-to-posts',
   'remove-terms-from-posts',
   'merge-terms',
+  // taxonomy clean-up (#51)
+  'prune-terms',
+  'find-duplicate-terms',
+  'recount-terms',
+  'set-terms-parent',
+  'migrate-terms',
 ];
 const USER_TOOLS = [
   'list-users',
@@ -85,6 +91,7 @@ describe('registry', () => {
       .map((t) => t.name)
       .sort();
     expect(names).toEqual([
+      'find-duplicate-terms',
       'find-posts',
       'get-cms-categories',
       'get-cms-tags',

@@ -148,6 +148,32 @@ const CASES: Record<string, Case> = {
       return { params: { taxonomy: 'post_tag', source_ids: [source.id], target_id: target.id, delete_sources: true }, names: [target.id, ...posts], read };
     },
   },
+  'prune-terms': {
+    async setup() {
+      const tag = await makeTag('Dry prune');
+      return { params: { taxonomy: 'post_tag', search: tag.name }, names: [tag.name], read: term('tags', tag.id) };
+    },
+  },
+  'recount-terms': {
+    async setup() {
+      const tag = await makeTag('Dry recount');
+      return { params: { taxonomy: 'post_tag', term_ids: [tag.id] }, names: ['post_tag'], read: term('tags', tag.id) };
+    },
+  },
+  'set-terms-parent': {
+    async setup() {
+      const [child, parent] = [await makeCategory('Dry child'), await makeCategory('Dry parent')];
+      return { params: { taxonomy: 'category', term_ids: [child.id], parent: parent.id }, names: [child.name, parent.name], read: term('categories', child.id) };
+    },
+  },
+  'migrate-terms': {
+    async setup() {
+      const cat = await makeCategory('Dry migrate');
+      const posts = await makePosts([{ categories: [cat.id] }]);
+      const read = async () => [await term('categories', cat.id)(), await postTerms(posts)()];
+      return { params: { from_taxonomy: 'category', to_taxonomy: 'post_tag', term_ids: [cat.id] }, names: [cat.name], read };
+    },
+  },
   'create-user': {
     async setup() {
       const { username, email } = newIdentity('dryuser');

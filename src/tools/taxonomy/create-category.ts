@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parentId, termName, termSlug } from '../schema.js';
+import { termMetaParam } from './term-meta.js';
 import { termCreateTool } from './term-tools.js';
 import { CATEGORY } from './terms.js';
 
@@ -12,5 +13,6 @@ export const createCategory = termCreateTool({
     parent: parentId().optional().describe('0 = top level'),
     slug: termSlug(),
     description: z.string().optional(),
+    meta: termMetaParam(),
   }),
 });

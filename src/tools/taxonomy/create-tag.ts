@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { termName, termSlug } from '../schema.js';
+import { termMetaParam } from './term-meta.js';
 import { termCreateTool } from './term-tools.js';
 import { TAG } from './terms.js';
 
@@ -10,6 +11,7 @@ export const createTag = termCreateTool({
   schema: () => z.strictObject({
     name: termName(),
     description: z.string().optional(),
+    meta: termMetaParam(),
     slug: termSlug(),
   }),
 });

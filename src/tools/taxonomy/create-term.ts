@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parentId, taxonomySlug, termName, termSlug } from '../schema.js';
+import { termMetaParam } from './term-meta.js';
 import { termCreateTool } from './term-tools.js';
 
 export const createTerm = termCreateTool({
@@ -11,5 +12,6 @@ export const createTerm = termCreateTool({
     slug: termSlug(),
     parent: parentId().optional().describe('0 = top level'),
     description: z.string().optional(),
+    meta: termMetaParam(),
   }),
 });

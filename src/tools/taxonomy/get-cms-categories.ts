@@ -13,7 +13,7 @@ export const getCmsCategories = termListTool({
     search: text().optional(),
     parent: parentId().optional().describe('0 = top level'),
     hide_empty: z.boolean().optional(),
-    full: z.boolean().optional().describe('Add description'),
+    full: z.boolean().optional().describe('Add description, meta'),
     ...pagingParams,
   }),
   narrowWith: 'search or parent',

@@ -11,7 +11,7 @@ export const getCmsTags = termListTool({
   schema: () => z.strictObject({
     search: text().optional(),
     hide_empty: z.boolean().optional(),
-    full: z.boolean().optional().describe('Add description'),
+    full: z.boolean().optional().describe('Add description, meta'),
     ...pagingParams,
   }),
   narrowWith: 'search',

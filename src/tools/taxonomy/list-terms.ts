@@ -11,7 +11,7 @@ export const listTerms = termListTool({
     search: text().optional(),
     parent: parentId().optional().describe('0 = top level'),
     hide_empty: z.boolean().optional(),
-    full: z.boolean().optional().describe('Add description'),
+    full: z.boolean().optional().describe('Add description, meta'),
     ...pagingParams,
   }),
   narrowWith: 'search or parent',

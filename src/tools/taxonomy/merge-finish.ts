@@ -14,6 +14,8 @@ export interface MergePlan {
   /** Children of sources to move under the target. */
   children: number[];
   deleteSources: boolean;
+  /** Registered meta the target gets from the sources, and the values dropped (merge-meta.ts). */
+  meta?: { carry: Record<string, unknown>; dropped: string[] };
 }
 
 export interface MergeReport {
@@ -25,6 +27,10 @@ export interface MergeReport {
   children_failed?: Array<{ id: number; error: { code: string; message: string } }>;
   sources_kept_reason?: string;
   sources_delete_failed?: Array<{ id: number; error: { code: string; message: string } }>;
+  /** Registered meta keys the target got from the sources (#51). */
+  meta_carried?: string[];
+  /** Source meta values not carried (the target had its own value), named. */
+  meta_dropped?: string[];
   /**
    * Per post this merge wrote, the terms it gained and lost (#47.2): what the journal keeps, so
    * posts given a source after the undo scope was read are journalled too. Not in the answer.

@@ -8,6 +8,7 @@ import { finishMerge, type MergePlan, type MergeReport } from './merge-finish.js
 export type { MergePlan, MergeReport };
 import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
 import { type AssignReport, postsWithAnyTerm } from './post-terms.js';
+import { MERGE_TERM_FIELDS, mergeMeta } from './merge-meta.js';
 import { withSiteLock } from './site-lock.js';
 import { defaultCategoryId } from './term-writes.js';
 import { type TermKind, termNotFound } from './terms.js';
@@ -24,11 +25,12 @@ export async function planMerge(
   deleteSources: boolean,
 ): Promise<MergePlan> {
   const ids = [...sourceIds, targetId];
-  const found = await client.all<TermRef>(kind.route, {
+  const found = await client.all<TermRef & { meta?: unknown; cms_meta_keys?: unknown }>(kind.route, {
     include: ids,
-    _fields: kind.hierarchical ? 'id,parent' : 'id',
+    _fields: MERGE_TERM_FIELDS,
     hide_empty: false,
     per_page: 100,
+    context: 'edit',
   });
   const known = new Map(found.map((term) => [term.id, term]));
   const missing = ids.filter((id) => !known.has(id));
@@ -51,6 +53,7 @@ export async function planMerge(
       );
     }
   }
+  const meta = mergeMeta(found, kind, sourceIds, targetId);
   const [posts, children, hidden] = await Promise.all([
     postsWithAnyTerm(client, kind, sourceIds),
     kind.hierarchical ? childrenToMove(client, kind, sourceIds, targetId, known) : [],
@@ -61,7 +64,7 @@ export async function planMerge(
     const what = `merge and delete the ${kind.plural} ${sourceIds.join(', ')}`;
     throw hiddenHoldersError(kind, hidden, what, 'merge with delete_sources: false (the sources keep those posts)');
   }
-  return { kind, targetId, sourceIds, posts, children, deleteSources };
+  return { kind, targetId, sourceIds, posts, children, deleteSources, meta };
 }
 
 /**
@@ -97,6 +100,8 @@ export function describePlan(plan: MergePlan, maxIds = 100) {
     ...(plan.posts.length > maxIds && { post_ids_truncated: true }),
     children_to_reparent: plan.children,
     sources_to_delete: plan.deleteSources ? plan.sourceIds : [],
+    ...(plan.meta && Object.keys(plan.meta.carry).length ? { meta_to_carry: Object.keys(plan.meta.carry) } : {}),
+    ...(plan.meta?.dropped.length ? { meta_dropped: plan.meta.dropped } : {}),
   };
 }
 
@@ -131,6 +136,12 @@ async function writeMerge(client: WordPressClient, plan: MergePlan): Promise<Mer
     sources_deleted: [],
     children_reparented: [],
   };
+  // Registered meta the target has none of, from the sources (before they may be deleted).
+  if (plan.meta && Object.keys(plan.meta.carry).length && (posts.updated.length + posts.unchanged.length || !plan.posts.length)) {
+    await client.post(`${plan.kind.route}/${plan.targetId}`, { meta: plan.meta.carry }, { _fields: 'id' });
+    report.meta_carried = Object.keys(plan.meta.carry);
+  }
+  if (plan.meta?.dropped.length) report.meta_dropped = plan.meta.dropped;
   const childFailures: NonNullable<MergeReport['children_failed']> = [];
   const moved = await childrenMoved(client, plan, children);
   children.forEach((result, index) => {

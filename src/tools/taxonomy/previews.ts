@@ -4,6 +4,7 @@ import { ToolError } from '../tool-error.js';
 import { readPostTerms } from './post-terms.js';
 import { checkNewParent, checkSlugFree } from './term-checks.js';
 import type { TermInput } from './term-writes.js';
+import { termMetaBody } from './term-meta.js';
 import { findSameName, getTerm, missingTermIds, type TermKind, termExists, termNotFound } from './terms.js';
 
 /**
@@ -15,6 +16,9 @@ type Preview = { would: string } & Record<string, unknown>;
 
 const quoted = (name: string) => `"${name}"`;
 const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+
+const metaPhrase = (meta: Record<string, unknown>) =>
+  `meta ${Object.entries(meta).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')}`;
 
 async function parentPhrase(client: WordPressClient, kind: TermKind, parent: number): Promise<string> {
   if (parent === 0) return 'at top level';
@@ -28,7 +32,8 @@ export async function previewCreateTerm(client: WordPressClient, kind: TermKind,
   const clash = await findSameName(client, kind, input.name, { parent: input.parent ?? 0 });
   if (clash) throw termExists(kind, input.name, clash.id);
   const where = kind.hierarchical ? ` ${await parentPhrase(client, kind, input.parent ?? 0)}` : '';
-  return { would: `create the ${kind.noun} ${quoted(input.name)}${where}` };
+  const meta = await termMetaBody(client, kind, input.meta);
+  return { would: `create the ${kind.noun} ${quoted(input.name)}${where}${meta ? ` with ${metaPhrase(meta)}` : ''}` };
 }
 
 export async function previewUpdateTerm(client: WordPressClient, kind: TermKind, id: number, changes: TermInput): Promise<Preview> {
@@ -53,6 +58,8 @@ export async function previewUpdateTerm(client: WordPressClient, kind: TermKind,
     parts.push(`move it from ${from} to ${to}`);
   }
   if (changes.slug !== undefined) parts.push(`set its slug to ${quoted(changes.slug)}`);
+  const meta = await termMetaBody(client, kind, changes.meta);
+  if (meta) parts.push(`set ${metaPhrase(meta)}`);
   if (changes.description !== undefined) {
     parts.push(changes.description ? `set its description to ${quoted(short(changes.description))}` : 'clear its description');
   }

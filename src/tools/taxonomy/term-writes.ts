@@ -4,6 +4,7 @@ import { confirmDeleted, confirmWritten } from '../read-back.js';
 import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
 import { countPostsUsing } from './post-terms.js';
 import { checkNewParent, checkSlugFree } from './term-checks.js';
+import { type MetaPairs, pickMeta, termMetaBody } from './term-meta.js';
 import { findSameName, getTerm, mapNameClash, type TermKind, termExists } from './terms.js';
 
 type Term = { id: number; name: string; parent?: number };
@@ -14,6 +15,17 @@ export interface TermInput {
   /** Hierarchical taxonomies only; 0 = top level. */
   parent?: number;
   description?: string;
+  /** Registered term meta (term-meta.ts): checked against what the site registers for REST. */
+  meta?: MetaPairs;
+}
+
+/** The fields to ask for: the kind's, and `meta` when the call writes some. */
+const withMeta = (kind: TermKind, meta: unknown) => (meta ? `${kind.fields},meta` : kind.fields);
+
+/** The record, with the meta keys the call wrote as WordPress now has them. */
+function recordOf<R extends Term>(kind: TermKind<R>, raw: Record<string, unknown>, meta: Record<string, unknown> | undefined): R {
+  const record = kind.toRecord(raw);
+  return meta ? ({ ...record, meta: pickMeta(raw, Object.keys(meta)) } as R) : record;
 }
 
 /** Creates a term; a duplicate name comes back as `term_exists` with the existing id. */
@@ -22,12 +34,14 @@ export async function createTerm<R extends Term>(
   kind: TermKind<R>,
   input: TermInput & { name: string },
 ): Promise<R> {
-  await Promise.all([
+  const [, , meta] = await Promise.all([
     input.parent !== undefined ? checkNewParent(client, kind, input.parent) : undefined,
     input.slug !== undefined ? checkSlugFree(client, kind, input.slug) : undefined,
+    termMetaBody(client, kind, input.meta),
   ]);
   try {
-    return kind.toRecord(await client.post<Record<string, unknown>>(kind.route, input, { _fields: kind.fields }));
+    const body = { ...input, meta };
+    return recordOf(kind, await client.post<Record<string, unknown>>(kind.route, body, { _fields: withMeta(kind, meta) }), meta);
   } catch (err) {
     // The answer lost: the term is there by that name now (no term had it: WordPress refuses twins).
     const made = await confirmWritten(err, `the ${kind.noun} "${input.name}"`, async () => {
@@ -49,16 +63,18 @@ export async function updateTerm<R extends Term>(
 ): Promise<R> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   if (Object.keys(given).length === 0) {
-    const fields = kind.hierarchical ? 'name, slug, parent or description' : 'name, slug or description';
+    const fields = kind.hierarchical ? 'name, slug, parent, description or meta' : 'name, slug, description or meta';
     throw new ToolError('no_changes', `Nothing to update: give ${fields}.`, {
       hint: `Pass at least one of ${fields} besides id.`,
     });
   }
-  const [current] = await Promise.all([
+  const [current, , , meta] = await Promise.all([
     getTerm(client, kind, id),
     changes.parent !== undefined ? checkNewParent(client, kind, changes.parent, id) : undefined,
     changes.slug !== undefined ? checkSlugFree(client, kind, changes.slug, id) : undefined,
+    termMetaBody(client, kind, changes.meta),
   ]);
+  if (meta) given.meta = meta;
   const parent = changes.parent ?? current.parent ?? 0;
   if (changes.name !== undefined) {
     // wp_update_term() keeps the old slug when only the name changes, so WordPress itself
@@ -67,15 +83,17 @@ export async function updateTerm<R extends Term>(
     if (clash) throw termExists(kind, changes.name, clash.id);
   }
   try {
-    return kind.toRecord(
-      await client.post<Record<string, unknown>>(`${kind.route}/${id}`, given, { _fields: kind.fields }),
+    return recordOf(
+      kind,
+      await client.post<Record<string, unknown>>(`${kind.route}/${id}`, given, { _fields: withMeta(kind, meta) }),
+      meta,
     );
   } catch (err) {
     // The answer lost: done if the term now has every given field.
     const changed = await confirmWritten(err, `${kind.noun} ${id}`, async () => {
       const now = await getTerm(client, kind, id);
       const record = now as unknown as Record<string, unknown>;
-      return Object.entries(given).every(([key, value]) => record[key] === value) ? now : undefined;
+      return Object.entries(given).every(([key, value]) => key === 'meta' || record[key] === value) ? now : undefined;
     }).catch((thrown: unknown) => thrown);
     if (changed === err) throw await mapNameClash(err, client, kind, changes.name ?? current.name, { parent, excludeId: id });
     if (changed instanceof Error) throw changed;

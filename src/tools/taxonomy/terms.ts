@@ -62,7 +62,7 @@ export interface TermFilters {
  * A kind's terms matching `filters`, ordered by id, a window at a time. WordPress's `search`
  * matches name or slug by substring (WP_Term_Query:
  * https://github.com/WordPress/wordpress-develop/blob/6.8/src/wp-includes/class-wp-term-query.php).
- * Concise records leave out `description`; `full` keeps it.
+ * Concise records leave out `description`; `full` keeps it and adds registered term `meta`.
  */
 export function termSource<R extends { id: number; name: string }>(
   client: WordPressClient,
@@ -71,7 +71,8 @@ export function termSource<R extends { id: number; name: string }>(
   full: boolean,
 ): ListSource<R> {
   const query = {
-    _fields: full ? kind.fields : kind.fields.replace(',description', ''),
+    // Full records add registered term meta (show_in_rest), when the site has any.
+    _fields: full ? `${kind.fields},meta` : kind.fields.replace(',description', ''),
     orderby: 'id',
     order: 'asc',
     hide_empty: filters.hide_empty ?? false,
@@ -79,7 +80,14 @@ export function termSource<R extends { id: number; name: string }>(
     parent: filters.parent,
   };
   const toRecords = (items: Array<Record<string, unknown>>) => {
-    const records = items.map((raw) => kind.toRecord(raw));
+    const records = items.map((raw) => {
+      const record = kind.toRecord(raw);
+      const meta = raw.meta;
+      // No meta registered: REST gives `[]` (PHP's empty array); left out.
+      return full && meta && typeof meta === 'object' && !Array.isArray(meta) && Object.keys(meta).length
+        ? { ...record, meta }
+        : record;
+    });
     if (!full) for (const record of records) delete (record as { description?: string }).description;
     return records;
   };

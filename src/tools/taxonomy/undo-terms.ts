@@ -41,10 +41,12 @@ export function termUpdateUndo(kindOf: KindOf): ToolUndo<P> {
   return {
     scope: async ({ client }, params) => ({ taxonomy: taxonomyRef(await kindOf(client, params)), terms: [params.id] }),
     summary: (params, _result, before) => {
-      const was = before.terms?.[params.id] as Record<string, unknown> | null | undefined;
+      const was = before.terms?.[params.id] as (Record<string, unknown> & { meta?: Record<string, unknown> }) | null | undefined;
       const changes = ['name', 'slug', 'parent', 'description']
         .filter((field) => params[field] !== undefined && was?.[field] !== params[field])
         .map((field) => `${field} ${quoted(was?.[field] ?? '')} -> ${quoted(params[field])}`);
+      for (const pair of (params.meta ?? []) as Array<{ key: string; value: string }>)
+        changes.push(`meta ${pair.key} ${quoted(String(was?.meta?.[pair.key] ?? ''))} -> ${quoted(pair.value)}`);
       return `changed ${noun(before)} ${params.id}: ${changes.join(', ') || 'nothing'}`;
     },
   };

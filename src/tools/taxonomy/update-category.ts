@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parentId, termName, termSlug, wpId } from '../schema.js';
+import { termMetaParam } from './term-meta.js';
 import { termUpdateTool } from './term-tools.js';
 import { CATEGORY } from './terms.js';
 
@@ -13,5 +14,6 @@ export const updateCategory = termUpdateTool({
     parent: parentId().optional().describe('0 = top level'),
     slug: termSlug(),
     description: z.string().optional(),
+    meta: termMetaParam(),
   }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { termName, termSlug, wpId } from '../schema.js';
+import { termMetaParam } from './term-meta.js';
 import { termUpdateTool } from './term-tools.js';
 import { TAG } from './terms.js';
 
@@ -11,6 +12,7 @@ export const updateTag = termUpdateTool({
     id: wpId(),
     name: termName().optional(),
     description: z.string().optional().describe('"" clears'),
+    meta: termMetaParam(),
     slug: termSlug(),
   }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parentId, taxonomySlug, termName, termSlug, wpId } from '../schema.js';
+import { termMetaParam } from './term-meta.js';
 import { termUpdateTool } from './term-tools.js';
 
 export const updateTerm = termUpdateTool({
@@ -12,5 +13,6 @@ export const updateTerm = termUpdateTool({
     slug: termSlug(),
     parent: parentId().optional().describe('0 = top level'),
     description: z.string().optional(),
+    meta: termMetaParam(),
   }),
 });
