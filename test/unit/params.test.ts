@@ -89,7 +89,7 @@ describe('the LangChain tool reads params the same way', () => {
     expect(message).toBeInstanceOf(ToolMessage);
     const out = JSON.parse((message as ToolMessage).content as string);
     expect(out.error.code).toBe('invalid_params');
-    expect(out.error.hint).toBe('update-category takes: id, name, parent, slug, description, dry_run.');
+    expect(out.error.hint).toBe('update-category takes: id, name, parent, slug, description, meta, dry_run.');
     expect((message as ToolMessage).tool_call_id).toBe('call_1');
   });
 });

@@ -86,7 +86,7 @@ describe('registry', () => {
   });
 
   it('read-only toolkits keep only read-only tools', () => {
-    const names = new TaxonomyToolkit({ context, readOnly: true })
+    const names = new TaxonomyToolkit({ context, readOnly: true, toolsets: 'all' })
       .getTools()
       .map((t) => t.name)
       .sort();
