@@ -31,6 +31,7 @@ import { logOutUser } from '../tools/users/log-out-user.js';
 import { resetUserPassword } from '../tools/users/reset-user-password.js';
 import { revokeAppPasswords } from '../tools/users/revoke-app-passwords.js';
 import { setUserRole } from '../tools/users/set-user-role.js';
+import { setUsersRole } from '../tools/users/set-users-role.js';
 import { updateUser } from '../tools/users/update-user.js';
 import { addUserToSite } from '../tools/users/add-user-to-site.js';
 import { removeUserFromSite } from '../tools/users/remove-user-from-site.js';
@@ -73,6 +74,8 @@ export const tools: readonly AnyToolDefinition[] = [
   enableUser,
   resetUserPassword,
   setUserRole,
+  // bulk accounts (#50)
+  setUsersRole,
   listUserRoles,
   { ...deleteUser, onNetwork: deleteUserOnNetwork } as AnyToolDefinition,
   listAppPasswords,

@@ -68,3 +68,6 @@ export const accountListOutput = z.looseObject({
   total: z.number().int(),
   items: z.array(entry),
 });
+
+/** set-users-role and import-users: counts by outcome, then each account or row (bounded). */
+export const bulkAccountsOutput = z.looseObject({ counts: z.record(z.string(), z.number().int()) });
