@@ -26,6 +26,7 @@ export const SLOW_FILES = [
   'test/cli/config.test.ts',
   'test/wordpress/taxonomy/merge-categories.test.ts',
   'test/cli/network-sites.test.ts',
+  'test/wordpress/users/import-users.test.ts',
   // They bring up two more sandboxes (one WordPress 6.1) when not running: 60-80 s alone.
   'test/agent/fleet-agent.test.ts',
   'test/cli/mcp-fleet.test.ts',

@@ -32,6 +32,7 @@ import { resetUserPassword } from '../tools/users/reset-user-password.js';
 import { revokeAppPasswords } from '../tools/users/revoke-app-passwords.js';
 import { setUserRole } from '../tools/users/set-user-role.js';
 import { setUsersRole } from '../tools/users/set-users-role.js';
+import { importUsers } from '../tools/users/import-users.js';
 import { updateUser } from '../tools/users/update-user.js';
 import { addUserToSite } from '../tools/users/add-user-to-site.js';
 import { removeUserFromSite } from '../tools/users/remove-user-from-site.js';
@@ -76,6 +77,7 @@ export const tools: readonly AnyToolDefinition[] = [
   setUserRole,
   // bulk accounts (#50)
   setUsersRole,
+  importUsers,
   listUserRoles,
   { ...deleteUser, onNetwork: deleteUserOnNetwork } as AnyToolDefinition,
   listAppPasswords,

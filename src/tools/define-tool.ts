@@ -31,6 +31,8 @@ export interface ToolContext {
   secretsTo?: 'result' | SecretHandOver;
   /** Cancels the call: its HTTP requests stop, bulk work stops between chunks and reports. */
   signal?: AbortSignal;
+  /** Long bulk work (import-users) says how far it is, between chunks: the CLI shows it on a terminal. */
+  progress?: (done: number, total: number) => void;
   /** Characters of JSON one answer may take; default 80,000 (see answers/budget.ts). */
   answerBudget?: number;
   /** Where every write is recorded with the state it replaced, so it can be undone (docs/undo.md). */

@@ -31,12 +31,14 @@ export async function restoreUsers(
   }
 }
 
-type Field = 'email' | 'name' | 'bio' | 'roles' | 'disabled';
-const FIELDS: Field[] = ['email', 'name', 'bio', 'roles', 'disabled'];
+type Field = 'email' | 'name' | 'bio' | 'roles' | 'disabled' | 'first_name' | 'last_name' | 'url';
+const FIELDS: Field[] = ['email', 'name', 'bio', 'roles', 'disabled', 'first_name', 'last_name', 'url'];
 
 function same(field: Field, a: UserState, b: UserState): boolean {
   if (field === 'roles') return sameList(a.roles, b.roles);
   if (field === 'disabled') return a.disabled === null || b.disabled === null || a.disabled === b.disabled;
+  // Older entries lack these (#50): unknown, left alone.
+  if (a[field] === undefined || b[field] === undefined) return true;
   return a[field] === b[field];
 }
 
@@ -72,6 +74,7 @@ async function updateUser(
   if (todo.includes('name')) body.name = want.name;
   if (todo.includes('bio')) body.description = want.bio;
   if (todo.includes('roles')) body.roles = want.roles;
+  for (const f of ['first_name', 'last_name', 'url'] as const) if (todo.includes(f)) body[f] = want[f];
   const toggle = todo.includes('disabled');
   try {
     // Disable first, enable last: a failure midway never leaves open an account that should be closed.

@@ -47,7 +47,7 @@ describe('set-users-role', () => {
     const me = await testContext().client.connect();
     const user = await makeUser({ roles: ['subscriber'] });
     const params = { user_ids: [user.id, me.id], to_role: 'administrator' };
-    const review = await reviewCall(findTool('set-users-role')!, testContext(), params);
+    const review = (await reviewCall(findTool('set-users-role')!, testContext(), params)) as { approval: string; summary: string };
     expect(review.approval).toBe('required');
     expect(review.summary).toContain(`${user.username}: change the site’s settings (manage_options)`);
     expect(review.summary).toContain('1 already administrator');
