@@ -20,19 +20,23 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
     let ended = false;
     while (i < text.length && !ended) {
       const c = text[i] as string;
+      i++;
       if (quoted) {
-        if (c === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
-        else if (c === '"') (quoted = false), i++;
-        else {
+        if (c !== '"') {
           if (c === '\n') line++;
           field += c;
+        } else if (text[i] === '"') {
+          field += '"';
           i++;
-        }
-      } else if (c === '"' && field === '') (quoted = true), i++;
-      else if (c === ',') fields.push(field), (field = ''), i++;
-      else if (c === '\r' && text[i + 1] === '\n') (ended = true), (i += 2);
-      else if (c === '\n' || c === '\r') (ended = true), i++;
-      else (field += c), i++;
+        } else quoted = false;
+      } else if (c === '"' && field === '') quoted = true;
+      else if (c === ',') {
+        fields.push(field);
+        field = '';
+      } else if (c === '\r' || c === '\n') {
+        if (c === '\r' && text[i] === '\n') i++;
+        ended = true;
+      } else field += c;
     }
     fields.push(field);
     line++;

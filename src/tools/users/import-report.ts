@@ -30,11 +30,13 @@ const WORD: Record<RowResult['result'], string> = {
 export function importReport(rows: readonly RowResult[], tense: 'would' | 'done') {
   const counts: Record<string, number> =
     tense === 'would' ? { create: 0, update: 0, skip: 0, error: 0 } : { created: 0, updated: 0, skip: 0, error: 0, failed: 0 };
-  const lines: Record<string, number[]> = {};
+  const lines = new Map<string, number[]>();
   for (const row of rows) {
     const word = WORD[row.result];
     counts[word] = (counts[word] ?? 0) + 1;
-    (lines[word] ??= []).push(row.line);
+    const list = lines.get(word) ?? [];
+    list.push(row.line);
+    lines.set(word, list);
   }
   const accessFailed = rows.filter((r) => r.access?.error).length;
   const rank = (r: RowResult) =>
@@ -44,7 +46,7 @@ export function importReport(rows: readonly RowResult[], tense: 'would' | 'done'
   return {
     counts,
     ...(delivered ? { access: { delivery: delivered.delivery, given: rows.filter((r) => r.access && !r.access.error).length, failed: accessFailed, ...(delivered.link_given_to ? { links_given_to: delivered.link_given_to } : {}) } } : {}),
-    lines_by_result: Object.fromEntries(Object.entries(lines).map(([k, v]) => [k, idRanges(v)])),
+    lines_by_result: Object.fromEntries([...lines].map(([k, v]) => [k, idRanges(v)])),
     rows: listed.map((r) => ({
       line: r.line,
       user_login: r.login,

@@ -40,7 +40,7 @@ export const importUsers = defineTool({
   description: 'Create users from CSV rows (update existing ones with update_existing). Answers per row.',
   schema: () => z.strictObject({
     csv: z.string().min(1).max(5_000_000).describe('Header user_login,user_email[,display_name,first_name,last_name,role,url]; no passwords'),
-    update_existing: z.boolean().optional(),
+    update_existing: z.boolean().optional().describe('Also update existing accounts'),
     role: text().optional().describe('For rows without one'),
     delivery: z.enum(['email', 'link']).optional().describe(DELIVERY_DESCRIPTION),
   }),
@@ -116,17 +116,18 @@ async function writeRows(context: ToolContext, rows: RowResult[], delivery: Deli
   );
   const answers = await sendMany(client, requests);
   const created: Array<{ row: RowResult; user: { id: number; username: string } }> = [];
-  answers.forEach((answer, i) => {
+  for (const [i, answer] of answers.entries()) {
     const row = rows[i] as RowResult;
     if (!answer.ok) {
       const err = explainGuardError(answer.error);
-      return void Object.assign(row, { result: 'failed', reason: err instanceof Error ? err.message : String(err) });
+      Object.assign(row, { result: 'failed', reason: err instanceof Error ? err.message : String(err) });
+    } else if (row.outcome === 'update') Object.assign(row, { result: 'updated' });
+    else {
+      const user = answer.body as { id: number; username: string };
+      Object.assign(row, { result: 'created', id: user.id });
+      created.push({ row, user });
     }
-    const user = answer.body as { id: number; username: string };
-    if (row.outcome === 'update') return void Object.assign(row, { result: 'updated' });
-    Object.assign(row, { result: 'created', id: user.id });
-    created.push({ row, user });
-  });
+  }
   const access = await sendMany(client, created.map(({ user }) => accessRequest(user.id, delivery)));
   for (const [i, given] of access.entries()) {
     const { row, user } = created[i] as (typeof created)[number];

@@ -45,8 +45,8 @@ export const setUsersRole = defineTool({
   description: 'Give many users one role: every user with from_role, or user_ids. Per-user results.',
   schema: () => z.strictObject({
     from_role: text().optional().describe('Every user with this role'),
-    user_ids: z.array(wpId()).min(1).max(1000).optional(),
-    to_role: text(),
+    user_ids: z.array(wpId()).min(1).max(1000).optional().describe('Or these users'),
+    to_role: text().describe('New role'),
   }),
   outputSchema: bulkAccountsOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
