@@ -130,6 +130,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   answer?: (result: never) => unknown;
   /** How calls are journalled and undone; without it a write is journalled as not reversible. */
   undo?: ToolUndo<z.output<Schema>>;
+  /** The param `cms-admin invoke --file PATH` fills with the file's text (import-users: `csv`). */
+  fileParam?: string;
   /** Works only with a change journal (list-changes, undo-change): the toolkits leave it out without one. */
   needsJournal?: boolean;
   /** Offered only when the site is a multisite network (ToolFilter.network); a single site never sees it. */

@@ -45,6 +45,7 @@ export const importUsers = defineTool({
     delivery: z.enum(['email', 'link']).optional().describe(DELIVERY_DESCRIPTION),
   }),
   outputSchema: bulkAccountsOutput,
+  fileParam: 'csv',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   undo: {
     scope: async ({ client }, params) => ({ users: (await planImport(client, params)).flatMap((s) => (s.outcome === 'update' && s.id ? [s.id] : [])) }),

@@ -80,7 +80,8 @@ describe('import-users', () => {
     const one = made.find((u) => u.username === `${prefix}_7`)!;
     expect(await readUser(one.id)).toMatchObject({ name: 'Person 7, Jr.', first_name: 'P7', last_name: 'Q7', roles: ['author'] });
     expect((await mailTo(`${prefix}_7@example.org`)).map((m) => m.subject)).toEqual([expect.stringContaining('Login Details')]);
-    expect(passwords).toHaveLength(ROWS - 5);
+    // WordPress 6.1 refuses users in a batch: each is sent again alone, with the same password.
+    expect(new Set(passwords).size).toBe(ROWS - 5);
 
     const [entry] = await journal.entries();
     expect(entry).toMatchObject({ tool: 'import-users', reversible: true });
