@@ -29,6 +29,7 @@ import { benchGenreAssign, benchGenreRemove } from './bulk-terms.js';
 import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
 import { backendSection } from './backends.js';
 import { undoSection } from './undo.js';
+import { importSection } from './import-users.js';
 import { journalSection } from './journal.js';
 import { fleetSection } from './fleet.js';
 import { renderReport } from './report.js';
@@ -144,7 +145,7 @@ async function main() {
   const large = await largeSiteSection();
   const wordpress = (await siteStatus(BENCH)).wordpress;
   const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await journalSection()}\n\n${await fleetSection()}\n`);
+  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await importSection()}${await journalSection()}\n\n${await fleetSection()}\n`);
   console.log(report);
 }
 
