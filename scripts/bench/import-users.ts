@@ -96,13 +96,19 @@ async function main() {
     const cell = (s: Step, b = '') => `${b}${(s.ms / 1000).toFixed(1)} s${b} | ${b}${s.requests}${b} | ${b}${s.heapMb.toFixed(0)} MB${b}`;
     rows.push(`| ${size.toLocaleString('en')} | ${cell(dry)} | ${cell(run, '**')} | ${cell(undo)} |`);
   }
+  // Sizes not measured this time keep their rows (`--sizes 10000` alone takes most of an hour).
+  const kept = (await importSection())
+    .split('\n')
+    .filter((line) => /^\| [\d,]+ \|/.test(line) && !SIZES.some((n) => line.startsWith(`| ${n.toLocaleString('en')} |`)));
+  rows.unshift(...kept);
+  rows.sort((a, b) => Number(a.split('|')[1]?.replace(/\D/g, '')) - Number(b.split('|')[1]?.replace(/\D/g, '')));
   const wordpress = (await siteStatus(SITE)).wordpress;
   await siteSeed(SITE);
   const section = [
     BEGIN,
     '## import-users',
     '',
-    `Produced by \`npm run bench:import\` on ${new Date().toISOString().slice(0, 10)} (one run each; 1-minute load average`,
+    `Produced by \`npm run bench:import\` on ${new Date().toISOString().slice(0, 10)} (one run each, sizes may come from separate runs; 1-minute load average`,
     `${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores at the end) on the seeded sandbox (WordPress ${wordpress}, companion plugin).`,
     'New accounts from CSV rows (display name, first and last name, every tenth an author), each sent',
     'WordPress’s new-user email; then the undo deletes them all. Requests: HTTP requests counted by the',
