@@ -3,7 +3,7 @@ import { defineTool, type ToolContext } from '../define-tool.js';
 import { bulkAccountsOutput } from '../output-schemas.js';
 import { text, wpId } from '../schema.js';
 import { ToolError } from '../tool-error.js';
-import { required } from './risk.js';
+import { none, required } from './risk.js';
 import { resolveRole } from './roles.js';
 import { accountsWithRole, type AccountStep, missingAccounts, readAccounts, roleJudge } from './role-plan.js';
 import { accountReport, gainersLine, type ReportStep } from './account-report.js';
@@ -63,9 +63,9 @@ export const setUsersRole = defineTool({
     const skipped = steps.length - changing.length - refused;
     const from = params.from_role ? ` (every ${params.from_role})` : '';
     const rest = [skipped && `${skipped} already ${role}`, refused && `${refused} refused`].filter(Boolean).join(', ');
-    return required(
-      `give ${changing.length} account(s)${from} the role ${role}${rest ? ` (${rest})` : ''}${gainersLine(changing)}`,
-    );
+    const summary = `give ${changing.length} account(s)${from} the role ${role}${rest ? ` (${rest})` : ''}${gainersLine(changing)}`;
+    // Nothing to change asks no one; any change of many accounts' roles is a person's decision.
+    return changing.length ? required(summary) : none(summary);
   },
   async preview(context, params) {
     const { role, steps } = await plan(context, params);
