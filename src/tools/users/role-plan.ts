@@ -1,5 +1,5 @@
-import type { WordPressClient } from '../../client/index.js';
-import { chunk } from '../../client/index.js';
+import { chunk, type WordPressClient, WordPressError } from '../../client/index.js';
+import { explainGuardError } from './write-errors.js';
 import { ToolError } from '../tool-error.js';
 import { capabilitiesBeyond, refuseStrongerRole, warnOldPlugin } from './guards.js';
 import { loadRoles, resolveRole } from './roles.js';
@@ -97,12 +97,31 @@ export async function roleJudge(client: WordPressClient, wanted: string, changin
   };
 }
 
-/** The user_ids WordPress did not show: an error naming them, before anything is asked. */
-export function missingAccounts(ids: readonly number[], found: readonly RawAccount[]): void {
+/**
+ * The user_ids the collection did not show: unknown ones are an error naming them, before
+ * anything is asked; ones WordPress hides from the caller (the companion plugin hides stronger
+ * accounts from the edit listing) are refused steps, with WordPress's reason.
+ */
+export async function unseenAccounts(client: WordPressClient, ids: readonly number[], found: readonly RawAccount[]): Promise<AccountStep[]> {
   const seen = new Set(found.map((a) => a.id));
-  const missing = ids.filter((id) => !seen.has(id));
-  if (!missing.length) return;
-  throw new ToolError('user_not_found', `No user with id ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. Nothing was changed.`, {
-    hint: 'Use list-users to find the users’ ids.',
-  });
+  const steps: AccountStep[] = [];
+  const missing: number[] = [];
+  for (const id of [...new Set(ids)].filter((id) => !seen.has(id))) {
+    const refused = (reason: string): AccountStep => ({ id, username: `user ${id}`, roles: [], outcome: 'refused', reason, gains: [], loses: [] });
+    try {
+      await client.get(`/wp/v2/users/${id}`, { context: 'edit', _fields: 'id' });
+      steps.push(refused('WordPress does not list it to your account'));
+    } catch (err) {
+      if (err instanceof WordPressError && (err.status === 404 || err.code === 'rest_user_invalid_id')) missing.push(id);
+      else {
+        const explained = explainGuardError(err);
+        steps.push(refused(explained instanceof Error ? explained.message.replace(/ Nothing was changed\.$/, '') : String(explained)));
+      }
+    }
+  }
+  if (missing.length)
+    throw new ToolError('user_not_found', `No user with id ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. Nothing was changed.`, {
+      hint: 'Use list-users to find the users’ ids.',
+    });
+  return steps;
 }

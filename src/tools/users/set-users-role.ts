@@ -5,7 +5,7 @@ import { text, wpId } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import { none, required } from './risk.js';
 import { resolveRole } from './roles.js';
-import { accountsWithRole, type AccountStep, missingAccounts, readAccounts, roleJudge } from './role-plan.js';
+import { accountsWithRole, type AccountStep, readAccounts, unseenAccounts, roleJudge } from './role-plan.js';
 import { accountReport, gainersLine, type ReportStep } from './account-report.js';
 import { explainGuardError } from './write-errors.js';
 import { sendMany } from './user-writes.js';
@@ -28,13 +28,13 @@ async function plan({ client }: ToolContext, params: Params) {
   const accounts = params.from_role !== undefined
     ? await accountsWithRole(client, await resolveRole(client, params.from_role))
     : await readAccounts(client, params.user_ids ?? []);
-  if (params.user_ids) missingAccounts(params.user_ids, accounts);
+  const hidden = params.user_ids ? await unseenAccounts(client, params.user_ids, accounts) : [];
   if (accounts.length > MAX_ACCOUNTS)
     throw new ToolError('too_many_accounts', `${accounts.length} accounts match; one call changes at most ${MAX_ACCOUNTS}. Nothing was changed.`, {
       hint: 'Split the change by user_ids.',
     });
   const judge = await roleJudge(client, params.to_role, accounts.map((a) => a.id));
-  return { role: judge.role, steps: accounts.map((a) => judge.step(a)) };
+  return { role: judge.role, steps: [...accounts.map((a) => judge.step(a)), ...hidden] };
 }
 
 const toChange = (steps: AccountStep[]) => steps.filter((s) => s.outcome === 'change');

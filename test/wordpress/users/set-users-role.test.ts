@@ -4,7 +4,7 @@ import { memoryJournal } from '../../../src/undo/journal.js';
 import { undoChange } from '../../../src/undo/undo.js';
 import { findTool, reviewCall } from '../../../src/call/index.js';
 import { callOkIn, testContext, testSite, wp } from '../../helpers/site.js';
-import { expectNoSecretsLeaked, makeUser, readUser, runError, runOk } from './helpers.js';
+import { expectNoSecretsLeaked, makeAppPassword, makeUser, readUser, runError, runIn, runOk, wpPhp } from './helpers.js';
 
 async function idsWithRole(role: string): Promise<number[]> {
   const users = await wp().all<{ id: number }>('/wp/v2/users', { roles: role, context: 'edit', _fields: 'id' });
@@ -67,5 +67,30 @@ describe('set-users-role', () => {
     expect(await runError('set-users-role', { user_ids: [user.id, 987654], to_role: 'editor' })).toMatchObject({ code: 'user_not_found' });
     expect(await runError('set-users-role', { user_ids: [user.id], to_role: 'wizard' })).toMatchObject({ code: 'unknown_role' });
     expect((await readUser(user.id)).roles).toEqual(['author']);
+  });
+
+  it('an account that may promote users gives no role above its own and changes no stronger account', async () => {
+    const role = 'cms_test_promoter';
+    await wpPhp(
+      `remove_role('${role}'); add_role('${role}', 'Promoter', ['read' => true, 'edit_posts' => true, 'delete_posts' => true, 'list_users' => true, 'edit_users' => true, 'promote_users' => true]);`,
+    );
+    const promoter = await makeUser({ prefix: 'promoter', roles: [role] });
+    const context = createContext({ url: testSite().url, username: promoter.username, appPassword: await makeAppPassword(promoter.id) });
+    const [admin, sub] = [await makeUser({ roles: ['administrator'] }), await makeUser({ roles: ['subscriber'] })];
+    try {
+      const above = await runIn(context, 'set-users-role', { user_ids: [sub.id], to_role: 'administrator' });
+      expect(above).toMatchObject({ ok: false, error: { code: 'role_stronger_than_caller' } });
+      const mixed = await runIn(context, 'set-users-role', { user_ids: [admin.id, sub.id], to_role: 'contributor' });
+      if (!mixed.ok) throw new Error(JSON.stringify(mixed.error));
+      expect((mixed.result as any).counts).toMatchObject({ changed: 1, refused: 1 });
+      expect((mixed.result as any).accounts).toContainEqual(
+        expect.objectContaining({ id: admin.id, result: 'refused', reason: expect.stringMatching(/holds capabilities your/) }),
+      );
+      expect((await readUser(admin.id)).roles).toEqual(['administrator']);
+      expect((await readUser(sub.id)).roles).toEqual(['contributor']);
+    } finally {
+      for (const id of [promoter.id, admin.id, sub.id]) await wp().delete(`/wp/v2/users/${id}`, { force: true, reassign: 1 });
+      await wpPhp(`remove_role('${role}');`);
+    }
   });
 });
