@@ -28,6 +28,7 @@ export const SLOW_FILES = [
   'test/cli/network-sites.test.ts',
   // 500 tags seeded, pruned and given back twice (#51): 20 s quiet, 80 s with the cores busy.
   'test/wordpress/cleanup/prune-terms.test.ts',
+  'test/wordpress/users/import-users.test.ts',
   // They bring up two more sandboxes (one WordPress 6.1) when not running: 60-80 s alone.
   'test/agent/fleet-agent.test.ts',
   'test/cli/mcp-fleet.test.ts',

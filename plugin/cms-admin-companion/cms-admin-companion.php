@@ -40,6 +40,7 @@ require_once __DIR__ . '/includes/app-passwords.php';
 require_once __DIR__ . '/includes/term-meta.php';
 require_once __DIR__ . '/includes/roles-editor.php';
 require_once __DIR__ . '/includes/term-cleanup.php';
+require_once __DIR__ . '/includes/new-user-email.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

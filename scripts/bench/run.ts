@@ -30,6 +30,7 @@ import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOut
 import { backendSection } from './backends.js';
 import { undoSection } from './undo.js';
 import { cleanupSection } from './cleanup.js';
+import { importSection } from './import-users.js';
 import { journalSection } from './journal.js';
 import { fleetSection } from './fleet.js';
 import { renderReport } from './report.js';
@@ -145,7 +146,7 @@ async function main() {
   const large = await largeSiteSection();
   const wordpress = (await siteStatus(BENCH)).wordpress;
   const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await journalSection()}\n\n${await fleetSection()}\n${await cleanupSection()}`);
+  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await importSection()}${await journalSection()}\n\n${await fleetSection()}\n${await cleanupSection()}`);
   console.log(report);
 }
 

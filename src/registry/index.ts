@@ -41,6 +41,8 @@ import { logOutUser } from '../tools/users/log-out-user.js';
 import { resetUserPassword } from '../tools/users/reset-user-password.js';
 import { revokeAppPasswords } from '../tools/users/revoke-app-passwords.js';
 import { setUserRole } from '../tools/users/set-user-role.js';
+import { setUsersRole } from '../tools/users/set-users-role.js';
+import { importUsers } from '../tools/users/import-users.js';
 import { updateUser } from '../tools/users/update-user.js';
 import { addUserToSite } from '../tools/users/add-user-to-site.js';
 import { removeUserFromSite } from '../tools/users/remove-user-from-site.js';
@@ -89,6 +91,9 @@ export const tools: readonly AnyToolDefinition[] = [
   enableUser,
   resetUserPassword,
   setUserRole,
+  // bulk accounts (#50)
+  setUsersRole,
+  importUsers,
   listUserRoles,
   // roles and capabilities (companion plugin 0.6.0, docs/users.md)
   createRole,

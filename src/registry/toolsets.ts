@@ -72,6 +72,8 @@ export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   'delete-role': 'roles',
   'find-users-with-capability': 'roles',
   'update-user-capabilities': 'roles',
+  'set-users-role': 'accounts-bulk',
+  'import-users': 'accounts-bulk',
   'add-user-to-site': 'network',
   'remove-user-from-site': 'network',
   'grant-super-admin': 'network',

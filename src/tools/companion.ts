@@ -22,6 +22,8 @@ export const COMPANION_ROUTES = {
   'users/disable': '0.1.0',
   'users/enable': '0.1.0',
   'users/password-reset': '0.1.0',
+  /** 0.6.0: WordPress's new-user email for an account made without a password (new-user-email.php). */
+  'users/welcome': '0.6.0',
   /** 0.3.2: each role also says which of its capabilities the caller may not give (WordPress's own check); older, the toolkit compares capabilities itself. */
   roles: '0.1.0',
   'users/registered-order': '0.1.0',

@@ -31,6 +31,8 @@ export interface ToolContext {
   secretsTo?: 'result' | SecretHandOver;
   /** Cancels the call: its HTTP requests stop, bulk work stops between chunks and reports. */
   signal?: AbortSignal;
+  /** Long bulk work (import-users) says how far it is, between chunks: the CLI shows it on a terminal. */
+  progress?: (done: number, total: number) => void;
   /** Characters of JSON one answer may take; default 80,000 (see answers/budget.ts). */
   answerBudget?: number;
   /** Where every write is recorded with the state it replaced, so it can be undone (docs/undo.md). */
@@ -128,6 +130,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   answer?: (result: never) => unknown;
   /** How calls are journalled and undone; without it a write is journalled as not reversible. */
   undo?: ToolUndo<z.output<Schema>>;
+  /** The param `cms-admin invoke --file PATH` fills with the file's text (import-users: `csv`). */
+  fileParam?: string;
   /** Works only with a change journal (list-changes, undo-change): the toolkits leave it out without one. */
   needsJournal?: boolean;
   /** Offered only when the site is a multisite network (ToolFilter.network); a single site never sees it. */

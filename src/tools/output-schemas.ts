@@ -80,3 +80,5 @@ export const cleanupOutput = z.looseObject({ taxonomy: z.string() });
 
 /** migrate-terms: both taxonomies and, per term, where it went. */
 export const migrateOutput = z.looseObject({ from_taxonomy: z.string(), to_taxonomy: z.string() });
+/** set-users-role and import-users: counts by outcome, then each account or row (bounded). */
+export const bulkAccountsOutput = z.looseObject({ counts: z.record(z.string(), z.number().int()) });

@@ -31,6 +31,10 @@ export interface UserState {
   roles: string[];
   /** null without the companion plugin (unknown, left alone). */
   disabled: boolean | null;
+  /** Absent in entries before import-users (#50): compared and restored only where both have them. */
+  first_name?: string;
+  last_name?: string;
+  url?: string;
 }
 
 /** The taxonomy an entry's terms and posts belong to (what the post-terms code needs). */

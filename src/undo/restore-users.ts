@@ -1,4 +1,4 @@
-import type { WordPressClient } from '../client/index.js';
+import { mapLimit, type WordPressClient } from '../client/index.js';
 import { COMPANION_NAMESPACE, hasCompanion } from '../tools/companion.js';
 import { loadUserContent } from '../tools/users/user-content.js';
 import { message, type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
@@ -16,6 +16,8 @@ export async function restoreUsers(
   options: RestoreOptions,
   out: RestoreOutcome,
 ): Promise<void> {
+  // Accounts the change created are deleted a few at once (an import's thousands), reported in order.
+  const deletions: Array<{ id: number; item: string }> = [];
   for (const [key, want] of Object.entries(target.users ?? {})) {
     const id = Number(key);
     const now = out.current.users?.[key] ?? null;
@@ -26,17 +28,21 @@ export async function restoreUsers(
     else if (!options.force && !sameUser(now, then))
       out.conflicts.push({ item, reason: now ? 'changed since' : 'deleted since' });
     else if (!now) out.conflicts.push({ item, reason: 'was deleted; a deleted account cannot be recreated' });
-    else if (!want) await deleteUser(client, id, item, options, out);
+    else if (!want) deletions.push({ id, item });
     else await updateUser(client, id, item, now, undefined, want, options, out);
   }
+  const done = await mapLimit(deletions, client.concurrency, ({ id, item }) => deleteUser(client, id, item, options));
+  for (const apply of done) apply(out);
 }
 
-type Field = 'email' | 'name' | 'bio' | 'roles' | 'disabled';
-const FIELDS: Field[] = ['email', 'name', 'bio', 'roles', 'disabled'];
+type Field = 'email' | 'name' | 'bio' | 'roles' | 'disabled' | 'first_name' | 'last_name' | 'url';
+const FIELDS: Field[] = ['email', 'name', 'bio', 'roles', 'disabled', 'first_name', 'last_name', 'url'];
 
 function same(field: Field, a: UserState, b: UserState): boolean {
   if (field === 'roles') return sameList(a.roles, b.roles);
   if (field === 'disabled') return a.disabled === null || b.disabled === null || a.disabled === b.disabled;
+  // Older entries lack these (#50): unknown, left alone.
+  if (a[field] === undefined || b[field] === undefined) return true;
   return a[field] === b[field];
 }
 
@@ -72,6 +78,7 @@ async function updateUser(
   if (todo.includes('name')) body.name = want.name;
   if (todo.includes('bio')) body.description = want.bio;
   if (todo.includes('roles')) body.roles = want.roles;
+  for (const f of ['first_name', 'last_name', 'url'] as const) if (todo.includes(f)) body[f] = want[f];
   const toggle = todo.includes('disabled');
   try {
     // Disable first, enable last: a failure midway never leaves open an account that should be closed.
@@ -86,30 +93,34 @@ async function updateUser(
   }
 }
 
+/** Deletes a user the change created (unless it owns something now); returns how to report it. */
 async function deleteUser(
   client: WordPressClient,
   id: number,
   item: string,
   options: RestoreOptions,
-  out: RestoreOutcome,
-): Promise<void> {
+): Promise<(out: RestoreOutcome) => void> {
   const owned = await postsOf(client, id);
   if (owned && !options.force)
-    return void out.conflicts.push({
-      item,
-      reason: `has ${owned} post(s) now; force deletes it and gives them to you`,
-    });
-  if (options.dryRun) {
-    put(out.result, 'users', id, null); // the plan (see updateUser)
-    return void out.restored.push(`${item} (deleted)`);
-  }
+    return (out) =>
+      void out.conflicts.push({
+        item,
+        reason: `has ${owned} post(s) now; force deletes it and gives them to you`,
+      });
+  if (options.dryRun)
+    return (out) => {
+      put(out.result, 'users', id, null); // the plan (see updateUser)
+      out.restored.push(`${item} (deleted)`);
+    };
   const me = await client.connect();
   try {
     await client.delete(`/wp/v2/users/${id}`, { force: true, reassign: me.id });
-    put(out.result, 'users', id, null);
-    out.restored.push(`${item} (deleted)`);
+    return (out) => {
+      put(out.result, 'users', id, null);
+      out.restored.push(`${item} (deleted)`);
+    };
   } catch (err) {
-    writeFailed(out, item, `could not be deleted: ${message(err)}`);
+    return (out) => writeFailed(out, item, `could not be deleted: ${message(err)}`);
   }
 }
 

@@ -112,7 +112,7 @@ async function readPosts(client: WordPressClient, taxonomy: TaxonomyRef, ids: re
   return Object.fromEntries(posts.map((post) => [String(post.id), [...post.terms].sort((a, b) => a - b)]));
 }
 
-const USER_STATE_FIELDS = 'id,username,name,email,description,roles,cms_disabled';
+const USER_STATE_FIELDS = 'id,username,name,email,description,roles,cms_disabled,first_name,last_name,url';
 
 async function readUsers(client: WordPressClient, ids: readonly number[]): Promise<Record<string, UserState | null>> {
   const unique = [...new Set(ids)];
@@ -147,6 +147,9 @@ function toUserState(raw: Record<string, unknown>): UserState {
     bio: String(raw.description ?? ''),
     roles: [...((raw.roles as string[] | undefined) ?? [])].sort(),
     disabled: typeof raw.cms_disabled === 'boolean' ? raw.cms_disabled : null,
+    first_name: String(raw.first_name ?? ''),
+    last_name: String(raw.last_name ?? ''),
+    url: String(raw.url ?? ''),
   };
 }
 
@@ -168,7 +171,8 @@ export function sameMeta(a: TermState, b: TermState): boolean {
 export function sameUser(a: UserState | null | undefined, b: UserState | null | undefined): boolean {
   if (!a || !b) return (a ?? null) === (b ?? null);
   const disabled = a.disabled === null || b.disabled === null || a.disabled === b.disabled;
-  return a.email === b.email && a.name === b.name && a.bio === b.bio && sameList(a.roles, b.roles) && disabled;
+  const extra = (['first_name', 'last_name', 'url'] as const).every((f) => a[f] === undefined || b[f] === undefined || a[f] === b[f]);
+  return a.email === b.email && a.name === b.name && a.bio === b.bio && sameList(a.roles, b.roles) && disabled && extra;
 }
 
 export function sameList(

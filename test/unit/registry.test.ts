@@ -42,6 +42,8 @@ const USER_TOOLS = [
   'enable-user',
   'reset-user-password',
   'set-user-role',
+  'set-users-role',
+  'import-users',
   'list-user-roles',
   'delete-user',
   'list-app-passwords',

@@ -213,6 +213,20 @@ const CASES: Record<string, Case> = {
       return { params: { id: u.id, role: 'editor' }, names: [u.username, 'editor', 'subscriber'], read: user(u.id) };
     },
   },
+  'set-users-role': {
+    async setup() {
+      const [a, b] = [await makeUser({ prefix: 'drybulk' }), await makeUser({ prefix: 'drybulk' })];
+      const read = async () => [await readUser(a.id), await readUser(b.id)];
+      return { params: { user_ids: [a.id, b.id], to_role: 'author' }, names: [a.username, b.username, 'author'], read };
+    },
+  },
+  'import-users': {
+    async setup() {
+      const { username, email } = newIdentity('dryimport');
+      const read = async () => ({ found: await userNamed(username)(), mails: await mailTo(email) });
+      return { params: { csv: `user_login,user_email\n${username},${email}\n`, role: 'author' }, names: [username, 'create'], read };
+    },
+  },
   'delete-user': {
     async setup() {
       const [u, heir] = [await makeUser({ prefix: 'drydel' }), await makeUser({ prefix: 'dryheir', roles: ['author'] })];

@@ -1,9 +1,10 @@
 import { isUsageError, parseEnvelope, resolveCall } from '../../call/envelope.js';
 import { ConfigError } from '../../config-error.js';
 import { type AnyToolDefinition, DRY_RUN, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
+import { withParamFile } from './param-file.js';
 import { contextOptions, filterFromOptions, type FilterOptions, readStdin } from '../shared.js';
 
-export type InvokeOptions = FilterOptions & { showResetLink?: boolean; dryRun?: boolean };
+export type InvokeOptions = FilterOptions & { showResetLink?: boolean; dryRun?: boolean; file?: string };
 
 /** Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON/envelope/params. */
 export function exitCodeFor(outcome: ToolOutcome): number {
@@ -30,6 +31,8 @@ export async function readCall(
   const source = text === undefined || text === '-' ? await readStdin() : text;
   const parsed = parseEnvelope(source);
   if (!parsed.ok) return parsed.outcome as { ok: false; error: ToolErrorPayload };
+  const filled = await withParamFile(parsed.value, options.file);
+  if (!filled.ok) return filled;
   let filter: ReturnType<typeof filterFromOptions>;
   let siteOptions: ReturnType<typeof contextOptions>;
   try {
@@ -41,7 +44,7 @@ export async function readCall(
     throw err;
   }
   // Validate before touching configuration, so a bad call fails the same way with or without a site.
-  const call = resolveCall(parsed.value, filter);
+  const call = resolveCall(filled.value, filter);
   if (!call.ok) return call;
   // The same as `"dry_run": true` in the params; a read-only tool writes nothing anyway.
   const params = options.dryRun && !call.tool.annotations.readOnly ? { ...call.params, [DRY_RUN]: true } : call.params;

@@ -7,6 +7,7 @@ import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from '../journal-path.js';
 import { ANSWER_BUDGET_FLAG, readStdin } from '../shared.js';
 import { isNetwork } from '../../call/index.js';
+import { terminalProgress } from './param-file.js';
 
 export { exitCodeFor };
 
@@ -20,6 +21,7 @@ export function registerInvokeCommand(program: Command): void {
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option(...JOURNAL_FLAG)
     .option('--dry-run', 'for a write tool: answer what it would change, read from the site; write nothing')
+    .option('--file <[param=]path>', "a param's text from a file (import-users: the CSV)")
     .option('--show-reset-link', 'print the link of reset-user-password delivery "link" in the result')
     .option(...ANSWER_BUDGET_FLAG)
     .option('--json', 'print the JSON result also in a terminal (it is what a pipe or file gets); with --sites: JSON Lines')
@@ -53,6 +55,7 @@ Examples:
   cms-admin invoke '{"tool":"get-cms-categories"}'
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -
   cms-admin invoke --dry-run '{"tool":"delete-tag","params":{"id":12}}'
+  cms-admin invoke --file people.csv import-users dry_run=true
   cms-admin invoke --sites @clients '{"tool":"create-category","params":{"name":"Press"}}'`,
     )
     .action(async (words: string[], options: InvokeOptions & ListFlags & { pretty?: boolean; json?: boolean; sites?: string }) => {
@@ -172,6 +175,7 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
       // The envelope's output is the only place a link can go: only on an explicit flag.
       secretsTo: options.showResetLink ? 'result' : undefined,
     });
+    context.progress = terminalProgress(ready.tool.name);
     if (!call.ok) return (await isNetwork(context.client)) ? await runTool(ready.tool, context, ready.params) : call;
     // On a multisite network list-users and delete-user take their network forms (docs/multisite.md).
     if (call.tool.onNetwork && (await isNetwork(context.client))) {

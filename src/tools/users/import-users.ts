@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { chunk } from '../../client/index.js';
+import { defineTool, type ToolContext } from '../define-tool.js';
+import { bulkAccountsOutput } from '../output-schemas.js';
+import { text } from '../schema.js';
+import { ToolError } from '../tool-error.js';
+import { none, required } from './risk.js';
+import { gainersLine } from './account-report.js';
+import { accessFailed, accessGiven, accessRequest, accessWords, checkDelivery, DELIVERY_DESCRIPTION, type Delivery, unknownPassword } from './account-access.js';
+import { type ImportParams, planImport, type RowStep } from './import-plan.js';
+import { importReport, type RowResult } from './import-report.js';
+import { sendMany } from './user-writes.js';
+import { explainGuardError } from './write-errors.js';
+
+/**
+ * Accounts from CSV text (#50; the CLI's `--file` reads a file into `csv`): a dry run answers
+ * per row, the question counts and names every row that grants power, new accounts get a way
+ * in by reset-user-password's rules (never a password from the file or the model), the writes
+ * go 100 rows at a time (`/batch/v1`), and one journal entry's undo deletes the accounts it
+ * created (when they own nothing) and puts back those it updated.
+ */
+type Params = ImportParams & { delivery?: Delivery };
+
+/** Rows sent per step: each step is a few batch requests, then progress is said. */
+export const ROWS_PER_STEP = 100;
+
+const count = (steps: RowStep[], outcome: RowStep['outcome']) => steps.filter((s) => s.outcome === outcome).length;
+
+function refuseResultLinks({ secretsTo }: ToolContext, delivery: Delivery): void {
+  // Links for many accounts in one answer would reach the model's side of the call: only to a person.
+  if (delivery === 'link' && secretsTo === 'result')
+    throw new ToolError('links_not_in_results', 'import-users hands set-password links only to a person at a terminal, never into a result. Nothing was changed.', {
+      hint: 'Use delivery "email", or run it from the tool shell or chat, which show each link on the terminal.',
+    });
+}
+
+export const importUsers = defineTool({
+  name: 'import-users',
+  toolkit: 'users',
+  description: 'Create users from CSV rows (update existing ones with update_existing). Answers per row.',
+  schema: () => z.strictObject({
+    csv: z.string().min(1).max(5_000_000).describe('Header user_login,user_email[,display_name,first_name,last_name,role,url]; no passwords'),
+    update_existing: z.boolean().optional().describe('Also update existing accounts'),
+    role: text().optional().describe('For rows without one'),
+    delivery: z.enum(['email', 'link']).optional().describe(DELIVERY_DESCRIPTION),
+  }),
+  outputSchema: bulkAccountsOutput,
+  fileParam: 'csv',
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  undo: {
+    scope: async ({ client }, params) => ({ users: (await planImport(client, params)).flatMap((s) => (s.outcome === 'update' && s.id ? [s.id] : [])) }),
+    created: (result: { created_ids?: number[] }) => ({ users: result.created_ids ?? [] }),
+    summary: (_params, result: { counts?: Record<string, number> }) =>
+      `imported users: created ${result.counts?.created ?? 0}, updated ${result.counts?.updated ?? 0}`,
+  },
+  async review(context, params: Params) {
+    const delivery = params.delivery ?? 'email';
+    const steps = await planImport(context.client, params);
+    const [create, update, skip, error] = (['create', 'update', 'skip', 'error'] as const).map((o) => count(steps, o));
+    if (create) {
+      refuseResultLinks(context, delivery);
+      await checkDelivery(context, delivery);
+    }
+    const parts = [`create ${create} account(s)`, `update ${update}`, `skip ${skip}`, `${error} row(s) with errors (not imported)`];
+    const access = create ? `; new accounts get ${accessWords(delivery)}, which cannot be taken back` : '';
+    const power = steps.filter((s) => s.gains.length).map((s) => ({ username: `${s.login} (line ${s.line}, ${s.role})`, gains: s.gains }));
+    const summary = `import ${steps.length} CSV row(s): ${parts.join(', ')}${access}${gainersLine(power)}`;
+    return create || update ? required(summary) : none(summary);
+  },
+  async preview({ client }, params: Params) {
+    const steps = await planImport(client, params);
+    return { would: `import ${steps.length} row(s)`, ...importReport(steps.map((s) => ({ ...s, result: s.outcome })), 'would') };
+  },
+  async execute(context, params: Params) {
+    const { client } = context;
+    const delivery = params.delivery ?? 'email';
+    const steps = await planImport(client, params);
+    const results: RowResult[] = steps.map((s) => ({ ...s, result: s.outcome === 'error' ? 'error' : 'skip' }));
+    const todo = results.filter((r) => r.outcome === 'create' || r.outcome === 'update');
+    if (todo.some((r) => r.outcome === 'create')) {
+      refuseResultLinks(context, delivery);
+      await checkDelivery(context, delivery);
+    }
+    let done = 0;
+    let stopped: string | undefined;
+    for (const part of chunk(todo, ROWS_PER_STEP)) {
+      if (stopped || context.signal?.aborted) {
+        stopped ??= 'stopped before this row was sent (the call was cancelled)';
+        for (const row of part) Object.assign(row, { result: 'not_run', reason: stopped });
+        continue;
+      }
+      try {
+        await writeRows(context, part, delivery);
+      } catch (err) {
+        // An error that is not a row's own (the site went away): the rest are not sent.
+        stopped = `not sent: ${err instanceof Error ? err.message : String(err)}`;
+        for (const row of part) if (row.result === 'skip') Object.assign(row, { result: 'failed', reason: `${stopped} (outcome unknown)` });
+      }
+      done += part.length;
+      context.progress?.(done, todo.length);
+    }
+    return { ...importReport(results, 'done'), created_ids: results.flatMap((r) => (r.result === 'created' && r.id ? [r.id] : [])) };
+  },
+  answer: (result: { created_ids?: number[] } & Record<string, unknown>) => {
+    const { created_ids: _ids, ...rest } = result;
+    return rest;
+  },
+});
+
+async function writeRows(context: ToolContext, rows: RowResult[], delivery: Delivery): Promise<void> {
+  const { client } = context;
+  const requests = rows.map((row) =>
+    row.outcome === 'create'
+      ? // WordPress's REST create needs a password: one no one knows (account-access.ts), never kept.
+        { path: '/wp/v2/users?_fields=id,username', body: { ...row.body, password: unknownPassword() } }
+      : { path: `/wp/v2/users/${row.id}?_fields=id,username`, body: row.body ?? {} },
+  );
+  const answers = await sendMany(client, requests);
+  const created: Array<{ row: RowResult; user: { id: number; username: string } }> = [];
+  for (const [i, answer] of answers.entries()) {
+    const row = rows[i] as RowResult;
+    if (!answer.ok) {
+      const err = explainGuardError(answer.error);
+      Object.assign(row, { result: 'failed', reason: err instanceof Error ? err.message : String(err) });
+    } else if (row.outcome === 'update') Object.assign(row, { result: 'updated' });
+    else {
+      const user = answer.body as { id: number; username: string };
+      Object.assign(row, { result: 'created', id: user.id });
+      created.push({ row, user });
+    }
+  }
+  const access = await sendMany(client, created.map(({ user }) => accessRequest(user.id, delivery)));
+  for (const [i, given] of access.entries()) {
+    const { row, user } = created[i] as (typeof created)[number];
+    row.access = given.ok
+      ? await accessGiven(context, user, delivery, given.body as never).catch((err) => accessFailed(delivery, err))
+      : accessFailed(delivery, given.error);
+  }
+}
