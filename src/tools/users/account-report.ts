@@ -1,6 +1,6 @@
 import { idRanges } from '../answers/bulk.js';
 import type { AccountStep } from './role-plan.js';
-import { powersInWords } from './power-words.js';
+import { powersInWords } from './capability-words.js';
 
 /**
  * The answers of the bulk account tools (#50), bounded whatever the number of accounts: counts,
@@ -11,7 +11,7 @@ export type ReportStep = Omit<AccountStep, 'outcome'> & { outcome: AccountStep['
 
 export const LISTED = 100;
 
-/** " — these gain power: alice (administrator): change the site’s settings (manage_options); …" */
+/** " — these gain power: alice (administrator): change every site setting (manage_options); …" */
 export function gainersLine(steps: readonly Pick<AccountStep, 'username' | 'gains'>[], max = 20): string {
   const gainers = steps.filter((s) => s.gains.length);
   if (!gainers.length) return '';

@@ -41,6 +41,24 @@ const WORDS: Record<string, string> = {
   unfiltered_upload: 'upload any file type',
   import: 'import content',
   export: 'export all content',
+  edit_others_posts: 'edit others’ posts',
+  delete_others_posts: 'delete others’ posts',
+  edit_others_pages: 'edit others’ pages',
+  delete_others_pages: 'delete others’ pages',
+  publish_pages: 'publish pages',
+  edit_pages: 'edit pages',
+  delete_pages: 'delete pages',
+  manage_categories: 'manage categories and tags',
+  moderate_comments: 'moderate comments',
+  manage_links: 'manage links',
+  read_private_posts: 'read private posts',
+  read_private_pages: 'read private pages',
+  edit_private_posts: 'edit private posts',
+  edit_private_pages: 'edit private pages',
+  edit_published_pages: 'edit published pages',
+  delete_published_pages: 'delete published pages',
+  delete_private_posts: 'delete private posts',
+  delete_private_pages: 'delete private pages',
 };
 
 export function capabilityGroup(cap: string): CapabilityGroup {
@@ -70,6 +88,15 @@ export function powerWords(caps: readonly string[], max = 6): string {
   const powerful = [...new Set(caps)].filter(isPowerful).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const more = powerful.length - max;
   return powerful.slice(0, max).map(inWords).join('; ') + (more > 0 ? `; and ${more} more (${powerful.slice(max).join(', ')})` : '');
+}
+
+/**
+ * The capabilities as given (already judged: risk.ts' `powersOf`, everything outside the safe
+ * list), in words: the first `max`, then how many more. The bulk account tools' questions.
+ */
+export function powersInWords(capabilities: readonly string[], max = 6): string {
+  const shown = capabilities.slice(0, max).map(inWords).join('; ');
+  return capabilities.length > max ? `${shown}; and ${capabilities.length - max} more` : shown;
 }
 
 /** Granted capabilities by group, for list-user-roles (role names and level_N left out). */

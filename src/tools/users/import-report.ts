@@ -1,7 +1,7 @@
 import { idRanges } from '../answers/bulk.js';
 import type { AccessGiven } from './account-access.js';
 import type { RowStep } from './import-plan.js';
-import { powersInWords } from './power-words.js';
+import { powersInWords } from './capability-words.js';
 
 /**
  * import-users' answer, bounded whatever the number of rows (#50): counts by result, every

@@ -53,7 +53,7 @@ describe('import-users', () => {
     const review = (await reviewCall(findTool('import-users')!, context, { csv })) as { approval: string; summary: string };
     expect(review.approval).toBe('required');
     expect(review.summary).toContain(`create ${ROWS - 5} account(s), update 0, skip 0, 5 row(s) with errors`);
-    expect(review.summary).toContain(`${prefix}_0 (line 2, editor): publish unfiltered HTML and scripts (unfiltered_html)`);
+    expect(review.summary).toContain(`${prefix}_0 (line 2, editor): publish scripts and any HTML (unfiltered_html)`);
 
     const dry = await runIn(context, 'import-users', { csv, dry_run: true });
     expect(dry).toMatchObject({ ok: true, result: { dry_run: true, counts: { create: ROWS - 5, error: 5 } } });

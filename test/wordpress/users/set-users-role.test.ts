@@ -49,7 +49,7 @@ describe('set-users-role', () => {
     const params = { user_ids: [user.id, me.id], to_role: 'administrator' };
     const review = (await reviewCall(findTool('set-users-role')!, testContext(), params)) as { approval: string; summary: string };
     expect(review.approval).toBe('required');
-    expect(review.summary).toContain(`${user.username}: change the site’s settings (manage_options)`);
+    expect(review.summary).toContain(`${user.username}: change every site setting (manage_options)`);
     expect(review.summary).toContain('1 already administrator');
 
     const result = await runOk('set-users-role', { user_ids: [user.id, me.id], to_role: 'editor' });
