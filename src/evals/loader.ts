@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { packageRoot } from '../sandbox/index.js';
-import { findTool } from '../call/index.js';
+import { ENABLE_TOOLSET, findTool } from '../call/index.js';
 import { type EvalCase, evalCaseSchema } from './case-schema.js';
 import { placeholdersIn } from './placeholders.js';
 
@@ -77,7 +77,8 @@ function semanticProblems(evalCase: EvalCase, file: string): string[] {
   const stem = basename(file).replace(/\.ya?ml$/, '');
   if (stem !== evalCase.id) problems.push(`id "${evalCase.id}" must equal the file name "${stem}"`);
   const unknownTool = (name: string, where: string) => {
-    if (!findTool(name)) problems.push(`${where}: unknown tool "${name}"`);
+    // enable-toolset is a session tool (registry/toolset-session.ts), not a registered one.
+    if (!findTool(name) && name !== ENABLE_TOOLSET) problems.push(`${where}: unknown tool "${name}"`);
   };
   const checkExpect = (expect: EvalCase['expect'] | undefined, where: string) => {
     for (const call of expect?.called ?? [])
