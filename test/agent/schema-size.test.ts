@@ -14,8 +14,10 @@ afterAll(() => server.stop());
 // One test's unconsumed scripted steps must not become the next test's replies.
 beforeEach(() => server.clear());
 
-// Every schema is sent with every request: the whole list stays within 2,800 tokens (o200k, issue
-// #21's target; the standing limit is 3,600) and 150 a tool on average.
+// Every schema is sent with every request: on one site the default toolsets' list (with
+// enable-toolset and the term tools' meta, #51) stays within 3,200 tokens (o200k; #21's 2,800 was
+// for 35 tools without them), so that a network's or a fleet's list keeps under the standing
+// limit of 3,600; and 150 a tool on average.
 /** The tools one chat request carries with this filter, and their tokens. */
 async function sentTools(filter: ToolFilter, fleet?: Fleet) {
   const model = new ChatOpenAI({
@@ -75,7 +77,7 @@ it('with several sites, the tool list with site on every tool stays within 3,600
 
 it('the registry’s tool schemas the model receives stay within the token budget and keep what a call needs', async () => {
   const { tools, tokens } = await sentTools({});
-  expect(tokens).toBeLessThanOrEqual(2800);
+  expect(tokens).toBeLessThanOrEqual(3200);
   expect(tokens / tools.length).toBeLessThanOrEqual(150);
   for (const { function: fn } of tools) {
     expect(fn.description!.length, fn.name).toBeGreaterThan(10);

@@ -5,17 +5,28 @@ import { typeOnly } from '../schema.js';
 import type { TermKind } from './terms.js';
 
 /**
- * The `meta` param of the term writes: registered term meta, as key/value pairs (a map would be
- * an object without properties, which Gemini's schema subset and strict modes refuse). Values
- * are text, read as the key's registered type (`7` for an integer, `true` for a boolean).
+ * The `meta` param of the term writes: registered term meta, as `key=value` texts (a map would be
+ * an object without properties, which Gemini's schema subset and strict modes refuse; `{key,
+ * value}` objects cost six tools 30 tokens each on every request). Values are text, read as the
+ * key's registered type (`7` for an integer, `true` for a boolean).
  */
-export const termMetaParam = () =>
-  z
-    .array(z.strictObject({ key: z.string().min(1).meta(typeOnly), value: z.string().meta(typeOnly) }))
-    .optional()
-    .describe('Registered term meta');
+export const termMetaParam = () => z.array(z.string().meta(typeOnly)).optional().describe('Registered term meta: key=value');
 
-export type MetaPairs = ReadonlyArray<{ key: string; value: string }>;
+export type MetaPairs = readonly string[];
+
+/** `seo_title=Best news` → {key, value} (at the first `=`); a text without one is invalid_params. */
+export function pairsOf(meta: MetaPairs): Array<{ key: string; value: string }> {
+  const bad = meta.filter((entry) => !/^[^=]+=/.test(entry));
+  if (bad.length) {
+    throw new ToolError('invalid_params', `meta takes key=value texts; ${bad.map((b) => JSON.stringify(b.slice(0, 60))).join(', ')} has no key=.`, {
+      hint: 'Write each as "key=value", e.g. ["seo_title=Best news"].',
+    });
+  }
+  return meta.map((entry) => {
+    const at = entry.indexOf('=');
+    return { key: entry.slice(0, at).trim(), value: entry.slice(at + 1) };
+  });
+}
 
 type MetaSchema = Record<string, { type?: string | string[]; description?: string }>;
 
@@ -39,9 +50,10 @@ export async function registeredTermMeta(client: WordPressClient, kind: TermKind
 export async function termMetaBody(
   client: WordPressClient,
   kind: TermKind,
-  pairs: MetaPairs | undefined,
+  meta: MetaPairs | undefined,
 ): Promise<Record<string, unknown> | undefined> {
-  if (!pairs?.length) return undefined;
+  if (!meta?.length) return undefined;
+  const pairs = pairsOf(meta);
   const known = await registeredTermMeta(client, kind);
   const unknown = pairs.map((p) => p.key).filter((key) => !(key in known));
   if (!unknown.length) return Object.fromEntries(pairs.map((p) => [p.key, typed(p.value, known[p.key]?.type)]));

@@ -1,3 +1,4 @@
+import { type MetaPairs, pairsOf } from './term-meta.js';
 import type { WordPressClient } from '../../client/index.js';
 import type { ToolUndo } from '../define-tool.js';
 import { type PostTermChange, taxonomyRef, type UndoState } from '../undo-data.js';
@@ -45,7 +46,7 @@ export function termUpdateUndo(kindOf: KindOf): ToolUndo<P> {
       const changes = ['name', 'slug', 'parent', 'description']
         .filter((field) => params[field] !== undefined && was?.[field] !== params[field])
         .map((field) => `${field} ${quoted(was?.[field] ?? '')} -> ${quoted(params[field])}`);
-      for (const pair of (params.meta ?? []) as Array<{ key: string; value: string }>)
+      for (const pair of pairsOf((params.meta ?? []) as MetaPairs))
         changes.push(`meta ${pair.key} ${quoted(String(was?.meta?.[pair.key] ?? ''))} -> ${quoted(pair.value)}`);
       return `changed ${noun(before)} ${params.id}: ${changes.join(', ') || 'nothing'}`;
     },

@@ -27,9 +27,9 @@ describe('term meta', () => {
     const made = await callOk('create-category', {
       name: unique('SEO'),
       meta: [
-        { key: 'seo_title', value: 'Best news' },
-        { key: 'seo_noindex', value: 'true' },
-        { key: 'rank', value: '7' },
+        `seo_title=Best news`,
+        `seo_noindex=true`,
+        `rank=7`,
       ],
     });
     expect(made.meta).toEqual({ seo_title: 'Best news', seo_noindex: true, rank: 7 });
@@ -44,8 +44,8 @@ describe('term meta', () => {
       taxonomy: 'category',
       id: made.id,
       meta: [
-        { key: 'seo_title', value: 'New title' },
-        { key: 'color', value: 'red' },
+        `seo_title=New title`,
+        `color=red`,
       ],
     });
     expect(await rows(made.id)).toEqual({ seo_title: 'New title', color: 'red' });
@@ -59,7 +59,7 @@ describe('term meta', () => {
   it('a key not registered for REST is refused, naming the writable keys; nothing is written', async () => {
     const made = await wp().post<{ id: number; name: string }>('/wp/v2/categories', { name: unique('Private') });
     for (const key of ['_seo_internal', 'yoast_wpseo_title']) {
-      const outcome = await call('update-category', { id: made.id, name: `${made.name} x`, meta: [{ key, value: 'x' }] });
+      const outcome = await call('update-category', { id: made.id, name: `${made.name} x`, meta: [`${key}=x`] });
       expect(outcome.ok).toBe(false);
       if (outcome.ok) continue;
       expect(outcome.error.code).toBe('meta_not_registered');
@@ -68,6 +68,10 @@ describe('term meta', () => {
       expect(outcome.error.message).toContain('seo_noindex (boolean)');
       expect(outcome.error.message).not.toContain('_seo_internal (');
     }
+    // A text without key= says how to write it; nothing is written either.
+    const bare = await call('update-category', { id: made.id, name: `${made.name} x`, meta: ['seo_title'] });
+    expect(bare.ok).toBe(false);
+    if (!bare.ok) expect(bare.error).toMatchObject({ code: 'invalid_params', hint: expect.stringContaining('key=value') });
     expect(await rows(made.id)).toEqual({});
     const now = await wp().get<{ name: string }>(`/wp/v2/categories/${made.id}`, { _fields: 'name' });
     expect(now.name).toBe(made.name);
