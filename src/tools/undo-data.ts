@@ -140,6 +140,12 @@ export interface UndoScope {
 export interface CreateLocator {
   term?: { name?: string; slug?: string };
   user?: { username: string };
+  /**
+   * Many accounts a bulk create will make (import-users): those of these logins with an id above
+   * `after`, the highest account id before the write. Found by paging the newest accounts, so a
+   * crashed import of thousands costs a page per hundred accounts made, not a request per login.
+   */
+  newUsers?: { after: number; usernames: readonly string[] };
 }
 
 /** The taxonomy fields an entry keeps (what the post-terms code needs), copied from a term kind. */

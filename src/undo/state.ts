@@ -81,6 +81,25 @@ export async function locateCreated(
     const found = await client.get<Array<Record<string, unknown>>>('/wp/v2/users', { search: user.username, context: 'edit', _fields: 'id,username', per_page: 100 });
     out.users = found.filter((u) => String(u.username).toLowerCase() === user.username.toLowerCase()).map((u) => Number(u.id));
   }
+  if (locator.newUsers?.usernames.length) {
+    const wanted = new Set(locator.newUsers.usernames.map((login) => login.toLowerCase()));
+    const made: number[] = [];
+    // Newest first, until an account as old as the write's start: only what came after it.
+    for (let page = 1; ; page++) {
+      const batch = await client.get<Array<Record<string, unknown>>>('/wp/v2/users', {
+        orderby: 'id',
+        order: 'desc',
+        per_page: 100,
+        page,
+        context: 'edit',
+        _fields: 'id,username',
+      });
+      const newer = batch.filter((u) => Number(u.id) > (locator.newUsers?.after ?? 0));
+      for (const u of newer) if (wanted.has(String(u.username).toLowerCase())) made.push(Number(u.id));
+      if (batch.length < 100 || newer.length < batch.length) break;
+    }
+    out.users = [...(out.users ?? []), ...made];
+  }
   return out;
 }
 

@@ -240,3 +240,29 @@ describe('what the journal could not do is said before or with the answer (findi
     expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/update-category\s+.*\bno\b/);
   });
 });
+
+describe('kill -9 during a bulk create (import-users: the ids were only in the answer)', { timeout: 120_000 }, () => {
+  it('the accounts created after the kill are found by their logins, newer than the write, and undo deletes them', async () => {
+    const journal = newJournal();
+    const prefix = unique('crashimp').toLowerCase().replace(/[^a-z0-9_]/g, '_');
+    const logins = [1, 2, 3].map((n) => `${prefix}_${n}`);
+    const csv = ['user_login,user_email', ...logins.map((login) => `${login},${login}@example.test`)].join('\n');
+    // The first request that creates an account: /batch/v1 (6.8+), or /wp/v2/users one by one (6.1).
+    await killWhenHeld({ tool: 'import-users', params: { csv, delivery: 'email' } }, envFor(journal), {
+      method: 'POST',
+      path: /\/batch\/v1|\/wp\/v2\/users(\?|$)/,
+    });
+    proxy.release();
+    const made = async () =>
+      (await wp().get<Array<{ id: number; username: string }>>('/wp/v2/users', { search: prefix, context: 'edit', per_page: 100 })).filter((u) =>
+        logins.includes(u.username),
+      );
+    // What the held request carried lands (every account on a batch, the first one without).
+    await vi.waitFor(async () => expect((await made()).length).toBeGreaterThan(0), { timeout: 20_000 });
+    proxy.clear();
+    expect((await runCli(['changes'], { env: envFor(journal) })).stdout).toMatch(/import-users\s+.*incomplete/);
+    const undo = await runCli(['undo', '--yes'], { env: envFor(journal) });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(await made()).toEqual([]);
+  });
+});

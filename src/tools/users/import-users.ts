@@ -48,7 +48,19 @@ export const importUsers = defineTool({
   fileParam: 'csv',
   annotations: { readOnly: false, destructive: true, idempotent: false },
   undo: {
-    scope: async ({ client }, params) => ({ users: (await planImport(client, params)).flatMap((s) => (s.outcome === 'update' && s.id ? [s.id] : [])) }),
+    // The accounts it updates by id; those it creates by login, newer than the newest account now,
+    // so an import whose answer was lost (a crash, a timeout) is still undone whole (issue #47).
+    scope: async ({ client }, params) => {
+      const [steps, newest] = await Promise.all([
+        planImport(client, params),
+        client.get<Array<{ id: number }>>('/wp/v2/users', { orderby: 'id', order: 'desc', per_page: 1, context: 'edit', _fields: 'id' }),
+      ]);
+      const usernames = steps.flatMap((s) => (s.outcome === 'create' ? [s.login] : []));
+      return {
+        users: steps.flatMap((s) => (s.outcome === 'update' && s.id ? [s.id] : [])),
+        ...(usernames.length ? { locate: { newUsers: { after: Number(newest[0]?.id ?? 0), usernames } } } : {}),
+      };
+    },
     created: (result: { created_ids?: number[] }) => ({ users: result.created_ids ?? [] }),
     summary: (_params, result: { counts?: Record<string, number> }) =>
       `imported users: created ${result.counts?.created ?? 0}, updated ${result.counts?.updated ?? 0}`,
