@@ -12,6 +12,7 @@ import { createMcpServer } from '../../src/mcp/index.js';
 import { fleetOf } from '../../src/sites/fleet.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { recordOutput } from '../helpers/output-log.js';
+import { ADMINISTRATOR_POWER, EDITOR_POWER, literal } from '../helpers/role-questions.js';
 import { testSite, wp } from '../helpers/site.js';
 import { makeUser, readUser } from '../wordpress/users/helpers.js';
 
@@ -62,7 +63,7 @@ describe('a write on one site of several names the site', () => {
     const { asked, invoke } = fleetTool('set-user-role');
     await invoke({ id: user.id, role: 'administrator', site: 'prod' });
     await invoke({ id: user.id, role: 'administrator', site: 'shop' });
-    const words = `give ${user.username} the role ${POWERS} (was: subscriber)`;
+    const words = `give ${user.username} the role ${POWERS} (was: subscriber); ${ADMINISTRATOR_POWER}`;
     expect(asked.map((r) => r.summary)).toEqual([`on prod: ${words}`, `on shop: ${words}`]);
     expect(asked.map((r) => r.args.site)).toEqual(['prod', 'shop']);
     expect(asked[0]!.sites).toEqual([{ site: 'prod', summary: words }]);
@@ -88,7 +89,7 @@ describe('a write on one site of several names the site', () => {
     };
     const [pending] = first.__interrupt__ ?? [];
     expect(pending?.value).toMatchObject({
-      summary: `on shop: give ${user.username} the role ${POWERS} (was: subscriber)`,
+      summary: `on shop: give ${user.username} the role ${POWERS} (was: subscriber); ${ADMINISTRATOR_POWER}`,
       args: { id: user.id, role: 'administrator', site: 'shop' },
       sites: [{ site: 'shop' }],
       tool_call_id: 'call_shop',
@@ -116,7 +117,7 @@ describe('a write on one site of several names the site', () => {
       return JSON.parse(text);
     };
     await call('set-user-role', { id: user.id, role: 'editor', site: 'prod' });
-    expect(asked[0]).toMatch(new RegExp(`^Approve: on prod: give ${user.username} the role editor \\(.*\\(was: author\\)\\?$`));
+    expect(asked[0]).toMatch(new RegExp(`^Approve: on prod: give ${user.username} the role editor \\(.*\\(was: author\\); ${literal(EDITOR_POWER)}\\?$`));
     expect(await roles(user.id)).toEqual(['editor']);
     answer = 'decline';
     const undone = await call('undo-change', { site: 'prod' });
@@ -139,8 +140,9 @@ describe('a hostile site cannot split or reorder the several-site question', () 
       const lines = question!.summary.split('\n');
       expect(lines).toHaveLength(3);
       expect(lines[0]).toBe('on 2 sites:');
-      expect(lines[1]).toBe(`- shop: give ${user.username} the role ${POWERS} (was: subscriber)`);
+      expect(lines[1]).toBe(`- shop: give ${user.username} the role ${POWERS} (was: subscriber); ${ADMINISTRATOR_POWER}`);
       expect(lines[2]).toMatch(/^- prod: give \S+ - shop: nothing to change prod: nothing the role administrator/);
+      expect(lines[2]).toMatch(new RegExp(`\\(was: subscriber\\); ${literal(ADMINISTRATOR_POWER)}$`));
       expect(question!.sites!.map((s) => s.site)).toEqual(['shop', 'prod']);
       for (const s of question!.sites!) expect(s.summary).not.toMatch(/[\n\u202e]/);
       // On that site alone: one line too.

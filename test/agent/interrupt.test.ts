@@ -5,6 +5,7 @@ import { createAgent, HumanMessage } from 'langchain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/call/index.js';
 import { type Approvals, invoke, UserToolkit } from '../../src/index.js';
+import { EDITOR_POWER, literal } from '../helpers/role-questions.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { testContext, wp } from '../helpers/site.js';
 import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
@@ -108,7 +109,7 @@ describe("approvals: 'interrupt'", () => {
     const first = (await buildAgent('interrupt', checkpointer).invoke({ messages: [new HumanMessage('Make them an editor.')] }, config)) as Interrupted;
     const [asked] = first.__interrupt__ ?? [];
     expect(asked?.value).toMatchObject({ tool: 'set-user-role', asked: 0 });
-    expect(asked?.value.summary).toMatch(/\(was: author\)$/);
+    expect(asked?.value.summary).toMatch(new RegExp(`\\(was: author\\); ${literal(EDITOR_POWER)}$`));
 
     // Someone else changes the account while the question waits (hours, another process).
     await wp().post(`/wp/v2/users/${user.id}`, { roles: ['contributor'] });
@@ -117,7 +118,7 @@ describe("approvals: 'interrupt'", () => {
     const [again, ...more] = second.__interrupt__ ?? [];
     expect(more).toEqual([]);
     expect(again?.value).toMatchObject({ tool: 'set-user-role', asked: 1 });
-    expect(again?.value.summary).toMatch(/\(was: contributor\)$/);
+    expect(again?.value.summary).toMatch(new RegExp(`\\(was: contributor\\); ${literal(EDITOR_POWER)}$`));
     expect((await findUser(username))?.roles).toEqual(['contributor']);
 
     let result: any;

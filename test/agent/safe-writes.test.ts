@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approveAll, refuseAll } from '../../src/agent/approvals.js';
 import { lastToolResult, scriptedSession, unansweredToolCalls } from '../helpers/agent.js';
+import { ADMINISTRATOR_POWER } from '../helpers/role-questions.js';
 import { ScriptedOpenAI } from '../helpers/scripted-openai.js';
 import { createContext } from '../../src/config.js';
 import { testSite, unique, wp } from '../helpers/site.js';
@@ -74,7 +75,8 @@ describe.each([false, true])('risky writes through the chat runner (approved=%s)
     const target = await makeUser({ roles: ['editor'] });
     const { approvals } = await turnWith(approved, { name: 'set-user-role', args: { id: target.id, role: MANAGER_ROLE } });
     expect(approvals.map((a) => a.summary)).toEqual([
-      `give ${target.username} the role ${MANAGER_ROLE} (edit_users, list_users, unfiltered_html, …) (was: editor)`,
+      // What the editor gains, in plain words (unfiltered_html it had already).
+      `give ${target.username} the role ${MANAGER_ROLE} (edit_users, list_users, unfiltered_html, …) (was: editor); it grants power: edit other accounts (emails, passwords) (edit_users); see every account and its email (list_users)`,
     ]);
     expect((await readUser(target.id)).roles).toEqual(approved ? [MANAGER_ROLE] : ['editor']);
   });
@@ -160,7 +162,7 @@ describe('prompt injection in site data', () => {
     const turn = await session.turn('Tidy up the categories.');
     expect(JSON.parse(turn.answer).error.code).toBe('rejected_by_user');
     expect(approvals.map((a) => a.summary)).toEqual([
-      `give ${victim.username} the role administrator (manage_options, promote_users, edit_users, …) (was: author)`,
+      `give ${victim.username} the role administrator (manage_options, promote_users, edit_users, …) (was: author); ${ADMINISTRATOR_POWER}`,
     ]);
     expect((await readUser(victim.id)).roles).toEqual(['author']);
     await wp().delete(`/wp/v2/categories/${category.id}`, { force: true });

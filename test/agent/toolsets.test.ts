@@ -8,7 +8,8 @@ import { TOOLSET_NAMES } from '../../src/call/index.js';
 import { lastToolResult, scriptedSession } from '../helpers/agent.js';
 import { openAiChatProblems } from '../helpers/provider-rules.js';
 import { type ChatRequest, ScriptedOpenAI } from '../helpers/scripted-openai.js';
-import { testContext, wp } from '../helpers/site.js';
+import { testContext } from '../helpers/site.js';
+import { expectFirstUsersPage } from '../helpers/users-page.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 
 /**
@@ -30,11 +31,6 @@ const enableDescription = (request: ChatRequest | undefined) =>
   request?.tools?.find((tool) => tool.function.name === 'enable-toolset')?.function.description ?? '';
 const model = () =>
   new ChatOpenAI({ model: 'scripted-model', apiKey: 'test-key', configuration: { baseURL: server.url }, maxRetries: 0 });
-
-async function siteUsernames(): Promise<string[]> {
-  const users = await wp().get<Array<{ slug: string }>>('/wp/v2/users', { per_page: 100, context: 'edit' });
-  return users.map((user) => user.slug);
-}
 
 describe('the chat runner', () => {
   it('a model lacking the users toolset enables it, then lists users with it in the next step', async () => {
@@ -64,9 +60,8 @@ describe('the chat runner', () => {
     expect(JSON.parse(turn.toolCalls[1]!.result!).toolsets).toContain('users');
     expect(sent(third)).toContain('list-users');
     expect(enableDescription(third)).toBe("Adds a toolset's tools to this session. Not enabled: changes (list and undo changes).");
-    const listed = JSON.parse(turn.toolCalls[2]!.result!) as { items: Array<{ username: string }> };
     expect(turn.toolCalls[2]!.ok).toBe(true);
-    expect(listed.items.map((user) => user.username).sort()).toEqual((await siteUsernames()).sort());
+    await expectFirstUsersPage(JSON.parse(turn.toolCalls[2]!.result!));
     expect(session.toolsets).toContain('users');
     expect(session.toolsets).not.toContain('changes');
     expect(session.toolNames).toContain('list-users');
@@ -104,8 +99,7 @@ describe('a LangGraph agent built from the toolkits', () => {
     expect(sent(first)).not.toContain('list-users');
     expect(sent(first)).toContain('enable-toolset');
     expect(sent(second)).toContain('list-users');
-    const listed = lastToolResult(third!) as { items: Array<{ username: string }> };
-    expect(listed.items.map((user) => user.username).sort()).toEqual((await siteUsernames()).sort());
+    await expectFirstUsersPage(lastToolResult(third!));
     // Another thread starts from the middleware's toolsets again.
     server.script({ content: 'ok' });
     await agent.invoke({ messages: [new HumanMessage('hi')] }, { configurable: { thread_id: 'b' } });

@@ -37,7 +37,12 @@ describe('chat --sites', { timeout: 300_000 }, () => {
     for (const site of ['one', 'two', 'three']) expect(await tagsNamed(site, name)).toHaveLength(0);
     const tools = server.requests.at(0)?.tools?.map((t) => t.function) ?? [];
     expect(tools.map((t) => t.name)).toContain('list-sites');
-    for (const tool of tools.filter((t) => t.name !== 'list-sites')) {
+    // enable-toolset is the session's, not a site's: the toolset it adds is offered for every site
+    // of the session, so it takes {toolset} alone (a site there would say something it does not do).
+    const enable = tools.find((t) => t.name === 'enable-toolset');
+    expect(enable, 'enable-toolset offered').toBeDefined();
+    expect(Object.keys((enable!.parameters as { properties: object }).properties)).toEqual(['toolset']);
+    for (const tool of tools.filter((t) => t.name !== 'list-sites' && t.name !== 'enable-toolset')) {
       expect((tool.parameters as { required?: string[] }).required, tool.name).toContain('site');
     }
 
