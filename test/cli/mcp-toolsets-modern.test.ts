@@ -52,6 +52,7 @@ describe('enable-toolset over MCP 2026-07-28 (Streamable HTTP)', () => {
       recordOutput(text);
       expect(enabled.isError).toBe(false);
       expect(JSON.parse(text)).toMatchObject({ enabled: 'users' });
+      expect(enabled.structuredContent).toEqual(JSON.parse(text));
       await notified;
       expect(changed).toBe(1);
 
