@@ -94,11 +94,17 @@ export function createModernServer(
       requestState: { verify: serving.codec.verify },
     },
   );
-  // enable-toolset: the SDK sends notifications/tools/list_changed on the person's
-  // subscriptions/listen stream (stdio routes it there itself).
-  notify = async () => {
-    await server.sendToolListChanged();
-  };
+  // enable-toolset: notifications/tools/list_changed on the client's subscriptions/listen
+  // stream. Over stdio the SDK routes the server's own notification there; over HTTP this
+  // per-request server has no stream of its own, so the HTTP leg publishes on its handler's
+  // listen bus (options.onToolsChanged, modern-http.ts).
+  notify = options.onToolsChanged
+    ? async () => {
+        await options.onToolsChanged?.();
+      }
+    : async () => {
+        await server.sendToolListChanged();
+      };
   server.setRequestHandler('tools/list', async () => ({ tools: handlers.list() }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;

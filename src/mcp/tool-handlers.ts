@@ -94,7 +94,7 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
         if (!outcome.ok) return errorResult(outcome.error);
         await options.onToolsChanged?.();
         const result = { ...outcome.result, note: 'The client was sent notifications/tools/list_changed.' };
-        return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], isError: false };
+        return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result, isError: false };
       }
       const selected = listed();
       if (fleet) {
@@ -169,8 +169,20 @@ function enableToolsetListing(toolsets: ToolsetSession): McpTool[] {
   const spec = toolsets.enableTool();
   if (!spec) return [];
   const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-  return [{ name: spec.name, description: spec.description, inputSchema: spec.inputSchema, annotations }];
+  return [{ name: spec.name, description: spec.description, inputSchema: spec.inputSchema, outputSchema: ENABLE_TOOLSET_OUTPUT, annotations }];
 }
+
+/** enable-toolset's answer (like every listed tool, it has an outputSchema and returns structuredContent). */
+const ENABLE_TOOLSET_OUTPUT = {
+  type: 'object' as const,
+  properties: {
+    enabled: { type: 'string' },
+    tools: { type: 'array', items: { type: 'string' } },
+    toolsets: { type: 'array', items: { type: 'string' } },
+    note: { type: 'string' },
+  },
+  required: ['enabled', 'tools', 'toolsets'],
+};
 
 export function errorResult(error: ToolErrorPayload): McpToolResult {
   return { content: [{ type: 'text' as const, text: JSON.stringify({ error }) }], isError: true };

@@ -66,7 +66,11 @@ const APPLICABLE: Record<Revision, string[]> = {
  * which closes the stream mid-call; this server has no test tools (the call is a -32602 error),
  * so there is no mid-call close to resume from (test/cli/mcp-resume.test.ts proves the resume).
  * server-stateless's four need the suite's diagnostic tools (`test_missing_capability`,
- * `test_streaming_elicitation`, `test_logging_tool`) and say "Not testable". caching's three ask
+ * `test_streaming_elicitation`, `test_logging_tool`) and say "Not testable"; its fifth,
+ * sep-2575-server-sends-tools-list-changed-on-subscription, opens subscriptions/listen and
+ * mutates the list with the fixture tool `test_trigger_tool_change` (a -32602 error here, so
+ * nothing changes and no notification is due); test/cli/mcp-toolsets-modern.test.ts proves the
+ * notification on the listen stream with our own change, enable-toolset. caching's three ask
  * prompts/list, resources/list and resources/templates/list, which a server of tools answers
  * -32601; its tools/list and server/discover checks pass.
  */
@@ -77,6 +81,7 @@ const ACCEPTED: Record<string, string[]> = {
     'sep-2575-missing-capability-http-400',
     'sep-2575-http-server-no-independent-requests-on-stream',
     'sep-2575-server-no-log-without-loglevel',
+    'sep-2575-server-sends-tools-list-changed-on-subscription',
   ],
   caching: [
     'sep-2549-prompts-list-caching-hints',

@@ -167,6 +167,15 @@ describe.each(connectors)('MCP outputSchema and structuredContent ($name)', (con
     });
     await structured('update-user', { id: user.id, name: 'MCP User', bio: null });
     await structured('set-user-role', { id: user.id, role: 'author' });
+    // Bulk accounts (#50): one account from CSV, then two accounts' role in one call.
+    const imported = await structured('import-users', {
+      csv: `user_login,user_email,role\n${username}b,${username}b@example.org,subscriber\n`,
+    });
+    const importedId = imported.rows[0].id as number;
+    await structured('set-users-role', { user_ids: [user.id, importedId], to_role: 'contributor' });
+    for (const id of [user.id, importedId])
+      expect((await wp().get<{ roles: string[] }>(`/wp/v2/users/${id}`, { context: 'edit' })).roles).toEqual(['contributor']);
+    await structured('delete-user', { id: importedId, reassign_to: null, delete_content: true });
     // Roles and capabilities (#50): none of these grants power, so no one is asked.
     const roleSlug = `mcp_${Date.now().toString(36)}`;
     await structured('create-role', { slug: roleSlug, name: 'MCP role', clone_from: 'author' });

@@ -64,6 +64,9 @@ describe('cms-admin mcp --toolsets over stdio', () => {
     expect(answer).toMatchObject({ enabled: 'users' });
     expect(answer.toolsets).toEqual(expect.arrayContaining(['taxonomy', 'users']));
     expect(answer.tools).toContain('list-users');
+    // Structured too (the SDK's client checks it against the listed outputSchema).
+    expect(enable.outputSchema?.type).toBe('object');
+    expect(enabled.structuredContent).toEqual(answer);
     await notified;
     expect(changed).toBe(1);
 

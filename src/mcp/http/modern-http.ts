@@ -37,7 +37,12 @@ export async function modernHttp(setup: {
   const handler = createMcpHandler(
     async ({ authInfo }) => {
       const session = authInfo?.extra?.session as ModernSession;
-      return createModernServer(session.context, session.filter, session.options, serving);
+      // enable-toolset's list_changed goes to the listen streams this handler holds (a fresh
+      // server serves each request, so its own notification would reach none). The bus has no
+      // owner per stream: another person's open stream hears it too, re-lists, and finds its own
+      // list unchanged.
+      const onToolsChanged = () => handler.notify.toolsChanged();
+      return createModernServer(session.context, session.filter, { ...session.options, onToolsChanged }, serving);
     },
     { legacy: 'reject', maxRequestBodySize: setup.maxBody },
   );
