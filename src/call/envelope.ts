@@ -5,7 +5,7 @@ import { type Approver, decideCall } from './approval.js';
 import { invalidParams, type ToolOutcome, runTool } from './run-tool.js';
 import { parseParams } from '../tools/params.js';
 import { toErrorPayload } from '../tools/error-payload.js';
-import { namesIn, resolveNames } from './names.js';
+import { namesIn, resolveNames, withPlaceholderIds } from './names.js';
 
 /** Errors in the call itself (exit code 2 in the CLI); everything else is a tool or site error. */
 export const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
@@ -41,7 +41,7 @@ export async function invoke(
   filter: ToolFilter = {},
   options: { approver?: Approver } = {},
 ): Promise<ToolOutcome> {
-  const named = await withIds(envelope, context);
+  const named = await withIds(envelope, context, filter);
   if (!named.ok) return named;
   const call = resolveCall(named.envelope, filter);
   if (!call.ok) return call;
@@ -63,15 +63,21 @@ export function hasNames(envelope: unknown): boolean {
 
 /**
  * The envelope with the names its params give for ids (a login, an email, a term's slug) looked
- * up on the context's site (names.ts); the same envelope when it has none (no request).
+ * up on the context's site (names.ts); the same envelope when it has none (no request). A call
+ * that would be refused whatever the names stand for (another param invalid, a tool the session
+ * does not offer) is refused first, before any request.
  */
 export async function withIds(
   envelope: unknown,
   context: ToolContext,
+  filter: ToolFilter = {},
 ): Promise<{ ok: true; envelope: unknown } | { ok: false; error: ToolErrorPayload }> {
   const { tool: name, params } = (envelope ?? {}) as { tool?: unknown; params?: unknown };
   const tool = typeof name === 'string' ? findTool(name) : undefined;
-  if (!tool || !params || typeof params !== 'object') return { ok: true, envelope };
+  if (!tool || !params || typeof params !== 'object' || Array.isArray(params)) return { ok: true, envelope };
+  if (!namesIn(tool, params as Record<string, unknown>)) return { ok: true, envelope };
+  const unnamed = resolveCall({ ...(envelope as object), params: withPlaceholderIds(tool, params) }, filter);
+  if (!unnamed.ok) return unnamed;
   try {
     const resolved = await resolveNames(tool, context, params);
     return { ok: true, envelope: resolved === params ? envelope : { ...(envelope as object), params: resolved } };

@@ -40,12 +40,10 @@ function baseType(schema: z.ZodType | undefined): Def | undefined {
 }
 const isName = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && !/^\s*\d+\s*$/.test(v);
 
-/** The params with each name looked up to its id on the context's site. */
-export async function resolveNames(tool: AnyToolDefinition, context: ToolContext, raw: unknown): Promise<unknown> {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const params = raw as Record<string, unknown>;
+/** The params that give names where ids go: key, whether a list, and what they name. */
+function namedParams(tool: AnyToolDefinition, params: Record<string, unknown>): Array<[key: string, list: boolean, kind: NameKind]> {
   const shape = tool.schema.shape as Record<string, z.ZodType>;
-  let out: Record<string, unknown> | undefined;
+  const named: Array<[string, boolean, NameKind]> = [];
   for (const [key, value] of Object.entries(params)) {
     if (!Object.hasOwn(shape, key)) continue;
     const base = baseType(shape[key]);
@@ -53,10 +51,38 @@ export async function resolveNames(tool: AnyToolDefinition, context: ToolContext
     const numeric = list ? baseType(base?.element)?.type === 'number' : base?.type === 'number';
     if (!numeric || !(list ? (value as unknown[]).some(isName) : isName(value))) continue;
     const kind = nameKind(tool, key, params);
-    if (!kind) continue;
+    if (kind) named.push([key, list, kind]);
+  }
+  return named;
+}
+
+/** The params with each name looked up to its id on the context's site. */
+export async function resolveNames(tool: AnyToolDefinition, context: ToolContext, raw: unknown): Promise<unknown> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const params = raw as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, list, kind] of namedParams(tool, params)) {
+    const value = params[key];
     const look = (v: unknown) => (isName(v) ? lookUp(context, kind, v.trim(), key) : Promise.resolve(v));
     out ??= { ...params };
     out[key] = list ? await Promise.all((value as unknown[]).map(look)) : await look(value);
+  }
+  return out ?? raw;
+}
+
+/**
+ * The params with each name replaced by an id no site has (distinct per name), without a request:
+ * the call is validated with these first, so an invalid call is refused before any name is looked up.
+ */
+export function withPlaceholderIds(tool: AnyToolDefinition, raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const params = raw as Record<string, unknown>;
+  let next = 9_000_000_000_000;
+  const stand = (v: unknown) => (isName(v) ? next++ : v);
+  let out: Record<string, unknown> | undefined;
+  for (const [key, list] of namedParams(tool, params)) {
+    out ??= { ...params };
+    out[key] = list ? (params[key] as unknown[]).map(stand) : stand(params[key]);
   }
   return out ?? raw;
 }
@@ -105,11 +131,5 @@ async function terms(context: ToolContext, taxonomy: string, name: string): Prom
 
 /** Whether an envelope gives a name where its tool takes an id (then a site is needed to look it up). */
 export function namesIn(tool: AnyToolDefinition, params: Record<string, unknown>): boolean {
-  const shape = tool.schema.shape as Record<string, z.ZodType>;
-  return Object.entries(params).some(([key, value]) => {
-    if (!Object.hasOwn(shape, key) || !nameKind(tool, key, params)) return false;
-    const base = baseType(shape[key]);
-    if (base?.type === 'array') return Array.isArray(value) && baseType(base.element)?.type === 'number' && value.some(isName);
-    return base?.type === 'number' && isName(value);
-  });
+  return namedParams(tool, params).length > 0;
 }

@@ -5,18 +5,23 @@ import { buildPluginZip, installPlugin, PLUGIN_SLUG } from '../plugin/companion-
 
 /**
  * `cms-admin plugin install|zip`: puts the companion WordPress plugin on a site. The user tools
- * that WordPress's REST API cannot serve (disable/enable, delete, password reset, sessions, roles) need it.
+ * that WordPress's REST API cannot serve (disable/enable, delete, password reset, sessions, roles) need it,
+ * and so do the role tools, prune-terms and recount-terms.
  */
 export function registerPluginCommands(program: Command): void {
   const plugin = program
     .command('plugin')
-    .description(`Install or package the ${PLUGIN_SLUG} WordPress plugin (disable, delete, resets, sessions, roles)`)
+    .description(`Install or package the ${PLUGIN_SLUG} WordPress plugin (disable, delete, resets, sessions, roles, term clean-up)`)
     .addHelpText(
       'after',
       `
 The user tools disable-user, enable-user, delete-user, reset-user-password, list-user-sessions
-and log-out-user need this plugin, and list-user-roles needs it to show roles with their
-capabilities. With it, bulk post-term writes take one request per batch and need no site lock. Either copy it into the site's
+and log-out-user and the role tools (create-role, update-role, delete-role,
+find-users-with-capability, update-user-capabilities: 0.6.0) need this plugin, and
+list-user-roles needs it to show roles with their capabilities; prune-terms and recount-terms
+need it too (0.6.0), and so do the network tools (on a multisite network) and a new account's
+set-password link or email (create-user, import-users without a password). With it, bulk
+post-term writes take one request per batch and need no site lock. Either copy it into the site's
 wp-content directory (\`plugin install\`, on the server) or upload the zip from
 \`plugin zip\` under Plugins → Add New → Upload Plugin; then activate it.`,
     );

@@ -56,4 +56,15 @@ describe('names where ids go', () => {
     expect(error.message).toContain(`id ${b.id}`);
     for (const id of [a.id, b.id]) expect((await wp().get<{ description: string }>(`/wp/v2/categories/${id}`)).description).toBe('');
   });
+
+  it('a call refused whatever its names stand for (another param invalid, a write in a read-only session) is refused before any request', async () => {
+    const context = testContext();
+    const before = context.client.stats.requests;
+    const invalid = await invoke({ tool: 'update-category', params: { id: 'uncategorized', parent: 'no-such-slug', meta: [1] } }, context);
+    expect(invalid.ok ? '' : invalid.error.code).toBe('invalid_params');
+    expect(invalid.ok ? '' : invalid.error.message).toContain('meta');
+    const readOnly = await invoke({ tool: 'delete-category', params: { id: 'uncategorized' } }, context, { readOnly: true });
+    expect(readOnly.ok ? '' : readOnly.error.code).toBe('tool_not_allowed');
+    expect(context.client.stats.requests).toBe(before);
+  });
 });

@@ -168,9 +168,12 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
     });
     afterAll(() => server.stop());
 
-    const snippet = async (n: number) => {
+    /** Runs the README's TypeScript block that holds `marker` (found by its words, not its place). */
+    const snippet = async (marker: string) => {
+      const found = blocks.filter((b) => b.name.startsWith('readme-') && b.code.includes(marker));
+      expect(found.map((b) => b.name)).toHaveLength(1);
       const site = testSite();
-      const { stdout } = await execFileAsync(process.execPath, [path.join(root, flavour, 'out', `readme-${n}.js`)], {
+      const { stdout } = await execFileAsync(process.execPath, [path.join(root, flavour, 'out', `${found[0]!.name}.js`)], {
         cwd: path.join(root, flavour),
         env: {
           ...process.env,
@@ -189,14 +192,14 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
     it('the first snippet: the model reads the categories from the site and answers', async () => {
       server.clear();
       server.script({ toolCalls: [{ name: 'get-cms-categories', args: { hide_empty: false } }] }, { content: 'Every category has posts.' });
-      expect(await snippet(1)).toContain('Every category has posts.');
+      expect(await snippet('Which categories have no posts?')).toContain('Every category has posts.');
       const result = server.requests.at(-1)?.messages.find((m) => m.role === 'tool');
       const categories = await wp().get<unknown[]>('/wp/v2/categories', { per_page: 100 });
       expect(JSON.parse(String(result?.content)).total).toBe(categories.length);
     });
 
     it('the toolkits spread together: each tool once', async () => {
-      expect(await snippet(2)).toMatch(/^(\d+) tools, \1 names$/m);
+      expect(await snippet('...new ChangesToolkit({ site }).getTools()')).toMatch(/^(\d+) tools, \1 names$/m);
     });
 
     it('the interrupt snippet: creating an administrator waits, its summary is printed, and the resume creates it', async () => {
@@ -204,14 +207,25 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
       const username = unique(`alice-${flavour}`).toLowerCase().replace(/[^a-z0-9-]/g, '-');
       const args = { username, email: `${username}@example.com`, password: `Pw-${Date.now().toString(36)}-9!xQ#k`, role: 'administrator' };
       server.script({ toolCalls: [{ name: 'create-user', args }] }, { content: 'Done.' });
-      const out = await snippet(3);
+      const out = await snippet("approvals: 'interrupt'");
       expect(out).toMatch(new RegExp(`${username}.*administrator`));
       const found = await wp().get<Array<{ username: string; roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
       expect(found.map((u) => [u.username, u.roles])).toEqual([[username, ['administrator']]]);
     });
 
+    it('the humanInTheLoopMiddleware snippet: the question names the account and its role, the approval creates it', async () => {
+      server.clear();
+      const username = unique(`bob-${flavour}`).toLowerCase().replace(/[^a-z0-9-]/g, '-');
+      const args = { username, email: `${username}@example.com`, password: `Pw-${Date.now().toString(36)}-7!hQ#m`, role: 'administrator' };
+      server.script({ toolCalls: [{ name: 'create-user', args }] }, { content: 'Done.' });
+      const out = await snippet('humanInTheLoopMiddleware({ interruptOn');
+      expect(out).toMatch(new RegExp(`^create-user .*${username}.*administrator`, 'm'));
+      const found = await wp().get<Array<{ username: string; roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
+      expect(found.map((u) => [u.username, u.roles])).toEqual([[username, ['administrator']]]);
+    });
+
     it('the ScriptedChatModel snippet: the tag is created, then undone through the default journal', async () => {
-      const out = await snippet(4);
+      const out = await snippet('new ScriptedChatModel(');
       expect(out).toContain('I added the tag Scripted, then took it back. (3 model calls)');
       expect(await wp().get<unknown[]>('/wp/v2/tags', { slug: 'scripted' })).toEqual([]);
       // The person's change store (#47): the interrupt snippet's create-user is there too.

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { selectTools, tools } from '../../src/call/index.js';
-import { normalizeParams } from '../../src/tools/params.js';
+import { withPlaceholderIds } from '../../src/call/names.js';
+import type { AnyToolDefinition } from '../../src/tools/define-tool.js';
+import { normalizeParams, parseParams } from '../../src/tools/params.js';
 
 /**
  * Generators of envelopes that must be refused before any request: garbage, wrong names,
@@ -222,10 +224,11 @@ function wrongValue(schema: z.ZodType): fc.Arbitrary<unknown> {
 
 /**
  * Params for `tool` with at least one violation the schema must catch: an unknown key
- * (pollution keys included), a value of the wrong type, or a missing required field.
+ * (pollution keys included), a value of the wrong type, or a missing required field. A string
+ * where an id goes is a name (a login, a slug: #52.1), valid if the site has it, so it is no violation.
  */
-export function invalidParams(tool: { schema: { shape: Shape } }): fc.Arbitrary<Record<string, unknown>> {
-  const shape = tool.schema.shape;
+export function invalidParams(tool: AnyToolDefinition): fc.Arbitrary<Record<string, unknown>> {
+  const shape = tool.schema.shape as Shape;
   const keys = Object.keys(shape);
   const required = keys.filter((k) => !shape[k]?.safeParse(undefined).success);
   const base = fc.record(Object.fromEntries(keys.map((k) => [k, fieldValue(shape[k] as z.ZodType)])), {
@@ -253,11 +256,8 @@ export function invalidParams(tool: { schema: { shape: Shape } }): fc.Arbitrary<
   return fc.tuple(base, fc.array(fc.oneof(...violations), { minLength: 1, maxLength: 3 })).map(([params, breaks]) => {
     const copy: Record<string, unknown> = { ...params };
     for (const apply of breaks) apply(copy);
-    // A later "missing" may have undone an earlier break; make sure one stays.
-    if (
-      keys.every((k) => (k in copy ? accepts(shape[k] as z.ZodType, copy[k]) : !required.includes(k))) &&
-      Object.keys(copy).every((k) => keys.includes(k))
-    ) {
+    // A later "missing" may have undone an earlier break, or the break was a name; make sure one stays.
+    if (parseParams(tool, withPlaceholderIds(tool, copy)).success) {
       defineOwn(copy, '__proto__', { polluted: true });
     }
     return copy;

@@ -171,6 +171,12 @@ export function validWrite(tool: string, text: string, id: number): Record<strin
     'update-role': { slug: 'author', add_capabilities: ['read'] },
     'delete-role': { slug: `fz_${id}` },
     'update-user-capabilities': { user_id: id, add_capabilities: ['read'] },
+    'set-users-role': { user_ids: [id], to_role: 'subscriber' },
+    'import-users': { csv: `user_login,user_email\nfz${id},fz${id}@example.org\n` },
+    'prune-terms': { taxonomy: 'genre' },
+    'migrate-terms': { from_taxonomy: 'category', to_taxonomy: 'post_tag', term_ids: [id] },
+    'recount-terms': { taxonomy: 'genre' },
+    'set-terms-parent': { taxonomy: 'genre', term_ids: [id + 1], parent: id },
   };
   const params = byTool[tool];
   if (!params || !(findTool(tool)?.schema.safeParse(params).success ?? false))

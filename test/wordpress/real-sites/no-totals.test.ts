@@ -67,7 +67,8 @@ describe('a CDN that strips X-WP-Total, X-WP-TotalPages and Link', () => {
     const direct = {
       categories: await wp().all<{ id: number }>('/wp/v2/categories', { hide_empty: false, _fields: 'id', orderby: 'id' }),
       tags: await wp().all<{ id: number }>('/wp/v2/tags', { hide_empty: false, _fields: 'id', orderby: 'id' }),
-      users: await wp().all<{ id: number }>('/wp/v2/users', { context: 'edit', _fields: 'id', orderby: 'id' }),
+      // Every account: the edit context leaves out, silently, those this account may not edit (list-users lists them, may_edit false).
+      users: await wp().all<{ id: number }>('/wp/v2/users', { context: 'view', _fields: 'id', orderby: 'id' }),
     };
     expect(direct.categories.length).toBeGreaterThan(100);
     expect(direct.tags.length).toBeGreaterThan(100);
