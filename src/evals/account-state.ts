@@ -60,14 +60,19 @@ export async function browserLogin(client: WordPressClient, user: number, userAg
     throw new Error(`fixture: logging in as user ${user} through wp-login.php failed (HTTP ${response.status})`);
 }
 
-/** wp-login.php's form posted as a browser does (test cookie set, redirect not followed). */
-export function postLoginForm(
+/**
+ * wp-login.php's form posted as a browser does (test cookie set, redirect not followed). The body
+ * is read to its end before the answer is handed back (status and headers stay readable): a body
+ * left unread can leave Node 22's fetch (undici) with a paused socket that ends later, which it
+ * answers with an uncaught `assert(!this.paused)`.
+ */
+export async function postLoginForm(
   siteUrl: string,
   username: string,
   password: string,
   userAgent?: string,
 ): Promise<Response> {
-  return fetch(`${siteUrl}/wp-login.php`, {
+  const response = await fetch(`${siteUrl}/wp-login.php`, {
     method: 'POST',
     redirect: 'manual',
     headers: {
@@ -77,4 +82,6 @@ export function postLoginForm(
     },
     body: new URLSearchParams({ log: username, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }),
   });
+  await response.arrayBuffer();
+  return response;
 }

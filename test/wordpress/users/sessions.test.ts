@@ -27,6 +27,8 @@ async function opensWpAdmin(jar: string, userAgent: string): Promise<boolean> {
     redirect: 'manual',
     headers: { cookie: jar, 'user-agent': userAgent },
   });
+  // Read to its end: an unread body can end in undici's uncaught assert(!this.paused) on Node 22.
+  await response.arrayBuffer();
   if (response.status === 302) expect(response.headers.get('location')).toContain('wp-login.php');
   return response.status === 200;
 }
