@@ -82,6 +82,6 @@ export async function postLoginForm(
     },
     body: new URLSearchParams({ log: username, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }),
   });
-  await response.arrayBuffer();
-  return response;
+  const body = await response.text();
+  return new Response(body, { status: response.status, headers: response.headers });
 }
