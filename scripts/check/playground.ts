@@ -33,6 +33,10 @@ const READ_EXAMPLES: Record<string, { params: object; mayBeEmpty?: boolean }> = 
   'list-user-sessions': { params: { user_id: 1 }, mayBeEmpty: true },
   // A new site's change journal is empty; the round trip below checks it holds its two writes.
   'list-changes': { params: {}, mayBeEmpty: true },
+  // The seeded tags have no near-duplicates: an empty list of groups is right.
+  'find-duplicate-terms': { params: { taxonomy: 'post_tag' }, mayBeEmpty: true },
+  // Every author and above can edit posts: the admin at least.
+  'find-users-with-capability': { params: { capability: 'edit_posts' } },
 };
 
 async function invoke(envelope: object): Promise<{ ok: boolean; result?: any; error?: any }> {
