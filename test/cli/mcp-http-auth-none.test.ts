@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
-import { cliArgs } from '../helpers/cli-bin.js';
+import { runCli } from '../helpers/cli.js';
+import { type McpHttpChild, startMcpHttp } from '../helpers/mcp-http-cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
 
@@ -14,30 +14,18 @@ import { testSite, wp } from '../helpers/site.js';
  */
 const site = testSite();
 const env = { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: undefined };
-let server: ChildProcess;
+let server: McpHttpChild;
 let url = '';
-let stderr = '';
 
 beforeAll(async () => {
   const { CMS_MCP_TOKEN: _t, ...rest } = process.env;
-  server = spawn(process.execPath, [...cliArgs(), 'mcp', '--http', '--auth', 'none', '--port', '0'], {
-    cwd: REPO_ROOT,
-    env: { ...rest, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stderr?.on('data', (d) => (stderr += d));
-  url = await new Promise<string>((resolve, reject) => {
-    server.stderr?.on('data', () => {
-      const m = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stderr);
-      if (m) resolve(m[1] as string);
-    });
-    server.once('exit', (code) => reject(new Error(`mcp --http exited (${code}): ${stderr}`)));
-  });
+  server = await startMcpHttp(['--auth', 'none', '--port', '0'], { ...rest, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword });
+  url = server.url;
 });
 
 afterAll(() => {
-  server.kill();
-  recordOutput(stderr);
+  server?.child.kill();
+  recordOutput(server?.stderr() ?? '');
 });
 
 describe('mcp --http --auth none', () => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -8,9 +8,8 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../helpers/cli.js';
-import { cliArgs } from '../helpers/cli-bin.js';
 import { appPasswordsOf, authorizeLink, makeUser } from '../helpers/mcp-oauth.js';
+import { type McpHttpChild, startMcpHttp } from '../helpers/mcp-http-cli.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
 import { MemoryOAuthClient, WpBrowser } from '../helpers/wp-browser.js';
@@ -29,8 +28,7 @@ const key = path.join(dir, 'key.pem');
 let docs: Server;
 let docsBase = '';
 const fetched: string[] = [];
-const servers: ChildProcess[] = [];
-let output = '';
+const servers: McpHttpChild[] = [];
 
 function documentOf(id: string, extra: Record<string, unknown> = {}) {
   return {
@@ -45,25 +43,15 @@ function documentOf(id: string, extra: Record<string, unknown> = {}) {
   };
 }
 
-function startServer(extraArgs: string[]): Promise<string> {
+async function startServer(extraArgs: string[]): Promise<string> {
   const site = testSite();
   const { CMS_USERNAME: _n, CMS_APP_PASSWORD: _p, CMS_MCP_TOKEN: _t, ...rest } = process.env;
-  const child = spawn(
-    process.execPath,
-    [...cliArgs(), 'mcp', '--http', '--auth', 'wordpress', '--port', '0', '--state-dir', mkdtempSync(path.join(dir, 'state-')), ...extraArgs],
-    { cwd: REPO_ROOT, env: { ...rest, CMS_URL: site.url, NODE_EXTRA_CA_CERTS: cert }, stdio: ['ignore', 'pipe', 'pipe'] },
+  const server = await startMcpHttp(
+    ['--auth', 'wordpress', '--port', '0', '--state-dir', mkdtempSync(path.join(dir, 'state-')), ...extraArgs],
+    { ...rest, CMS_URL: site.url, NODE_EXTRA_CA_CERTS: cert },
   );
-  servers.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-      output += d;
-      const m = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stderr);
-      if (m) resolve(m[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`mcp --http exited (${code}): ${stderr}`)));
-  });
+  servers.push(server);
+  return server.url;
 }
 
 beforeAll(async () => {
@@ -91,9 +79,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of servers) child.kill();
+  for (const { child } of servers) child.kill();
   await new Promise<void>((resolve) => docs.close(() => resolve()));
-  recordOutput(output);
+  recordOutput(servers.map((server) => server.stderr()).join(''));
 });
 
 class DocumentClient extends MemoryOAuthClient {

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveToolsets, selectTools, tools } from '../../src/call/index.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { cliArgs } from '../helpers/cli-bin.js';
+import { type McpHttpChild, startMcpHttp } from '../helpers/mcp-http-cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { testSite, wp } from '../helpers/site.js';
 import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
@@ -18,30 +19,24 @@ import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
 // The default toolsets' tools in the registry's order, then enable-toolset (the other toolsets are offered).
 const registry = selectTools(tools, { toolsets: resolveToolsets(undefined) });
 const token = `test-token-${'m'.repeat(24)}-${process.pid}`;
-let server: ChildProcess;
+let server: McpHttpChild;
 let url = '';
-let stderr = '';
 
 beforeAll(async () => {
   const site = testSite();
-  server = spawn(process.execPath, [...cliArgs(), 'mcp', '--http', '--port', '0'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  server = await startMcpHttp(['--port', '0'], {
+    ...process.env,
+    CMS_URL: site.url,
+    CMS_USERNAME: site.username,
+    CMS_APP_PASSWORD: site.appPassword,
+    CMS_MCP_TOKEN: token,
   });
-  server.stderr?.on('data', (d) => (stderr += d));
-  url = await new Promise<string>((resolve, reject) => {
-    server.stderr?.on('data', () => {
-      const m = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stderr);
-      if (m) resolve(m[1] as string);
-    });
-    server.once('exit', (code) => reject(new Error(`mcp --http exited (${code}): ${stderr}`)));
-  });
+  url = server.url;
 });
 
 afterAll(() => {
-  server.kill();
-  recordOutput(stderr);
+  server?.child.kill();
+  recordOutput(server?.stderr() ?? '');
 });
 
 type Answer = 'accept' | 'decline' | 'cancel';

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
-import { cliArgs } from '../helpers/cli-bin.js';
+import { runCli } from '../helpers/cli.js';
+import { type McpHttpChild, startMcpHttp } from '../helpers/mcp-http-cli.js';
 import { recordOutput } from '../helpers/output-log.js';
 import { startPostgres } from '../helpers/postgres.js';
 import { testSite, wp } from '../helpers/site.js';
@@ -17,27 +17,19 @@ import { newIdentity, newPassword } from '../wordpress/users/helpers.js';
 const token = `pg-token-${'p'.repeat(24)}-${process.pid}`;
 const site = testSite();
 let pg: Awaited<ReturnType<typeof startPostgres>>;
-const servers: ChildProcess[] = [];
-let output = '';
+const servers: McpHttpChild[] = [];
 
-function startServer(store: string): Promise<string> {
+async function startServer(store: string): Promise<string> {
   const { CMS_STORE: _s, ...rest } = process.env;
-  const child = spawn(process.execPath, [...cliArgs(), 'mcp', '--http', '--port', '0', '--store', store], {
-    cwd: REPO_ROOT,
-    env: { ...rest, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startMcpHttp(['--port', '0', '--store', store], {
+    ...rest,
+    CMS_URL: site.url,
+    CMS_USERNAME: site.username,
+    CMS_APP_PASSWORD: site.appPassword,
+    CMS_MCP_TOKEN: token,
   });
-  servers.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-      output += d;
-      const m = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stderr);
-      if (m) resolve(m[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`mcp --http exited (${code}): ${stderr}`)));
-  });
+  servers.push(server);
+  return server.url;
 }
 
 let replicaA = '';
@@ -49,10 +41,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of servers) child.kill();
-  await Promise.all(servers.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : undefined)));
+  for (const { child } of servers) child.kill();
+  await Promise.all(servers.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : undefined)));
   await pg?.stop();
-  recordOutput(output);
+  recordOutput(servers.map((server) => server.stderr()).join(''));
 });
 
 async function connect(url: string): Promise<Client> {
