@@ -42,11 +42,15 @@ export function registerMcpCommand(program: Command): void {
     )
     .option(
       '--state-dir <dir>',
-      'with --http --auth wordpress: where grants are kept (default ~/.local/state/cms-admin/mcp)',
+      'with --http --auth wordpress: where grants are kept (default ~/.local/state/cms-admin/mcp; unused with --store postgres://…)',
     )
     .option(
       '--store <url>',
-      'with --http: embedded (default) or postgres://… (env CMS_STORE): 2026-07-28 approval state shared by several server processes',
+      'with --http: embedded (default) or postgres://… (env CMS_STORE): approval and sign-in state shared by several server processes',
+    )
+    .option(
+      '--rate-limit <n[/seconds]>',
+      'with --http --auth wordpress: at most n sign-in requests per client address a minute (or per seconds), counted in --store',
     )
     .option(
       '--allow-loopback-client-ids',
@@ -77,6 +81,9 @@ authorize-application.php creates an application password for them, kept encrypt
 every client sends that static bearer token and acts as the configured account. Real
 deployments need --public-url https://… behind a TLS proxy. Requests must name this server in
 Host (its address, or --public-url's host), else 421. See docs/remote-mcp.md.
+With --store postgres://… (CMS_STORE) several processes behind one load balancer serve one
+deployment: registered clients, consents, codes, tokens, grants (passwords encrypted), approval
+states and --rate-limit counters are in PostgreSQL, none in --state-dir.
 --auth none (loopback only, refused with another --host or --public-url) takes no credentials,
 for local tools such as the Inspector's UI. Both MCP 2025-11-25 and 2026-07-28 are served.
 Calls that need a person's approval (an administrator, a deletion; see docs/safety.md) are
@@ -137,11 +144,7 @@ Example client config:
       if (options.http) {
         const [{ serveMcpHttp }, { openStore }] = await Promise.all([import('../mcp/http.js'), import('../mcp/store/index.js')]);
         const storeSpec = options.store ?? process.env.CMS_STORE;
-        if (auth === 'wordpress' && storeSpec && storeSpec !== 'embedded') {
-          throw badFlag(
-            '--store postgres://… serves --auth token or none so far: sign-in state (clients, consents, codes, tokens) is still kept by each process in --state-dir, so replicas could not share it. Run one process with --auth wordpress (docs/remote-mcp.md: Many replicas).',
-          );
-        }
+        const rateLimit = options.rateLimit === undefined ? undefined : rateLimitFlag(options.rateLimit);
         const store = await openStore(storeSpec, auth === 'wordpress' ? (options.stateDir ?? defaultStateDir()) : undefined);
         const server = await serveMcpHttp(context, filter, serverOptions, {
           store,
@@ -157,6 +160,7 @@ Example client config:
                   siteUrl: siteUrl ?? (site as { url: string }).url,
                   stateDir: options.stateDir ?? defaultStateDir(),
                   allowLoopbackClientIds: Boolean(options.allowLoopbackClientIds),
+                  rateLimit,
                   contextFor,
                 },
               }),
@@ -187,6 +191,7 @@ type McpOptions = FilterOptions & {
   stateDir?: string;
   allowLoopbackClientIds?: boolean;
   store?: string;
+  rateLimit?: string;
 };
 
 function defaultStateDir(): string {
@@ -221,6 +226,16 @@ function approveList(names: string | undefined): string[] {
   if (unknown.length)
     throw badFlag(`--approve: unknown tool(s) ${unknown.join(', ')}. Run \`cms-admin tools\` to list them.`);
   return list;
+}
+
+/** `--rate-limit n` (a minute) or `n/seconds`. */
+function rateLimitFlag(raw: string): { limit: number; windowMs: number } {
+  const m = /^(\d+)(?:\/(\d+))?$/.exec(raw.trim());
+  const limit = Number(m?.[1]);
+  const seconds = m?.[2] === undefined ? 60 : Number(m[2]);
+  if (!m || limit < 1 || seconds < 1 || seconds > 86400)
+    throw badFlag(`--rate-limit takes requests per minute (60) or requests/seconds (600/3600), not "${raw}".`);
+  return { limit, windowMs: seconds * 1000 };
 }
 
 /** `--port`: 0 (any free port) to 65535; Node's own error for "abc" names no flag. */

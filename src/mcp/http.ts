@@ -101,7 +101,7 @@ export async function serveMcpHttp(
     () => {
       const now = Date.now();
       for (const [id, seen] of lastSeen) if (now - seen > idleMs) void sessions.get(id)?.close();
-      void oauth?.provider.sweep();
+      oauth?.provider.sweep().catch((err: Error) => process.stderr.write(`cms-admin mcp: sweeping sign-in state: ${err.message}\n`));
     },
     Math.min(idleMs, 60_000),
   );
@@ -112,7 +112,7 @@ export async function serveMcpHttp(
     store,
     maxBody,
     async sessionOf(owner) {
-      const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
+      const sessionContext = owner && oauth ? await oauth.contextOf(owner) : context;
       if (!sessionContext) return undefined;
       const sessionFilter =
         owner && filter.network === undefined ? { ...filter, network: await networkToolsFor(sessionContext.client) } : filter;
@@ -188,7 +188,7 @@ export async function serveMcpHttp(
       owners.delete(transport.sessionId);
       lastSeen.delete(transport.sessionId);
     };
-    const sessionContext = owner && oauth ? oauth.contextOf(owner) : context;
+    const sessionContext = owner && oauth ? await oauth.contextOf(owner) : context;
     if (!sessionContext) return send(res, 401, { error: 'the sign-in was revoked: sign in again' });
     // Signed in: the site is asked per session (no site context at start), so a super admin
     // signed in to a multisite network gets the network tools as the token mode does, and a site
@@ -213,13 +213,13 @@ export async function serveMcpHttp(
   const base = new URL(options.publicUrl ?? `http://${shownHost}:${port}`);
   if (options.wordpress) {
     const { signIn } = await import('./http/sign-in.js');
-    oauth = signIn(options.wordpress, base, new URL('/mcp', base), {
+    oauth = await signIn(options.wordpress, base, new URL('/mcp', base), {
       originAllowed,
       handle,
       grantEnded(grantId) {
         for (const [id, grant] of owners) if (grant === grantId) void sessions.get(id)?.close();
       },
-    });
+    }, store);
   }
   return {
     url: `http://${shownHost}:${port}/mcp`,
@@ -237,7 +237,7 @@ export async function serveMcpHttp(
 interface SignIn {
   app: (req: IncomingMessage, res: ServerResponse) => void;
   provider: { sweep(): Promise<void> };
-  contextOf(grantId: string): ToolContext | undefined;
+  contextOf(grantId: string): Promise<ToolContext | undefined>;
 }
 
 class HttpProblem {

@@ -7,7 +7,7 @@ import { checkApproval, deleteOwnAppPassword, discardApproval } from './wordpres
 interface Provider {
   options: { siteUrl: string };
   consent: ConsentFlow;
-  newGrant(pending: Pending, approval: { userLogin: string; appUuid: string; password: string }): string;
+  newGrant(pending: Pending, approval: { userLogin: string; appUuid: string; password: string }): Promise<string>;
 }
 
 /**
@@ -21,7 +21,7 @@ interface Provider {
  */
 export async function wordpressCallback(provider: Provider, req: Request, res: Response): Promise<void> {
   const query = req.query as Record<string, unknown>;
-  const taken = provider.consent.take(req);
+  const taken = await provider.consent.take(req);
   if (!taken) {
     // Never issued: WordPress is not asked anything (the query's login and password are anyone's).
     res.status(400).type('text/plain').send('This sign-in link is unknown: start again from your MCP client.');
@@ -63,7 +63,7 @@ export async function wordpressCallback(provider: Provider, req: Request, res: R
       "this browser's consent for the app was given by another WordPress user: start again to see the consent page",
     );
   }
-  const code = provider.newGrant(pending, approval);
+  const code = await provider.newGrant(pending, approval);
   provider.consent.remember(res, pending.client.client_id, approval.userLogin);
   back.searchParams.set('code', code);
   res.redirect(302, back.href);

@@ -3,7 +3,8 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { Request, Response } from 'express';
 import { consentPage, pageHeaders, readCookie, wordpressAppName } from './consent-page.js';
-import { type GrantStore, hash, newSecret } from './grants.js';
+import type { SignInStore, StoredPending } from '../store/sign-in-store.js';
+import { hash, newSecret } from './grants.js';
 import { authorizeApplicationUrl } from './wordpress-site.js';
 
 export const CONSENT_PATH = '/oauth/consent';
@@ -16,8 +17,6 @@ const SIGN_IN_COOKIE = 'cms_admin_signin';
  * time enough to sign in on WordPress, not a link that can be passed around for long (#48).
  */
 const SIGN_IN_TTL_MS = 10 * 60_000;
-/** /authorize needs no sign-in: the consent forms waiting in memory are bounded (the oldest go first). */
-const MAX_FORMS = 10_000;
 
 export interface Pending {
   client: OAuthClientInformationFull;
@@ -39,12 +38,6 @@ export interface Taken {
   state: 'live' | 'expired' | 'used';
   sameBrowser: boolean;
 }
-interface Form {
-  pending: Pending;
-  csrfHash: string;
-  /** The consent page's browser (its cookie): a form fetched by someone else cannot be posted from the person's browser. */
-  browserHash: string;
-}
 
 /**
  * The steps between /authorize and WordPress: our consent page (a form bound to the pending request
@@ -55,34 +48,33 @@ interface Form {
  * the WordPress login that approved; WordPress's own page is still shown.
  */
 export class ConsentFlow {
-  readonly #forms = new Map<string, Form>();
-  /**
-   * Approved requests by their callback key's digest. A used or expired one is kept a while (until
+  /*
+   * In the store (sign-in-store.ts; any replica serves any step): consent forms by their id's
+   * digest, bound to the browser that opened them (its cookie's digest) and single use; approved
+   * requests by their callback key's digest. A used or expired one is kept a while (until
    * SIGN_IN_TTL_MS past its end, or its second use), so that the application password WordPress
    * makes for it anyway is deleted; a key never issued makes the server ask WordPress nothing.
+   * Both are bounded (the oldest go first): /authorize needs no sign-in.
    */
-  readonly #approved = new Map<string, { pending: Pending; used: boolean }>();
-
   constructor(
-    readonly store: GrantStore,
+    readonly store: SignInStore,
     readonly siteUrl: string,
     readonly baseUrl: URL,
     readonly rememberMs: number,
   ) {}
 
-  start(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): void {
+  async start(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const pending: Pending = { client, params, appId: randomUUID(), expiresAt: Date.now() + SIGN_IN_TTL_MS };
     const remembered = this.#remembered(res.req, client.client_id);
     if (remembered) {
-      this.#toWordPress({ ...pending, rememberedLogin: remembered }, res.req, res);
+      await this.#toWordPress({ ...pending, rememberedLogin: remembered }, res.req, res);
       return;
     }
     const id = newSecret();
     const csrf = newSecret();
     const browser = readCookie(res.req.headers.cookie, BROWSER_COOKIE);
     const browserId = browser && /^[\w-]{43}$/.test(browser) ? browser : newSecret();
-    this.#forms.set(hash(id), { pending, csrfHash: hash(csrf), browserHash: hash(browserId) });
-    if (this.#forms.size > MAX_FORMS) this.#forms.delete(this.#forms.keys().next().value as string);
+    await this.store.putForm(hash(id), { pending: stored(pending), csrfHash: hash(csrf), browserHash: hash(browserId) });
     pageHeaders(res);
     res.cookie(BROWSER_COOKIE, browserId, this.#cookie(CONSENT_PATH, SIGN_IN_TTL_MS, 'strict'));
     res
@@ -102,17 +94,19 @@ export class ConsentFlow {
   }
 
   /** The consent form's POST: Approve goes on to WordPress, Deny goes back to the client with access_denied. */
-  submit(req: Request, res: Response): void {
+  async submit(req: Request, res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const key = hash(typeof body.pending === 'string' ? body.pending : '');
-    const form = this.#forms.get(key);
+    const form = await this.store.peekForm(key);
     const browser = readCookie(req.headers.cookie, BROWSER_COOKIE) ?? '';
     if (
       !form ||
       form.pending.expiresAt < Date.now() ||
       typeof body.csrf !== 'string' ||
       hash(body.csrf) !== form.csrfHash ||
-      hash(browser) !== form.browserHash
+      hash(browser) !== form.browserHash ||
+      // single use: of two posts of the same form (to one replica or two), one goes on
+      !(await this.store.takeForm(key))
     ) {
       pageHeaders(res);
       res
@@ -123,36 +117,34 @@ export class ConsentFlow {
         );
       return;
     }
-    this.#forms.delete(key); // single use
+    const pending = fromStored(form.pending);
     if (body.choice !== 'approve') {
-      const back = new URL(form.pending.params.redirectUri);
+      const back = new URL(pending.params.redirectUri);
       back.searchParams.set('error', 'access_denied');
       back.searchParams.set('error_description', 'the person denied access');
-      if (form.pending.params.state !== undefined) back.searchParams.set('state', form.pending.params.state);
+      if (pending.params.state !== undefined) back.searchParams.set('state', pending.params.state);
       res.redirect(303, back.href);
       return;
     }
-    this.#toWordPress(form.pending, req, res);
+    await this.#toWordPress(pending, req, res);
   }
 
   /**
    * The approved request WordPress's callback names (live once, whichever browser brings it), or
    * undefined for a key never issued (or long gone); `sameBrowser` only with the cookie of the browser that approved.
    */
-  take(req: Request): Taken | undefined {
+  async take(req: Request): Promise<Taken | undefined> {
     const named = (req.query as Record<string, unknown>).pending;
     const key = hash(typeof named === 'string' ? named : '');
-    const entry = this.#approved.get(key);
+    // Marked used (or, the second time, removed) in one step: whichever replica WordPress sends the browser to.
+    const entry = await this.store.takeApproved(key);
     if (!entry) return undefined;
+    const pending = fromStored(entry.pending);
     const browser = readCookie(req.headers.cookie, SIGN_IN_COOKIE);
     // Compared as digests (hash of a random secret): timing says nothing about the expected one.
-    const sameBrowser = browser !== undefined && hash(browser) === entry.pending.browserHash;
-    if (entry.used) {
-      this.#approved.delete(key);
-      return { pending: entry.pending, state: 'used', sameBrowser };
-    }
-    entry.used = true;
-    return { pending: entry.pending, state: entry.pending.expiresAt < Date.now() ? 'expired' : 'live', sameBrowser };
+    const sameBrowser = browser !== undefined && hash(browser) === pending.browserHash;
+    if (entry.used) return { pending, state: 'used', sameBrowser };
+    return { pending, state: pending.expiresAt < Date.now() ? 'expired' : 'live', sameBrowser };
   }
 
   /** Our /authorize for the same request: where a browser that did not approve it is sent, to see our page. */
@@ -191,21 +183,14 @@ export class ConsentFlow {
     res.clearCookie(this.#rememberName(clientId), this.#cookie('/authorize', 0, 'lax'));
   }
 
-  sweep(now: number): void {
-    for (const [key, form] of this.#forms) if (form.pending.expiresAt < now) this.#forms.delete(key);
-    for (const [key, { pending }] of this.#approved)
-      if (pending.expiresAt + SIGN_IN_TTL_MS < now) this.#approved.delete(key);
-  }
-
-  #toWordPress(pending: Pending, req: Request, res: Response): void {
+  async #toWordPress(pending: Pending, req: Request, res: Response): Promise<void> {
     const key = newSecret();
     // One id per browser (kept while it lasts), so two sign-ins at once in one browser both work.
     const cookie = readCookie(req.headers.cookie, SIGN_IN_COOKIE);
     const browserId = cookie && /^[\w-]{43}$/.test(cookie) ? cookie : newSecret();
     res.cookie(SIGN_IN_COOKIE, browserId, this.#cookie(CALLBACK_PATH, SIGN_IN_TTL_MS, 'lax'));
     const approved = { ...pending, browserHash: hash(browserId), expiresAt: Date.now() + SIGN_IN_TTL_MS };
-    this.#approved.set(hash(key), { pending: approved, used: false });
-    if (this.#approved.size > MAX_FORMS) this.#approved.delete(this.#approved.keys().next().value as string);
+    await this.store.putApproved(hash(key), stored(approved));
     const back = new URL(CALLBACK_PATH, this.baseUrl);
     back.searchParams.set('pending', key);
     const reject = new URL(back);
@@ -230,4 +215,16 @@ export class ConsentFlow {
   #cookie(path: string, maxAge: number, sameSite: 'strict' | 'lax') {
     return { path, maxAge, sameSite, httpOnly: true, secure: this.baseUrl.protocol === 'https:' } as const;
   }
+}
+
+/** A pending request as the store keeps it: JSON (the resource as its href), the client without its secret. */
+function stored(pending: Pending): StoredPending {
+  const { client_secret: _secret, ...client } = pending.client;
+  const { resource, ...params } = pending.params;
+  return { ...pending, client, params: { ...params, ...(resource && { resource: resource.href }) } };
+}
+
+function fromStored(pending: StoredPending): Pending {
+  const { resource, ...params } = pending.params;
+  return { ...pending, params: { ...params, ...(resource !== undefined && { resource: new URL(resource) }) } };
 }

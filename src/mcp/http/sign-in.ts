@@ -8,6 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express from 'express';
 import type { ToolContext } from '../../call/index.js';
+import type { ServerStore } from '../store/server-store.js';
+import type { SignInStore } from '../store/sign-in-store.js';
 import { wordpressCallback } from './callback.js';
 import { authorizeErrorsAsPage, issuerInResponses, plainOAuthErrors } from './oauth-errors.js';
 import { TOKEN_AUTH_METHODS } from './registration.js';
@@ -25,17 +27,21 @@ interface Handlers {
  * metadata, registration, authorize, token, revoke), WordPress's callback, and `/mcp` behind
  * `requireBearerAuth` (401 with `resource_metadata`; a token of another resource refused).
  */
-export function signIn(
+export async function signIn(
   options: WordPressAuthOptions & { contextFor(login: { username: string; appPassword: string }): ToolContext },
   base: URL,
   resource: URL,
   handlers: Handlers,
+  /** Where the sign-in state lives: --state-dir and memory, or PostgreSQL (shared by replicas). */
+  serverStore: ServerStore,
 ) {
-  const provider = new WordPressOAuthProvider(options, base, resource);
+  const store = await serverStore.signIn({ stateDir: options.stateDir, clients: options.clients });
+  const provider = new WordPressOAuthProvider(options, base, resource, store);
   const contexts = new Map<string, ToolContext>();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (options.rateLimit) app.use(['/authorize', '/register', '/token', '/revoke', CONSENT_PATH, CALLBACK_PATH], rateLimited(store, options.rateLimit));
   app.use(['/authorize', '/register', '/token', '/revoke'], plainOAuthErrors);
   // RFC 9207: every authorization response (a code or an error, back at the client) names us.
   app.use(['/authorize', CONSENT_PATH, CALLBACK_PATH], issuerInResponses(new URL(base).href));
@@ -69,8 +75,8 @@ export function signIn(
   );
   // The consent form's POST: from our own page only (Origin checked; the form's token and the
   // browser's cookie are checked in consent.ts).
-  app.post(CONSENT_PATH, express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
-    if (handlers.originAllowed(req, res)) provider.consent.submit(req, res);
+  app.post(CONSENT_PATH, express.urlencoded({ extended: false, limit: '4kb' }), (req, res, next) => {
+    if (handlers.originAllowed(req, res)) provider.consent.submit(req, res).catch(next);
   });
   app.get(CALLBACK_PATH, (req, res, next) => {
     wordpressCallback(provider, req, res).catch(next);
@@ -111,9 +117,12 @@ export function signIn(
     app: app as unknown as (req: IncomingMessage, res: ServerResponse) => void,
     provider,
     /** The tool context of a grant's person (one per grant, shared by that person's sessions). */
-    contextOf(grantId: string): ToolContext | undefined {
-      const grant = provider.store.grant(grantId);
-      if (!grant) return undefined;
+    async contextOf(grantId: string): Promise<ToolContext | undefined> {
+      const grant = await store.grant(grantId);
+      if (!grant) {
+        contexts.delete(grantId); // revoked, maybe by another replica
+        return undefined;
+      }
       let context = contexts.get(grantId);
       if (!context) {
         context = options.contextFor({ username: grant.userLogin, appPassword: provider.store.open(grant.password) });
@@ -121,5 +130,28 @@ export function signIn(
       }
       return context;
     },
+  };
+}
+
+/**
+ * `--rate-limit`: at most `limit` requests per fixed window from one client address to the
+ * sign-in endpoints, counted in the store (with PostgreSQL, across every replica); past it 429
+ * with Retry-After. The address is the connection's: behind a proxy every client shares the
+ * proxy's, so set the limit for the whole proxy or limit in the proxy (docs/remote-mcp.md).
+ */
+function rateLimited(store: SignInStore, { limit, windowMs }: { limit: number; windowMs: number }) {
+  return (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    store
+      .hit(`sign-in ${req.socket.remoteAddress ?? ''}`, windowMs)
+      .then(({ count, resetAt }) => {
+        if (count <= limit) return next();
+        const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+        res.set('Retry-After', String(seconds));
+        res.status(429).json({
+          error: 'too_many_requests',
+          error_description: `more than ${limit} sign-in requests from this address within ${Math.round(windowMs / 1000)} s: try again in ${seconds} s`,
+        });
+      })
+      .catch(next);
   };
 }

@@ -14,9 +14,10 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Response } from 'express';
 import { WordPressClient } from '../../client/index.js';
+import type { SignInStore } from '../store/sign-in-store.js';
 import type { ClientLimits } from './clients.js';
 import { ConsentFlow, type Pending } from './consent.js';
-import { type Grant, GrantStore, hash, newSecret } from './grants.js';
+import { type Grant, hash, newSecret } from './grants.js';
 import { ClientIdDocuments, isClientIdUrl } from './client-id-documents.js';
 import { checkRegistration } from './registration.js';
 import { deleteOwnAppPassword } from './wordpress-site.js';
@@ -24,7 +25,7 @@ import { deleteOwnAppPassword } from './wordpress-site.js';
 export interface WordPressAuthOptions {
   /** The WordPress site people sign in on (its `site_url` must match what WordPress hands back). */
   siteUrl: string;
-  /** Folder for the grant store and its key (0700; files 0600). */
+  /** Folder for the grant store and its key (0700; files 0600); unused with a PostgreSQL store. */
   stateDir: string;
   /** Access token lifetime; default 1 h. */
   accessTtlMs?: number;
@@ -32,24 +33,13 @@ export interface WordPressAuthOptions {
   refreshTtlMs?: number;
   /** Bounds on clients registered but never used (tests make them small). */
   clients?: ClientLimits;
+  /** `--rate-limit`: sign-in requests per client address and window, counted in the store (sign-in.ts). */
+  rateLimit?: { limit: number; windowMs: number };
   /** `--allow-loopback-client-ids`: fetch Client ID Metadata Documents from loopback (tests only). */
   allowLoopbackClientIds?: boolean;
 }
 
 export { CALLBACK_PATH, CONSENT_PATH } from './consent.js';
-interface Code {
-  grantId: string;
-  clientId: string;
-  challenge: string;
-  redirectUri: string;
-  expiresAt: number;
-}
-interface Access {
-  grantId: string;
-  clientId: string;
-  resource: string;
-  expiresAt: number;
-}
 
 /**
  * OAuth 2.1 (the MCP SDK's router does metadata, registration, PKCE S256 and the endpoints) where
@@ -57,10 +47,7 @@ interface Access {
  * application password for the person, which we keep encrypted and never show; our tokens map to it.
  */
 export class WordPressOAuthProvider implements OAuthServerProvider {
-  readonly store: GrantStore;
   readonly consent: ConsentFlow;
-  readonly #codes = new Map<string, Code>();
-  readonly #access = new Map<string, Access>();
   readonly #accessTtl: number;
   readonly #documents: ClientIdDocuments;
   readonly #refreshTtl: number;
@@ -71,8 +58,9 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     readonly options: WordPressAuthOptions,
     readonly baseUrl: URL,
     readonly resource: URL,
+    /** Clients, grants, codes, tokens, consents (store/sign-in-store.ts): shared by every replica with PostgreSQL. */
+    readonly store: SignInStore,
   ) {
-    this.store = new GrantStore(options.stateDir, options.clients);
     this.#accessTtl = options.accessTtlMs ?? 3600_000;
     this.#documents = new ClientIdDocuments({ allowLoopback: options.allowLoopbackClientIds });
     this.#refreshTtl = options.refreshTtlMs ?? 30 * 86400_000;
@@ -82,14 +70,14 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
       // An https URL is a Client ID Metadata Document (client-id-documents.ts); else a registered client.
-      getClient: (id) => (isClientIdUrl(id) ? this.#documents.get(id) : this.store.clients.get(id)),
-      registerClient: (client) => {
+      getClient: (id) => (isClientIdUrl(id) ? this.#documents.get(id) : this.store.getClient(id)),
+      registerClient: async (client) => {
         const full = checkRegistration({
           ...client,
           client_id: randomUUID(),
           client_id_issued_at: Math.floor(Date.now() / 1000),
         });
-        this.store.clients.add(full);
+        await this.store.addClient(full);
         return full;
       },
     };
@@ -98,11 +86,11 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   /** Our consent page first (consent.ts), then WordPress's authorize-application.php. */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     if (params.resource && params.resource.href !== this.resource.href) throw this.#otherTarget(params.resource.href);
-    this.consent.start(client, params, res);
+    await this.consent.start(client, params, res);
   }
 
   /** A grant for the person WordPress signed in (consent.ts's pending request); the code the client exchanges. */
-  newGrant(pending: Pending, approval: { userLogin: string; appUuid: string; password: string }): string {
+  async newGrant(pending: Pending, approval: { userLogin: string; appUuid: string; password: string }): Promise<string> {
     const grant: Grant = {
       id: randomUUID(),
       clientId: pending.client.client_id,
@@ -113,10 +101,10 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
       refreshExpiresAt: 0,
       resource: this.resource.href,
     };
-    this.store.putGrant(grant);
-    this.store.clients.markUsed(grant.clientId);
+    await this.store.putGrant(grant);
+    await this.store.markClientUsed(grant.clientId);
     const code = newSecret();
-    this.#codes.set(hash(code), {
+    await this.store.putCode(hash(code), {
       grantId: grant.id,
       clientId: grant.clientId,
       challenge: pending.params.codeChallenge,
@@ -127,7 +115,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
-    const found = this.#codes.get(hash(code));
+    const found = await this.store.peekCode(hash(code));
     if (!found || found.clientId !== client.client_id) throw new InvalidGrantError('unknown authorization code');
     return found.challenge;
   }
@@ -139,16 +127,16 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     redirectUri?: string,
     resource?: URL,
   ): Promise<OAuthTokens> {
-    const found = this.#codes.get(hash(code));
-    this.#codes.delete(hash(code));
+    // Taken once, whichever replica asks first: a second redemption finds nothing.
+    const found = await this.store.takeCode(hash(code));
     if (!found || found.clientId !== client.client_id || found.expiresAt < Date.now())
       throw new InvalidGrantError('unknown or expired authorization code');
     if (redirectUri !== undefined && redirectUri !== found.redirectUri)
       throw new InvalidGrantError('redirect_uri differs from the authorization request');
     if (resource && resource.href !== this.resource.href) throw this.#otherTarget(resource.href);
-    const grant = this.store.grant(found.grantId);
+    const grant = await this.store.grant(found.grantId);
     if (!grant) throw new InvalidGrantError('the grant was revoked');
-    return this.#issue(grant);
+    return this.#issue(grant, grant.refreshHash);
   }
 
   async exchangeRefreshToken(
@@ -157,7 +145,7 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     _scopes?: string[],
     resource?: URL,
   ): Promise<OAuthTokens> {
-    const grant = this.store.grantByRefresh(refreshToken);
+    const grant = await this.store.grantByRefresh(hash(refreshToken));
     if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
     if (grant.refreshExpiresAt <= Date.now()) {
       await this.revokeGrant(grant.id);
@@ -167,12 +155,13 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     if (grant.resource !== this.resource.href) {
       throw new InvalidTargetError(`this grant was made for ${grant.resource}; this server is ${this.resource.href}`);
     }
-    return this.#issue(grant);
+    return this.#issue(grant, hash(refreshToken));
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
-    const found = this.#access.get(hash(token));
-    if (!found || !this.store.grant(found.grantId)) throw new InvalidTokenError('unknown token');
+    // Read from the store on every request: a grant revoked on another replica is refused here at once.
+    const found = await this.store.access(hash(token));
+    if (!found) throw new InvalidTokenError('unknown token');
     if (found.expiresAt <= Date.now()) throw new InvalidTokenError('the token expired: refresh it');
     return {
       token,
@@ -185,17 +174,16 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   }
 
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    const access = this.#access.get(hash(request.token));
-    const grant = access ? this.store.grant(access.grantId) : this.store.grantByRefresh(request.token);
+    const access = await this.store.access(hash(request.token));
+    const grant = access ? await this.store.grant(access.grantId) : await this.store.grantByRefresh(hash(request.token));
     if (grant && grant.clientId === client.client_id) await this.revokeGrant(grant.id);
   }
 
   /** Ends a grant: its tokens stop working, its sessions close, its application password is deleted in WordPress. */
   async revokeGrant(grantId: string): Promise<void> {
-    const grant = this.store.grant(grantId);
+    // One caller removes it (another replica revoking at once gets nothing): that one deletes it in WordPress.
+    const grant = await this.store.dropGrant(grantId);
     if (!grant) return;
-    this.store.dropGrant(grantId);
-    for (const [key, access] of this.#access) if (access.grantId === grantId) this.#access.delete(key);
     this.onGrantEnded(grantId);
     await deleteOwnAppPassword(this.credentials(grant), grant.userLogin, grant.appUuid);
   }
@@ -203,12 +191,8 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
   /** Grants unused past their refresh lifetime end (and are revoked in WordPress); stale codes and tokens go. */
   async sweep(): Promise<void> {
     const now = Date.now();
-    for (const map of [this.#codes, this.#access])
-      for (const [key, item] of map) if (item.expiresAt < now) map.delete(key);
-    this.consent.sweep(now);
-    this.store.clients.sweep(now);
-    for (const grant of this.store.grants())
-      if (grant.refreshExpiresAt && grant.refreshExpiresAt < now) await this.revokeGrant(grant.id);
+    await this.store.sweep(now);
+    for (const grant of await this.store.expiredGrants(now)) await this.revokeGrant(grant.id);
   }
 
   /** The WordPress client of a grant: calls run as its person. */
@@ -225,16 +209,21 @@ export class WordPressOAuthProvider implements OAuthServerProvider {
     return new InvalidTargetError(`the resource ${asked} is not served here; this server is ${this.resource.href}`);
   }
 
-  #issue(grant: Grant): OAuthTokens {
+  /**
+   * New tokens for a grant whose refresh digest is `fromHash`: the rotation is one conditional
+   * update, so of two replicas redeeming the same refresh token at once one wins, the other answers invalid_grant.
+   */
+  async #issue(grant: Grant, fromHash: string): Promise<OAuthTokens> {
     const access = newSecret();
     const refresh = newSecret();
-    this.#access.set(hash(access), {
+    const rotated = await this.store.rotateRefresh(grant.id, fromHash, hash(refresh), Date.now() + this.#refreshTtl);
+    if (!rotated) throw new InvalidGrantError('unknown refresh token');
+    await this.store.putAccess(hash(access), {
       grantId: grant.id,
       clientId: grant.clientId,
       resource: grant.resource,
       expiresAt: Date.now() + this.#accessTtl,
     });
-    this.store.putGrant({ ...grant, refreshHash: hash(refresh), refreshExpiresAt: Date.now() + this.#refreshTtl });
     return {
       access_token: access,
       token_type: 'Bearer',

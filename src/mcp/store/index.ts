@@ -9,6 +9,7 @@ export function embeddedStore(stateDir?: string): ServerStore {
     kind: 'embedded',
     sealingKey: async () => sealingKey(stateDir),
     used: memoryUsedStates(),
+    signIn: async (options) => (await import('./sign-in-embedded.js')).embeddedSignInStore(options),
     close: async () => {},
   };
 }

@@ -56,6 +56,7 @@ export async function postgresStore(url: string): Promise<ServerStore> {
         return inserted.rowCount === 1;
       },
     },
+    signIn: async (options) => (await import('./sign-in-postgres.js')).postgresSignInStore(pool, options),
     close: () => pool.end(),
   };
 }
