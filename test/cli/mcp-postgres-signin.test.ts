@@ -215,7 +215,8 @@ describe('mcp --http --auth wordpress: two replicas on one PostgreSQL', () => {
     }
     // Neither saw more than 3 of its own: only the shared count reaches 5.
     expect(statuses).toEqual(['C 201', 'D 201', 'C 201', 'D 201', 'C 201', 'D 429', 'C 429']);
-    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await refused?.json()) as { error: string }).error).toBe('too_many_requests');
+    if (!refused) throw new Error('no registration was refused');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: string }).error).toBe('too_many_requests');
   });
 });

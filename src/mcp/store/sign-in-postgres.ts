@@ -86,7 +86,7 @@ export async function postgresSignInStore(pool: Pool, options: SignInStoreOption
   await pool.query('INSERT INTO cms_mcp_keys (name, key) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', ['sign-in', randomBytes(32)]);
   const keyRow = await pool.query<{ key: Buffer }>('SELECT key FROM cms_mcp_keys WHERE name = $1', ['sign-in']);
   const key = keyRow.rows[0]?.key;
-  if (!key || key.length !== 32) throw new Error('the PostgreSQL store has no sign-in key');
+  if (key?.length !== 32) throw new Error('the PostgreSQL store has no sign-in key');
   const { seal, open, mac } = crypt(key);
   const one = async <T>(sql: string, params: unknown[]): Promise<T | undefined> =>
     (await pool.query(sql, params)).rows[0] as T | undefined;
