@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { type McpHttpChild, startMcpHttp } from '../helpers/mcp-http-cli.js';
 import { appPasswordsOf, authorizeLink, makeUser, rawPost, registerClient } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
@@ -218,5 +219,14 @@ describe('mcp --http --auth wordpress: two replicas on one PostgreSQL', () => {
     if (!refused) throw new Error('no registration was refused');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await refused.json()) as { error: string }).error).toBe('too_many_requests');
+  });
+
+  it('a --rate-limit that is not n or n/seconds is refused at start, naming the flag', async () => {
+    const env = { CMS_URL: site.url, CMS_USERNAME: undefined, CMS_APP_PASSWORD: undefined, CMS_MCP_TOKEN: undefined, CMS_STORE: undefined };
+    for (const bad of ['many', '0', '5/0']) {
+      const run = await runCli(['mcp', '--http', '--port', '0', '--auth', 'wordpress', '--store', pg.url, '--rate-limit', bad], { env });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`--rate-limit takes requests per minute (60) or requests/seconds (600/3600), not "${bad}"`);
+    }
   });
 });

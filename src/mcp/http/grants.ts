@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { crypt } from '../store/crypt.js';
 import { type ClientLimits, ClientStore } from './clients.js';
 
 /** One person's sign-in: the application password WordPress handed us for them, and its tokens. */
@@ -37,14 +38,14 @@ export const newSecret = (): string => randomBytes(32).toString('base64url');
  */
 export class GrantStore {
   readonly #file: string;
-  readonly #key: Buffer;
+  readonly #crypt: ReturnType<typeof crypt>;
   #data: StoreFile;
   readonly clients: ClientStore;
 
   constructor(dir: string, clientLimits?: ClientLimits) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.#file = path.join(dir, 'oauth-store.json');
-    this.#key = loadKey(path.join(dir, 'oauth-key'));
+    this.#crypt = crypt(loadKey(path.join(dir, 'oauth-key')));
     this.#data = existsSync(this.#file) ? (JSON.parse(readFileSync(this.#file, 'utf8')) as StoreFile) : { grants: {} };
     this.clients = new ClientStore(dir, this, clientLimits);
     if (this.#data.clients) {
@@ -79,24 +80,16 @@ export class GrantStore {
   }
 
   seal(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+    return this.#crypt.seal(secret);
   }
 
   open(sealed: string): string {
-    const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url')) as [Buffer, Buffer, Buffer];
-    const decipher = createDecipheriv('aes-256-gcm', this.#key, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+    return this.#crypt.open(sealed);
   }
 
   /** An HMAC of `text` under a key derived from the store's (for values a browser keeps, e.g. remembered consent). */
   mac(text: string): string {
-    return createHmac('sha256', createHash('sha256').update('cms-admin mac\n').update(this.#key).digest())
-      .update(text)
-      .digest('base64url');
+    return this.#crypt.mac(text);
   }
 
   #save(): void {

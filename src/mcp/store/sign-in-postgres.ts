@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Pool } from 'pg';
 import type { Grant } from '../http/grants.js';
+import { crypt } from './crypt.js';
 import {
   type AccessRecord,
   APPROVED_GRACE_MS,
   type CodeRecord,
-  crypt,
   type FormRecord,
   MAX_PENDING,
   type SignInStore,
