@@ -145,6 +145,7 @@ Example client config:
         const [{ serveMcpHttp }, { openStore }] = await Promise.all([import('../mcp/http.js'), import('../mcp/store/index.js')]);
         const storeSpec = options.store ?? process.env.CMS_STORE;
         const rateLimit = options.rateLimit === undefined ? undefined : rateLimitFlag(options.rateLimit);
+        if (rateLimit && auth !== 'wordpress') throw badFlag('--rate-limit limits the sign-in endpoints: it serves --auth wordpress.');
         const store = await openStore(storeSpec, auth === 'wordpress' ? (options.stateDir ?? defaultStateDir()) : undefined);
         const server = await serveMcpHttp(context, filter, serverOptions, {
           store,

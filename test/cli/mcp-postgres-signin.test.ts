@@ -221,12 +221,17 @@ describe('mcp --http --auth wordpress: two replicas on one PostgreSQL', () => {
     expect(((await refused.json()) as { error: string }).error).toBe('too_many_requests');
   });
 
-  it('a --rate-limit that is not n or n/seconds is refused at start, naming the flag', async () => {
+  it('a --rate-limit that is not n or n/seconds, or without --auth wordpress, is refused at start, naming the flag', async () => {
     const env = { CMS_URL: site.url, CMS_USERNAME: undefined, CMS_APP_PASSWORD: undefined, CMS_MCP_TOKEN: undefined, CMS_STORE: undefined };
     for (const bad of ['many', '0', '5/0']) {
       const run = await runCli(['mcp', '--http', '--port', '0', '--auth', 'wordpress', '--store', pg.url, '--rate-limit', bad], { env });
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toContain(`--rate-limit takes requests per minute (60) or requests/seconds (600/3600), not "${bad}"`);
     }
+    const token = await runCli(['mcp', '--http', '--port', '0', '--auth', 'token', '--rate-limit', '5'], {
+      env: { ...env, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_MCP_TOKEN: `rate-token-${'r'.repeat(20)}` },
+    });
+    expect(token.code, token.stderr).toBe(2);
+    expect(token.stderr).toContain('--rate-limit limits the sign-in endpoints: it serves --auth wordpress.');
   });
 });

@@ -20,10 +20,15 @@ export async function postgresStore(url: string): Promise<ServerStore> {
   // A lost connection of the pool is not the server's end: the next query opens another.
   pool.on('error', (err) => process.stderr.write(`cms-admin mcp: PostgreSQL: ${err.message}\n`));
   try {
-    // Two processes starting at once may both create: one schema change at a time.
-    await pool.query('SELECT pg_advisory_lock(4904917)');
-    await pool.query(SCHEMA);
-    await pool.query('SELECT pg_advisory_unlock(4904917)');
+    // Two processes starting at once may both create: one schema change at a time (the lock is
+    // the connection's: taken and released on one client, never on two of the pool's).
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(4904917)');
+      await client.query(SCHEMA).finally(() => client.query('SELECT pg_advisory_unlock(4904917)'));
+    } finally {
+      client.release();
+    }
   } catch (err) {
     await pool.end().catch(() => {});
     throw new Error(`cannot use the PostgreSQL store (${(err as Error).message}): check --store / CMS_STORE`);
