@@ -47,7 +47,8 @@ it('50 concurrent sessions × 4 calls are all answered; ended sessions free thei
 });
 
 it('a session its client left without ending is closed once idle', async () => {
-  server = await serveMcpHttp(testContext(), {}, {}, { port: 0, token, idleMs: 200 });
+  // Idle for 2 s: long enough that a loaded machine does not close it before the first check.
+  server = await serveMcpHttp(testContext(), {}, {}, { port: 0, token, idleMs: 2_000 });
   const { client } = await connect(server.url);
   await client.listTools();
   expect(server.sessions()).toBe(1);
