@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgresUrl, pgChangeStore, redactedStoreUrl } from '../../src/undo/change-store-pg.js';
 import { stillRunning } from '../../src/undo/change-store.js';
-import { type ChangeEntry, type ChangeJournal, newChangeId } from '../../src/undo/journal.js';
+import { type ChangeEntry, newChangeId } from '../../src/undo/journal.js';
 import { journalTail } from '../../src/undo/journal-read.js';
 import { withUndoLock } from '../../src/undo/serial.js';
 import { siteKey } from '../../src/undo/site-key.js';
@@ -218,7 +218,7 @@ describe('the change store in PostgreSQL', () => {
   });
 });
 
-async function startServer(name: string): Promise<McpHttpChild> {
+async function startServer(): Promise<McpHttpChild> {
   const { CMS_STORE: _s, CMS_JOURNAL: _j, ...rest } = process.env;
   const server = await startMcpHttp(['--port', '0', '--store', db.url], {
     ...rest,
@@ -284,7 +284,7 @@ async function usersWithEmail(email: string): Promise<Array<{ id: number }>> {
 
 describe('two mcp --http replicas on one PostgreSQL share the change store', () => {
   it('a change made through one is listed and undone through the other; `cms-admin changes --store` lists it too', async () => {
-    const [one, two] = await Promise.all([startServer('a'), startServer('b')]);
+    const [one, two] = await Promise.all([startServer(), startServer()]);
     const { username, email } = newIdentity('pgchange');
     const user = await wp().post<{ id: number }>('/wp/v2/users', { username, email, password: newPassword(), roles: ['subscriber'] });
     const [a, b] = await Promise.all([connect(one.url), connect(two.url)]);
@@ -314,7 +314,7 @@ describe('two mcp --http replicas on one PostgreSQL share the change store', () 
   });
 
   it('a replica killed mid-call: the other lists the change as incomplete, refuses the retried approval naming it, and undoes it from the site; nothing is done twice', async () => {
-    const [one, two] = await Promise.all([startServer('c'), startServer('d')]);
+    const [one, two] = await Promise.all([startServer(), startServer()]);
     const { username, email } = newIdentity('pgkill');
     const args = { username, email, password: newPassword(), role: 'editor' };
     const [a, b] = await Promise.all([connect(one.url), connect(two.url)]);
