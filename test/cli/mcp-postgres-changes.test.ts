@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -222,6 +225,8 @@ async function startServer(): Promise<McpHttpChild> {
   const { CMS_STORE: _s, CMS_JOURNAL: _j, ...rest } = process.env;
   const server = await startMcpHttp(['--port', '0', '--store', db.url], {
     ...rest,
+    // A state folder each, as on two machines: only PostgreSQL is shared.
+    XDG_STATE_HOME: mkdtempSync(path.join(tmpdir(), 'replica-state-')),
     // Both replicas reach WordPress through the fault proxy: one site (one site key) for both.
     CMS_URL: proxy.url,
     CMS_USERNAME: site.username,
