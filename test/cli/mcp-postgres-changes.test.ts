@@ -318,6 +318,29 @@ describe('two mcp --http replicas on one PostgreSQL share the change store', () 
     }
   });
 
+  it('an admin undoes from a shell what a replica did: `cms-admin undo` with CMS_STORE', async () => {
+    const server = await startServer();
+    const { username, email } = newIdentity('pgshell');
+    const user = await wp().post<{ id: number }>('/wp/v2/users', { username, email, password: newPassword(), roles: ['subscriber'] });
+    const a = await connect(server.url);
+    try {
+      const done = await approved(a, 'set-user-role', { id: user.id, role: 'author' });
+      expect(done.isError, JSON.stringify(done.content)).toBe(false);
+      expect(await rolesOf(user.id)).toEqual(['author']);
+      const id = (await listChanges(a)).find((c) => c.tool === 'set-user-role' && !c.undone)?.change_id as string;
+      const undo = await runCli(['undo', id, '--yes'], {
+        env: { CMS_URL: proxy.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_STORE: db.url, CMS_JOURNAL: undefined },
+      });
+      expect(undo.code, undo.stderr).toBe(0);
+      expect(await rolesOf(user.id)).toEqual(['subscriber']);
+      // The replica sees the shell's undo.
+      expect((await listChanges(a)).find((c) => c.change_id === id)?.undone).toBe(true);
+    } finally {
+      await a.close();
+      server.child.kill();
+    }
+  });
+
   it('a replica killed mid-call: the other lists the change as incomplete, refuses the retried approval naming it, and undoes it from the site; nothing is done twice', async () => {
     const [one, two] = await Promise.all([startServer(), startServer()]);
     const { username, email } = newIdentity('pgkill');
