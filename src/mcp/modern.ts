@@ -177,7 +177,7 @@ async function begunWith(context: ToolContext | Fleet, tool: string): Promise<st
     .map(({ entry, running }) =>
       running
         ? ` Change ${entry.change_id} (${tool}, begun ${entry.at}) is still being made by another server process: list-changes shows it when it completes.`
-        : ` Change ${entry.change_id} (${tool}, begun ${entry.at}) was not completed (the server process running it stopped): it may have been applied. list-changes shows it as incomplete; undo-change with change_id "${entry.change_id}" reads the site and takes back what it did.`,
+        : ` Change ${entry.change_id} (${tool}, begun ${entry.at}) was not completed (${entry.status === 'unknown' ? 'its answer was lost' : 'the server process running it stopped'}): it may have been applied. list-changes shows it as incomplete; undo-change with change_id "${entry.change_id}" reads the site and takes back what it did.`,
     )
     .join('');
 }
