@@ -47,7 +47,7 @@ export function registerMcpCommand(program: Command): void {
     )
     .option(
       '--store <url>',
-      'with --http: embedded (default) or postgres://… (env CMS_STORE): approval state and the change store shared by several server processes',
+      'with --http: embedded (default) or postgres://… (env CMS_STORE): 2026-07-28 approval state shared by several server processes',
     )
     .option(
       '--allow-loopback-client-ids',
