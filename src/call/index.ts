@@ -32,3 +32,5 @@ export {
 export { type Fleet, type FleetSite, fleetTools, isFleet, pickSites, runOnFleet, SITE } from './fleet.js';
 export { type FleetAnswer, namingSite, type SiteResult, siteLine } from './fleet-write.js';
 export { type FanOutResult, fanOut } from './fan-out.js';
+// What a retried call may already have done (mcp/modern.ts names it when a used approval comes back).
+export { type UnfinishedChange, unfinishedChanges } from '../undo/journal-read.js';

@@ -6,6 +6,7 @@ import { findTool, networkToolsFor } from '../call/index.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { sessionSites } from './sites/fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
+import { isPostgresUrl } from '../undo/change-store-pg.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
 import { ANSWER_BUDGET_FLAG, TOOLSETS_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
@@ -127,7 +128,10 @@ Example client config:
       const site = siteUrl ? undefined : await resolveCliSiteConfig();
       // One journal for the site, shared by every signed-in person's context: entries name the user,
       // and each person lists and undoes only their own (undo/journal.ts: entriesOf).
-      const journalFile = cliJournal(options.journal, siteUrl ?? (site as { url: string }).url);
+      // With --store postgres://… the change store is there too (issue #49: replicas list and undo
+      // each other's changes), unless --journal names another; CMS_STORE likewise (cliJournal).
+      const pgStore = options.store && isPostgresUrl(options.store) ? options.store : undefined;
+      const journalFile = cliJournal(options.journal ?? pgStore, siteUrl ?? (site as { url: string }).url);
       const journal = journalFile === 'off' ? 'off' : fileJournal(journalFile);
       const contextFor = (login: { username: string; appPassword: string }) =>
         createContext(

@@ -15,6 +15,7 @@ import {
   type ToolFilter,
   tools,
   ToolsetSession,
+  unfinishedChanges,
 } from '../call/index.js';
 import type { McpApprovalPolicy } from './approvals.js';
 import { digestOf, memoryUsedStates, newNonce, type SealedApproval, sealingKey, type UsedStates } from './request-state.js';
@@ -121,7 +122,7 @@ export function createModernServer(
       if (!(await serving.used.use(state.nonce, Date.now() + APPROVAL_TTL_SECONDS * 1000))) {
         throw new ProtocolError(
           INVALID_PARAMS,
-          'This approval was already used: a requestState answers one retry only. Nothing was run; call the tool again to be asked again.',
+          `This approval was already used: a requestState answers one retry only. Nothing was run now.${await begunWith(context, name)} Call the tool again to be asked again.`,
         );
       }
     }
@@ -161,6 +162,24 @@ export function createModernServer(
     });
   });
   return server;
+}
+
+/**
+ * A used approval retried (issue #49: the server process that ran it may have died mid-call,
+ * and the client retried on another replica): the changes of this tool the person began in
+ * the approval's lifetime and that are not completed, so they check and undo instead of
+ * writing twice. '' when there are none (or no journal, or a fleet).
+ */
+async function begunWith(context: ToolContext | Fleet, tool: string): Promise<string> {
+  if (isFleet(context)) return '';
+  const found = await unfinishedChanges(context, tool, Date.now() - APPROVAL_TTL_SECONDS * 1000).catch(() => []);
+  return found
+    .map(({ entry, running }) =>
+      running
+        ? ` Change ${entry.change_id} (${tool}, begun ${entry.at}) is still being made by another server process: list-changes shows it when it completes.`
+        : ` Change ${entry.change_id} (${tool}, begun ${entry.at}) was not completed (${entry.status === 'unknown' ? 'its answer was lost' : 'the server process running it stopped'}): it may have been applied. list-changes shows it as incomplete; undo-change with change_id "${entry.change_id}" reads the site and takes back what it did.`,
+    )
+    .join('');
 }
 
 /** Form elicitation declared in the request's envelope (a bare `elicitation: {}` means form). */

@@ -97,4 +97,10 @@ export interface ChangeJournal {
   readonly site?: string;
   /** A view of the same store for one site: createContext binds a store's journal to its site. */
   forSite?(site: string): ChangeJournal;
+  /**
+   * Runs `run` holding this view's undo lock across every process that shares the store (the
+   * PostgreSQL store: an advisory lock per site). Without it, undos of a file journal are
+   * serialised by a lock file beside it (undo/serial.ts).
+   */
+  serialize?<T>(run: () => Promise<T>): Promise<T>;
 }

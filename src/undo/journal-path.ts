@@ -19,5 +19,15 @@ export function defaultStorePath(): string {
  * CMS_JOURNAL=off.
  */
 export function siteJournal(_siteUrl: string, chosen = process.env.CMS_JOURNAL): string {
-  return chosen || defaultStorePath();
+  return chosen || storeJournal() || defaultStorePath();
+}
+
+/**
+ * CMS_STORE when it is a PostgreSQL URL (the store `mcp --http` replicas share, issue #49): the
+ * change journal of every command that has none chosen by --journal or CMS_JOURNAL, so
+ * `cms-admin changes` and `undo` read what the replicas did.
+ */
+export function storeJournal(): string | undefined {
+  const store = process.env.CMS_STORE;
+  return store && /^postgres(ql)?:\/\//i.test(store) ? store : undefined;
 }

@@ -3,6 +3,7 @@ import { ToolError } from '../tools/tool-error.js';
 import { type DamagedLine, describeDamage, isDamaged, type JournalLine } from './journal-file.js';
 import { type ChangeEntry, type ChangeJournal, type JournalAccount, madeBy } from './journal.js';
 import { siteKey } from './site-key.js';
+import { stillRunning } from './change-store.js';
 
 /**
  * Reading the latest of a journal (issue #34): newest first, only as far as needed, and never
@@ -134,4 +135,32 @@ export class UndoneIndex {
     const undo = this.undoneBy(entry.change_id);
     return Boolean(undo && !undo.incomplete);
   }
+}
+
+/** A change begun and not completed: still being made, or left by a process that stopped (it may have been applied). */
+export interface UnfinishedChange {
+  entry: ChangeEntry;
+  running: boolean;
+}
+
+/**
+ * The connected account's changes of `tool` begun since `sinceMs` and not completed, newest
+ * first (at most `max`): what a retried call may already have done (issue #49: an approval
+ * retried on another replica after the first died mid-call is refused as used; its answer
+ * names these, so the person checks and undoes rather than writing again).
+ */
+export async function unfinishedChanges(context: ToolContext, tool: string, sinceMs: number, max = 3): Promise<UnfinishedChange[]> {
+  const journal = context.journal;
+  if (!journal) return [];
+  const account = await context.client.connect();
+  const out: UnfinishedChange[] = [];
+  let read = 0;
+  for await (const item of latestOf(journal, siteOf(context))) {
+    if (isDamaged(item)) continue;
+    if (++read > 1000 || Date.parse(item.at) < sinceMs) break;
+    if (item.tool !== tool || !madeBy(item, account)) continue;
+    if (item.status === 'unknown' || item.status === 'pending') out.push({ entry: item, running: stillRunning(item) });
+    if (out.length >= max) break;
+  }
+  return out;
 }

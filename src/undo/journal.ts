@@ -1,5 +1,6 @@
 import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
-import { changeStore } from './change-store.js';
+import { type ChangeStore, changeStore } from './change-store.js';
+import { isPostgresUrl, type PgChangeStore, pgChangeStore } from './change-store-pg.js';
 import { siteKey } from './site-key.js';
 
 export type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
@@ -24,9 +25,16 @@ export class JournalError extends Error {
  * of every site in it. A context binds it to its own site (`journalForSite`): what a context
  * writes names its site, and what it reads is only its site's. A JSON Lines journal of before
  * issue #47 at `path` is imported into `<path>.db` beside it, once, and kept as a backup.
+ * A `postgres://…` URL is the change store in PostgreSQL (change-store-pg.ts), shared by
+ * every process that names it (`mcp --http --store postgres://…` replicas).
  */
 export function fileJournal(path: string): ChangeJournal {
-  return changeStore(path).journal();
+  return isPostgresUrl(path) ? pgChangeStore(path).journal() : changeStore(path).journal();
+}
+
+/** The change store a journal location names: a SQLite file, or PostgreSQL at a `postgres://` URL. */
+export function storeAt(path: string): ChangeStore | PgChangeStore {
+  return isPostgresUrl(path) ? pgChangeStore(path) : changeStore(path);
 }
 
 /** The journal as one site's context uses it: a store's view of that site (others as they are). */

@@ -8,7 +8,8 @@ import type { ChangeJournal } from './journal.js';
  * same change twice, each having checked `already_undone` before the other wrote its entry).
  * In this process: a queue per journal (per file when it has a path). Across processes (two
  * `cms-admin undo` at once): a lock file next to the journal, `<journal>.undo-lock`, created
- * exclusively; one left by a process that died is taken over.
+ * exclusively; one left by a process that died is taken over. A store that serialises itself
+ * (`ChangeJournal.serialize`: the PostgreSQL store's advisory lock) is used instead of the file.
  */
 const queues = new Map<unknown, Promise<unknown>>();
 
@@ -22,7 +23,11 @@ export async function withUndoLock<T>(journal: ChangeJournal, run: () => Promise
   const path = typeof file === 'string' && journal.site ? `${file}.${createHash('sha256').update(journal.site).digest('hex').slice(0, 12)}` : file;
   const key = typeof path === 'string' ? path : journal;
   const before = queues.get(key) ?? Promise.resolve();
-  const mine = before.catch(() => undefined).then(() => (typeof path === 'string' ? withLockFile(path, run) : run()));
+  // A store that locks across processes itself (PostgreSQL: an advisory lock per site) does.
+  const across = journal.serialize?.bind(journal);
+  const mine = before
+    .catch(() => undefined)
+    .then(() => (across ? across(run) : typeof path === 'string' ? withLockFile(path, run) : run()));
   const tail = mine.catch(() => undefined);
   queues.set(key, tail);
   try {

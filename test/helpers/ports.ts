@@ -31,10 +31,15 @@ export function readmePorts(env: NodeJS.ProcessEnv = process.env): { a: number; 
   return { a: basePort(env) + 70, b: basePort(env) + 75 };
 }
 
-/** Fixed ports of single files: test/sandbox's throwaway instance, the OAuth restart on one address, the PostgreSQL of mcp-postgres. */
-export function fixedPorts(env: NodeJS.ProcessEnv = process.env): { downTest: number; oauthRestart: number; postgres: number } {
+/**
+ * Fixed ports of single files: test/sandbox's throwaway instance, the OAuth restart on one
+ * address, the PostgreSQL of mcp-postgres and the one of mcp-postgres-changes (two files that
+ * may run at once, each its own cluster).
+ */
+export function fixedPorts(env: NodeJS.ProcessEnv = process.env): { downTest: number; oauthRestart: number; postgres: number; postgresChanges: number } {
   return {
     postgres: basePort(env) + 85,
+    postgresChanges: basePort(env) + 86,
     downTest: env.CMS_DOWNTEST_PORT ? Number(env.CMS_DOWNTEST_PORT) : basePort(env) + 80,
     oauthRestart: basePort(env) + 56,
   };
@@ -50,6 +55,6 @@ export function allPorts(workers: number, wp: string, env: NodeJS.ProcessEnv = p
   }
   const readme = readmePorts(env);
   const fixed = fixedPorts(env);
-  out.push(readme.a, readme.b, fixed.downTest, fixed.oauthRestart, fixed.postgres);
+  out.push(readme.a, readme.b, fixed.downTest, fixed.oauthRestart, fixed.postgres, fixed.postgresChanges);
   return out;
 }

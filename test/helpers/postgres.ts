@@ -13,14 +13,14 @@ const run = promisify(execFile);
  * pg_ctl and stopped (and removed) by `stop()`, like the WordPress sandbox. As root it runs as
  * the `postgres` user the package made (PostgreSQL refuses to run as root).
  */
-export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startPostgres(options: { port?: number } = {}): Promise<{ url: string; stop(): Promise<void> }> {
   const bin = process.env.CMS_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
   if (!existsSync(path.join(bin, 'pg_ctl'))) throw new Error(`no PostgreSQL at ${bin}: apt-get install postgresql-15 (or set CMS_TEST_PG_BIN)`);
   const root = userInfo().uid === 0;
   // As root the cluster's user must reach its folder: not inside the test run's private TMPDIR.
   const dir = mkdtempSync(path.join(root ? '/tmp' : tmpdir(), 'cms-pg-'));
   const data = path.join(dir, 'data');
-  const port = fixedPorts().postgres;
+  const port = options.port ?? fixedPorts().postgres;
   if (root) {
     const { stdout } = await run('id', ['-u', 'postgres']);
     const { stdout: gid } = await run('id', ['-g', 'postgres']);

@@ -9,6 +9,8 @@ import { terminalApprover } from '../render/terminal.js';
 
 export interface UndoCliOptions {
   journal?: string;
+  /** The change store of `mcp --store` (postgres://…); --journal wins. */
+  store?: string;
   last?: string;
   dryRun?: boolean;
   force?: boolean;
@@ -28,7 +30,7 @@ export async function runUndo(changeId: string | undefined, options: UndoCliOpti
     return 2;
   }
   const site = await resolveCliSiteConfig();
-  const file = cliJournal(options.journal, site.url);
+  const file = cliJournal(options.journal || options.store, site.url);
   if (file === 'off') {
     process.stderr.write('The change journal is off (--journal off / CMS_JOURNAL=off): nothing can be undone.\n');
     return 2;

@@ -1,7 +1,7 @@
 import { renderTable } from '../render/table.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { type ChangeStore, changeStore, type PruneRule, stillRunning } from '../../undo/change-store.js';
-import type { ChangeEntry, ChangeJournal } from '../../undo/journal.js';
+import { type PruneRule, stillRunning } from '../../undo/change-store.js';
+import { type ChangeEntry, type ChangeJournal, storeAt } from '../../undo/journal.js';
 import { isDamaged } from '../../undo/journal-file.js';
 import { latestOf, UndoneIndex } from '../../undo/journal-read.js';
 import { siteKey } from '../../undo/site-key.js';
@@ -10,6 +10,8 @@ import { resolveCliSiteConfig } from '../site-config.js';
 
 export interface ChangesOptions {
   journal?: string;
+  /** The change store of `mcp --store` (postgres://…); --journal wins. */
+  store?: string;
   limit: string;
   json?: boolean;
   prune?: boolean;
@@ -34,12 +36,12 @@ export async function showChanges(options: ChangesOptions): Promise<number> {
   }
   // A journal named by --journal or CMS_JOURNAL is read as it is (every site in it: the operator
   // reading a copied journal needs no site); the person's own store, for the connected site.
-  const named = options.journal || process.env.CMS_JOURNAL;
-  const file = await journalFile(options.journal);
+  const named = options.journal || (!options.store && process.env.CMS_JOURNAL);
+  const file = await journalFile(options.journal || options.store);
   if (!file) return 2;
-  const store = changeStore(file);
+  const store = storeAt(file);
   if (options.repair) {
-    process.stdout.write(`Nothing to repair: the change journal ${store.file} is a SQLite database, written in whole transactions (damaged lines of an older JSON Lines journal are named when it is imported).\n`);
+    process.stdout.write(`Nothing to repair: the change journal ${store.file} is a database (SQLite or PostgreSQL), written in whole transactions (damaged lines of an older JSON Lines journal are named when it is imported).\n`);
     return 0;
   }
   if (options.prune || options.olderThan || options.maxSize) return prune(store, options);
@@ -106,7 +108,7 @@ async function exportTo(out: string, journal: ChangeJournal): Promise<number> {
 const UNITS_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const UNITS_BYTES: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9 };
 
-async function prune(store: ChangeStore, options: ChangesOptions): Promise<number> {
+async function prune(store: ReturnType<typeof storeAt>, options: ChangesOptions): Promise<number> {
   const rule: PruneRule = {};
   if (options.olderThan !== undefined) {
     const m = /^(\d+)\s*([hdw])$/i.exec(options.olderThan.trim());

@@ -3,11 +3,15 @@ import type { UndoCliOptions } from './changes-run.js';
 import type { ChangesOptions } from './changes-show.js';
 import { JOURNAL_FLAG } from '../journal-path.js';
 
+/** The change store `mcp --http --store postgres://…` replicas share (issue #49): read and undo what they did. */
+const STORE_FLAG = ['--store <url>', 'the change store of mcp --store: postgres://… (env CMS_STORE; --journal wins)'] as const;
+
 export function registerChangeCommands(program: Command): void {
   program
     .command('changes')
     .description('Show the last changes in the change journal (what `undo` can take back)')
     .option(...JOURNAL_FLAG)
+    .option(...STORE_FLAG)
     .option('-n, --limit <n>', 'how many of the latest changes', '20')
     .option('--json', 'print the entries as JSON lines')
     .option('--all-sites', 'every site in the journal, with a site column (default: the connected site; a journal named by --journal or CMS_JOURNAL: every site)')
@@ -40,6 +44,7 @@ entries older than CMS_JOURNAL_KEEP_DAYS (default 90) by itself. See docs/undo.m
     .option('-y, --yes', 'do not ask; needed when there is no terminal')
     .option('--json', 'print the reports as JSON')
     .option(...JOURNAL_FLAG)
+    .option(...STORE_FLAG)
     .option('--run <id>', 'undo a fleet run (`invoke --sites` prints its id) on every site it changed')
     .option('--sites <sites>', 'with --run: only these site profiles (a,b | @group | all; default all)')
     .addHelpText(
