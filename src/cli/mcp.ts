@@ -47,7 +47,7 @@ export function registerMcpCommand(program: Command): void {
     )
     .option(
       '--store <url>',
-      'with --http: embedded (default) or postgres://… (env CMS_STORE): approval and sign-in state shared by several server processes',
+      'with --http: embedded (default) or postgres://… (env CMS_STORE): approval and sign-in state and the change store, shared by several server processes',
     )
     .option(
       '--rate-limit <n[/seconds]>',

@@ -6,11 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type McpHttpChild, startMcpHttp } from '../helpers/mcp-http-cli.js';
 import { appPasswordsOf, authorizeLink, makeUser, rawPost, registerClient } from '../helpers/mcp-oauth.js';
 import { recordOutput, recordSecret } from '../helpers/output-log.js';
+import { fixedPorts } from '../helpers/ports.js';
 import { startPostgres } from '../helpers/postgres.js';
 import { testSite, unique, wp } from '../helpers/site.js';
 import { WpBrowser } from '../helpers/wp-browser.js';
@@ -67,7 +69,7 @@ async function startReplica(name: string, extra: string[] = []): Promise<void> {
 }
 
 beforeAll(async () => {
-  pg = await startPostgres();
+  pg = await startPostgres({ port: fixedPorts().postgresSignIn });
   await startBalancer();
   await Promise.all([startReplica('A'), startReplica('B')]);
 }, 120_000);
@@ -96,7 +98,9 @@ async function token(at: string, fields: Record<string, string>) {
 }
 
 async function connect(at: string, accessToken: string): Promise<Client> {
-  const client = new Client({ name: 'replica-signin', version: '1.0.0' });
+  // A 2025-11-25 client that approves what it is asked (elicitation), as a person would.
+  const client = new Client({ name: 'replica-signin', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${at}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }),
   );
@@ -150,7 +154,7 @@ describe('mcp --http --auth wordpress: two replicas on one PostgreSQL', () => {
     expect(await appPasswordsOf(person.user.id, person.name)).toHaveLength(1);
   });
 
-  it("B serves A's token: a read, and a write read back from WordPress; a refresh on B retires the old refresh token on A; two replicas racing one refresh token: one wins", async () => {
+  it("B serves A's token: a read, and a write read back from WordPress, undone through A; a refresh on B retires the old refresh token on A; two replicas racing one refresh token: one wins", async () => {
     const client = await connect(replica.B as string, person.access);
     try {
       const tags = await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } });
@@ -161,6 +165,21 @@ describe('mcp --http --auth wordpress: two replicas on one PostgreSQL', () => {
       expect(made.isError, JSON.stringify(made.content)).toBe(false);
       const found = await wp().get<Array<{ name: string }>>('/wp/v2/tags', { search: name, context: 'edit' });
       expect(found.map((tag) => tag.name)).toEqual([name]);
+      // Undone through A: the change B journalled is the store's, and it is this person's.
+      const onA = await connect(replica.A as string, person.access);
+      try {
+        const listed = await onA.callTool({ name: 'list-changes', arguments: { limit: 5 } });
+        expect(listed.isError, JSON.stringify(listed.content)).toBe(false);
+        const change = (listed.structuredContent as { items: Array<{ change_id: string; tool: string }> }).items.find(
+          (item) => item.tool === 'create-tag',
+        );
+        expect(change, JSON.stringify(listed.structuredContent)).toBeDefined();
+        const undone = await onA.callTool({ name: 'undo-change', arguments: { change_id: change?.change_id } });
+        expect(undone.isError, JSON.stringify(undone.content)).toBe(false);
+      } finally {
+        await onA.close();
+      }
+      expect(await wp().get<unknown[]>('/wp/v2/tags', { search: name, context: 'edit' })).toEqual([]);
     } finally {
       await client.close();
     }
