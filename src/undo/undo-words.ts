@@ -1,10 +1,20 @@
-import type { UndoReport } from './undo-entry.js';
 
 /**
  * An undo in plain words (#52.11), for people and the model alike: what it deleted (an item the
  * change had created) — "deleted category 127 'Press' (it was created by change cX)" — what it
  * recreated, what it put back; never "restored … (deleted)".
  */
+/** What the words read of an undo's report (undo-entry.ts's UndoReport). */
+interface Report {
+  change_id: string;
+  dry_run?: boolean;
+  restored: string[];
+  conflicts: Array<{ item: string; reason: string; failed?: true }>;
+  skipped: string[];
+  notes?: string[];
+  incomplete?: true;
+}
+
 const DELETED = ' (deleted)';
 const RECREATED = ' (recreated with a new id)';
 
@@ -24,7 +34,7 @@ export function undoneWords(restored: readonly string[], changeId: string, dryRu
 }
 
 /** One line: what an undo did, and what it left (why, and that a rerun finishes a cut-short one). */
-export function describeUndo(report: UndoReport): string {
+export function describeUndo(report: Report): string {
   const parts = [`undo ${report.change_id}: ${undoneWords(report.restored, report.change_id, report.dry_run)}`];
   const said = (items: typeof report.conflicts) => list(items.map((c) => `${c.item}: ${c.reason}`));
   // A write that failed is a fault (the site answered 500, a request dropped), not someone's edit.
