@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Approver, approvalRequest, type ApprovalRequest, isFleet, reviewCall } from '../call/index.js';
+import { type Approver, approvalRequest, type ApprovalRequest, isFleet, reviewCall, withNames } from '../call/index.js';
 import { isDryRun } from '../tools/define-tool.js';
 import { parseParams } from '../tools/params.js';
 import { interruptApprover } from './interrupt.js';
@@ -66,7 +66,10 @@ export function approvalInterruptOn(tools: readonly object[]): Record<string, Ap
     // The call's question on the site now; undefined when no person would be asked.
     const question = async (call: ToolCallLike): Promise<ApprovalRequest | undefined> => {
       if (isFleet(context)) return undefined;
-      const parsed = parseParams(tool, call.args);
+      // A login, an email or a slug where an id goes: looked up first, as the tool will (call/names.ts).
+      const named = await withNames(tool, context, call.args);
+      const parsed = named.ok ? parseParams(tool, named.params) : undefined;
+      if (!parsed) return undefined;
       if (!parsed.success || isDryRun(parsed.data)) return undefined;
       const review = await reviewCall(tool, context, parsed.data);
       if (review.approval !== 'required') return undefined;

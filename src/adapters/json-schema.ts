@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyToolDefinition } from '../call/index.js';
+import { type AnyToolDefinition, namedSchema } from '../call/index.js';
 import { toStrictSchema } from './strict-schema.js';
 
 export interface ToolDescription {
@@ -18,7 +18,8 @@ export interface ToolDescription {
  * Unknown keys are still rejected: every call is validated against the zod schema.
  */
 export function modelParameters(tool: AnyToolDefinition, options: SchemaOptions = {}): Record<string, unknown> {
-  const { inputSchema } = describeTool(tool);
+  // A login, an email or a slug where an id goes (#52.1): those params are strings for the model.
+  const inputSchema = namedSchema(tool, describeTool(tool).inputSchema);
   if (options.strict) return toStrictSchema(inputSchema);
   const { additionalProperties: _strict, ...parameters } = inputSchema;
   return parameters;

@@ -7,10 +7,13 @@ import {
   decideCall,
   type Fleet,
   isFleet,
+  parseWithNames,
   runOnFleet,
   runTool,
   type ToolContext,
+  takesNames,
   TOOLSET_OF,
+  withNames,
 } from '../call/index.js';
 import { isOptional, normalizeParams, parseParams } from '../tools/params.js';
 import { invalidParams } from '../call/run-tool.js';
@@ -98,14 +101,17 @@ class RegistryTool extends DynamicStructuredTool {
           return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
         }
         const callContext = signal ? { ...context, signal } : context;
+        // A login, an email or a slug where an id goes: looked up on the site first (call/names.ts).
+        const named = await withNames(tool, callContext, input);
+        if (!named.ok) return JSON.stringify({ error: named.error });
         // The one approval path (tools/approval.ts); an interrupt propagates to LangGraph from here.
-        const parsed = parseParams(tool, input);
-        let params = input;
+        const parsed = parseParams(tool, named.params);
+        let params = named.params;
         if (parsed.success) {
           const decision = await decideCall(tool, callContext, parsed.data, approver);
           if (!decision.ok) return JSON.stringify({ error: decision.error });
           // What the question named runs (undo-change's resolved change_id), not a second resolution.
-          params = decision.params ?? input;
+          params = decision.params ?? named.params;
         }
         const outcome = await runTool(tool, callContext, params);
         return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
@@ -124,7 +130,8 @@ class RegistryTool extends DynamicStructuredTool {
    */
   override async call(arg: unknown, configArg?: unknown, tags?: string[]): Promise<never> {
     const args = isToolCall(arg) ? arg.args : arg;
-    const parsed = parseParams(this.#tool, args);
+    // Names where ids go (a login, a slug) are checked as ids here and looked up in `func`.
+    const parsed = parseWithNames(this.#tool, args);
     if (!parsed.success) {
       const content = JSON.stringify({ error: invalidParams(this.#tool, parsed.error) });
       // invoke() passes a tool call's id in the config; call() may get the tool call itself.
@@ -135,10 +142,18 @@ class RegistryTool extends DynamicStructuredTool {
     return super.call((isToolCall(arg) ? { ...arg, args: fitted } : fitted) as never, configArg as never, tags) as never;
   }
 
-  /** The normalized args in the shape the JSON schema wants: strict lists every param (null = not given). */
+  /**
+   * The normalized args in the shape the JSON schema wants: an id given as a number where a name
+   * may go is its string (names.ts `namedSchema`); strict lists every param (null = not given).
+   */
   #fit(args: Record<string, unknown>): Record<string, unknown> {
-    if (!this.#strict) return args;
     const out = { ...args };
+    const asText = (v: unknown) => (typeof v === 'number' ? String(v) : v);
+    for (const [key, value] of Object.entries(out)) {
+      if (!takesNames(this.#tool, key)) continue;
+      out[key] = Array.isArray(value) ? value.map(asText) : asText(value);
+    }
+    if (!this.#strict) return out;
     for (const [key, field] of Object.entries(this.#tool.schema.shape)) {
       if (!(key in out) && isOptional(field as never)) out[key] = null;
     }

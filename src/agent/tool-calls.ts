@@ -1,7 +1,6 @@
 import { createMiddleware, ToolMessage } from 'langchain';
-import { type AnyToolDefinition, ENABLE_TOOLSET, type ToolErrorPayload } from '../call/index.js';
+import { type AnyToolDefinition, ENABLE_TOOLSET, parseWithNames, type ToolErrorPayload } from '../call/index.js';
 import { maskResetKeys } from '../redact.js';
-import { parseParams } from '../tools/params.js';
 import { invalidParams } from '../call/run-tool.js';
 import type { ToolResultLedger } from './messages.js';
 
@@ -57,7 +56,8 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], ledger?:
           hint: `Available: ${[...byName.keys()].join(', ')}.`,
         });
       }
-      const parsed = parseParams(tool, toolCall.args);
+      // Names where ids go (a login, a slug) are checked as ids; the tool looks them up (call/names.ts).
+      const parsed = parseWithNames(tool, toolCall.args);
       if (!parsed.success) return errorMessage(id, tool.name, invalidParams(tool, parsed.error));
       try {
         const result = await handler(request);

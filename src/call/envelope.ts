@@ -54,6 +54,16 @@ export async function invoke(
   return runTool(call.tool, context, call.params);
 }
 
+/**
+ * The envelope with each name where an id goes stood in for by an id no site has (names.ts), to
+ * validate a call whose names are looked up later on each of several sites (`invoke --sites`).
+ */
+export function withPlaceholders(envelope: unknown): unknown {
+  if (!hasNames(envelope)) return envelope;
+  const { tool: name, params } = envelope as { tool: string; params: unknown };
+  return { ...(envelope as object), params: withPlaceholderIds(findTool(name) as AnyToolDefinition, params) };
+}
+
 /** Whether the envelope gives a login, email or slug where its tool takes an id. */
 export function hasNames(envelope: unknown): boolean {
   const { tool: name, params } = (envelope ?? {}) as { tool?: unknown; params?: unknown };
@@ -86,6 +96,35 @@ export async function withIds(
     if (!error) throw err;
     return { ok: false, error };
   }
+}
+
+/**
+ * One call's raw params with their names (a login, an email, a slug where an id goes) looked up
+ * on the context's site (names.ts): every surface's step before validation — LangChain tools,
+ * MCP, the envelope, each site of several. Params without names come back as they are, without a
+ * request; params invalid whatever their names stand for are refused before any request;
+ * an unknown or ambiguous name is its error (`name_not_found`, `name_ambiguous`), listing candidates.
+ */
+export async function withNames(
+  tool: AnyToolDefinition,
+  context: ToolContext,
+  raw: unknown,
+): Promise<{ ok: true; params: unknown } | { ok: false; error: ToolErrorPayload }> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !namesIn(tool, raw as Record<string, unknown>)) return { ok: true, params: raw };
+  const unnamed = parseParams(tool, withPlaceholderIds(tool, raw));
+  if (!unnamed.success) return fail(invalidParams(tool, unnamed.error));
+  try {
+    return { ok: true, params: await resolveNames(tool, context, raw) };
+  } catch (err) {
+    const error = toErrorPayload(err);
+    if (!error) throw err;
+    return { ok: false, error };
+  }
+}
+
+/** The params checked as if each name were an id: what a call's validation says before its names are looked up. */
+export function parseWithNames(tool: AnyToolDefinition, raw: unknown) {
+  return parseParams(tool, withPlaceholderIds(tool, raw));
 }
 
 /** Checks an envelope without running it: which tool, with which validated params. */

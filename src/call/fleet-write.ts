@@ -26,7 +26,7 @@ export function siteResult(site: string, outcome: ToolOutcome): SiteResult {
  */
 export async function fleetWrite(
   tool: AnyToolDefinition,
-  sites: ReadonlyArray<{ name: string; context: ToolContext }>,
+  sites: ReadonlyArray<{ name: string; context: ToolContext; params?: Record<string, unknown> }>,
   params: Record<string, unknown>,
   approver: Approver,
   concurrency: number,
@@ -34,9 +34,9 @@ export async function fleetWrite(
 ): Promise<FleetAnswer | { error: ToolErrorPayload }> {
   const reviewed = await bounded(sites, concurrency, async (site) => ({
     ...site,
-    review: await reviewCall(readingTool(tool), site.context, params),
+    review: await reviewCall(readingTool(tool), site.context, site.params ?? params),
   }));
-  const go: Array<{ name: string; context: ToolContext; review: CallReview }> = [];
+  const go: Array<{ name: string; context: ToolContext; params?: Record<string, unknown>; review: CallReview }> = [];
   const refused = new Map<string, SiteResult>();
   for (const site of reviewed) {
     if (site.review.approval === 'fails') refused.set(site.name, { site: site.name, ok: false, error: site.review.error });
@@ -57,7 +57,7 @@ export async function fleetWrite(
   // Stopped (Ctrl-C, the caller's signal) once approved: no new site starts; each one not
   // started is said by name, nothing written there. Each site is read again first: one that
   // changed while the person read the question is not written (asked about anew by a new call).
-  const ran = await fanOutSites(go, (site) => runIfUnchanged(tool, site, params), concurrency, signal);
+  const ran = await fanOutSites(go, (site) => runIfUnchanged(tool, site, site.params ?? params), concurrency, signal);
   const byName = new Map([...refused, ...ran.map((r) => [r.site, r] as const)]);
   return { sites: sites.map((s) => byName.get(s.name)).filter((r): r is SiteResult => r !== undefined) };
 }

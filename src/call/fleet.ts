@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { redactSecrets } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { answerBudget, enforceBudget, MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
-import { listOfNames, parseParams } from '../tools/params.js';
+import { listOfNames, normalizeParams, parseParams } from '../tools/params.js';
 import { typeOnly } from '../tools/schema.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, decideCall } from './approval.js';
-import { type FleetAnswer, fanOutSites, fleetWrite, namingSite } from './fleet-write.js';
+import { type FleetAnswer, fanOutSites, fleetWrite, namingSite, type SiteResult, siteResult } from './fleet-write.js';
+import { fanOut } from './fan-out.js';
 import { invalidParams, runTool, type ToolOutcome } from './run-tool.js';
+import { namesIn, resolveNames, withPlaceholderIds } from './names.js';
+import { toErrorPayload } from '../tools/error-payload.js';
 
 /**
  * A session on several sites (issue #38): the site is a parameter of the call pipeline, not
@@ -66,7 +69,8 @@ export async function runOnFleet(
   const first = fleet.sites[0];
   if (!first) return { ok: false, error: { code: 'invalid_config', message: 'This session has no sites.' } };
   const budget = answerBudget(first.context);
-  const parsed = parseParams(tool, raw);
+  // Names where ids go are checked as ids here, then looked up on each site (its own ids).
+  const parsed = parseParams(tool, withPlaceholderIds(tool, raw));
   if (!parsed.success) return { ok: false, error: invalidParams(tool, parsed.error) };
   if (tool.fleet) {
     const info = fleet.sites.map(({ context, ...site }) => ({ ...site, client: context.client }));
@@ -87,24 +91,73 @@ export async function runOnFleet(
     context: { ...s.context, answerBudget: share, ...(signal && { signal }), ...(runId && { runId }) },
   }));
   const concurrency = fleet.concurrency ?? 8;
+  // A login, an email or a slug where an id goes: looked up on each site (call/names.ts); a
+  // site where a name is unknown or ambiguous answers that error and is neither asked nor written.
+  const byName = Boolean(raw && typeof raw === 'object' && namesIn(base, raw as Record<string, unknown>));
+  const named = byName
+    ? await namesOnEachSite(base, contexts, raw as Record<string, unknown>, concurrency)
+    : contexts.map((site) => ({ ...site, ok: true as const, params }));
+  const ready = named.filter((s) => s.ok);
+  const unnamed = named.filter((s) => !s.ok).map((s) => siteResult(s.name, s));
   let answer: FleetAnswer;
-  if (write && contexts.length > 1) {
-    const done = await fleetWrite(base, contexts, params, approver, concurrency, signal);
+  if (write && ready.length > 1) {
+    // The question shows the call as given (its names); each site's line what its ids will do.
+    const asked = byName ? (normalizeParams(base.schema, withoutSite(raw)) as Record<string, unknown>) : params;
+    const done = await fleetWrite(base, ready, asked, approver, concurrency, signal);
     if ('error' in done) return { ok: false, error: done.error };
-    answer = done;
+    answer = { ...done, sites: inOrder(contexts, [...unnamed, ...done.sites]) };
   } else {
     // One site of several: its question names it (#48); a one-site session asks as before.
     const ask = (name: string) => (fleet.sites.length > 1 ? namingSite(approver, name) : approver);
     const sites = await fanOutSites(
-      contexts,
-      ({ name, context }) => (write ? decideThenRun(base, context, params, ask(name)) : runTool(base, context, params)),
+      ready,
+      (site) => (write ? decideThenRun(base, site.context, site.params, ask(site.name)) : runTool(base, site.context, site.params)),
       concurrency,
       signal,
     );
-    answer = { sites };
+    answer = { sites: inOrder(contexts, [...unnamed, ...sites]) };
   }
   if (runId) answer = { ...answer, run: runId };
   return redactSecrets({ ok: true, result: enforceBudget(withCounts(answer), budget) }, secrets);
+}
+
+type NamedSite = { name: string; context: ToolContext } & ({ ok: true; params: Record<string, unknown> } | { ok: false; error: ToolErrorPayload });
+
+/** The call's params on each site, its names looked up there (each site has its own ids), or that site's error. */
+async function namesOnEachSite(
+  tool: AnyToolDefinition,
+  sites: ReadonlyArray<{ name: string; context: ToolContext }>,
+  raw: Record<string, unknown>,
+  concurrency: number,
+): Promise<NamedSite[]> {
+  const own = withoutSite(raw);
+  const done = await fanOut(
+    sites,
+    async (site): Promise<NamedSite> => {
+      try {
+        const parsed = parseParams(tool, await resolveNames(tool, site.context, own));
+        if (!parsed.success) return { ...site, ok: false, error: invalidParams(tool, parsed.error) };
+        return { ...site, ok: true, params: parsed.data as Record<string, unknown> };
+      } catch (err) {
+        const error = toErrorPayload(err);
+        if (!error) throw err;
+        return { ...site, ok: false, error };
+      }
+    },
+    { concurrency },
+  );
+  return done.map((r) => (r as { value: NamedSite }).value);
+}
+
+function withoutSite(raw: unknown): Record<string, unknown> {
+  const { [SITE]: _site, ...own } = raw as Record<string, unknown>;
+  return own;
+}
+
+/** The answers in the session's order of sites. */
+function inOrder(sites: ReadonlyArray<{ name: string }>, results: SiteResult[]): SiteResult[] {
+  const byName = new Map(results.map((r) => [r.site, r]));
+  return sites.map((s) => byName.get(s.name)).filter((r): r is SiteResult => r !== undefined);
 }
 
 /** list-sites runs once for the session, logging in to no site unless asked (`check`, per site). */

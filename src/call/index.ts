@@ -22,6 +22,9 @@ export {
   closestNames,
   hasNames,
   withIds,
+  withNames,
+  withPlaceholders,
+  parseWithNames,
   invoke,
   isUsageError,
   parseEnvelope,
@@ -29,6 +32,7 @@ export {
   resolveCall,
   USAGE_ERROR_CODES,
 } from './envelope.js';
+export { namedSchema, takesNames } from './names.js';
 export { type Fleet, type FleetSite, fleetTools, isFleet, pickSites, runOnFleet, SITE } from './fleet.js';
 export { type FleetAnswer, namingSite, type SiteResult, siteLine } from './fleet-write.js';
 export { type FanOutResult, fanOut } from './fan-out.js';

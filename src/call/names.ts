@@ -129,6 +129,47 @@ async function terms(context: ToolContext, taxonomy: string, name: string): Prom
   return close.map((t) => ({ id: t.id, label: `${t.slug} '${t.name}'`, exact: t.name.toLowerCase() === name.toLowerCase() }));
 }
 
+/**
+ * Whether the tool's param may be given by name (a login, an email, a slug), whatever the call's
+ * taxonomy: what the schema the model sees says (`modelSchema`).
+ */
+export function takesNames(tool: AnyToolDefinition, key: string): 'login' | 'slug' | undefined {
+  const kind = nameKind(tool, key, { taxonomy: 'any' });
+  return kind ? ('user' in kind ? 'login' : 'slug') : undefined;
+}
+
+/**
+ * A tool's JSON schema as a model or an MCP client is sent it: each param that takes a name where
+ * an id goes is `"type": "string"` (items too), which costs no token more than "integer" (a
+ * union would cost 3 a param, 33 params in the default set: past the token budget). A number
+ * written as a string is that number (tools/params.ts), so ids keep working.
+ */
+export function namedSchema(tool: AnyToolDefinition, schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!properties) return schema;
+  let out: Record<string, Record<string, unknown>> | undefined;
+  for (const [key, property] of Object.entries(properties)) {
+    if (!takesNames(tool, key)) continue;
+    const items = property.items as Record<string, unknown> | undefined;
+    const numeric = (p: Record<string, unknown> | undefined) => p?.type === 'integer' || p?.type === 'number';
+    const named = numeric(property)
+      ? { ...withoutBounds(property), type: 'string' }
+      : property.type === 'array' && numeric(items)
+        ? { ...property, items: { ...withoutBounds(items as Record<string, unknown>), type: 'string' } }
+        : undefined;
+    if (!named) continue;
+    out ??= { ...properties };
+    out[key] = named;
+  }
+  return out ? { ...schema, properties: out } : schema;
+}
+
+/** Number bounds mean nothing on a string. */
+function withoutBounds(schema: Record<string, unknown>): Record<string, unknown> {
+  const { minimum: _min, maximum: _max, exclusiveMinimum: _emin, exclusiveMaximum: _emax, ...rest } = schema;
+  return rest;
+}
+
 /** Whether an envelope gives a name where its tool takes an id (then a site is needed to look it up). */
 export function namesIn(tool: AnyToolDefinition, params: Record<string, unknown>): boolean {
   return namedParams(tool, params).length > 0;

@@ -4,6 +4,7 @@ import { text } from '../tools/schema.js';
 import { undoOutput } from '../tools/output-schemas.js';
 import { planUndo, undoChange, type UndoReport } from '../undo/undo.js';
 import { describePlan } from './undo-review.js';
+import { describeUndo } from '../undo/undo-words.js';
 import { journalOf } from './journal-of.js';
 
 /** Its name, also what its undos are journalled under (the engine names no tool). */
@@ -53,6 +54,8 @@ export const undoChangeTool = defineTool({
 function shorten(report: UndoReport) {
   const cut = <T>(items: T[]) => items.slice(0, SHOWN);
   return {
+    // Plain words (#52.11): "undo cX: deleted category 127 'Press' (it was created by change cX)".
+    summary: describeUndo(report),
     ...report,
     restored: cut(report.restored),
     conflicts: cut(report.conflicts),

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeTool, modelParameters } from '../adapters/json-schema.js';
-import { closestNames, resolveCall } from '../call/envelope.js';
+import { closestNames, resolveCall, withIds } from '../call/envelope.js';
 import {
   type AnyToolDefinition,
   type Approver,
@@ -12,6 +12,7 @@ import {
   fleetTools,
   isDryRun,
   isFleet,
+  namedSchema,
   runOnFleet,
   runTool,
   type ToolContext,
@@ -76,7 +77,8 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
         return {
           name: described.name,
           description: described.description,
-          inputSchema: (options.strict ? modelParameters(tool, { strict: true }) : described.inputSchema) as McpTool['inputSchema'],
+          // As the model sees it: a login, an email or a slug where an id goes (strings; #52.1).
+          inputSchema: (options.strict ? modelParameters(tool, { strict: true }) : namedSchema(tool, described.inputSchema)) as McpTool['inputSchema'],
           ...(tool.outputSchema && !fleet && { outputSchema: outputSchemaOf(tool) }),
           annotations: {
             readOnlyHint: tool.annotations.readOnly,
@@ -104,8 +106,11 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
         if (!outcome.ok) return errorResult(outcome.error);
         return { content: [{ type: 'text' as const, text: JSON.stringify(outcome.result) }], isError: false };
       }
-      // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`.
-      const call = resolveCall(params === undefined ? { tool: name } : { tool: name, params }, toolsets.filter);
+      // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`;
+      // a login, an email or a slug where an id goes is looked up first, as there (call/names.ts).
+      const envelope = params === undefined ? { tool: name } : { tool: name, params };
+      const named = await withIds(envelope, context as ToolContext, toolsets.filter);
+      const call = named.ok ? resolveCall(named.envelope, toolsets.filter) : named;
       if (!call.ok) {
         // A name this server does not list is an error of the protocol (MCP's tools error handling:
         // -32602), so a client may refresh its list; bad arguments of a listed tool stay an isError

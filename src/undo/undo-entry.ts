@@ -1,6 +1,7 @@
 import { type ChangeEntry, newChangeId } from './journal.js';
 import type { UndoState } from './state.js';
 import type { RestoreOutcome } from './types.js';
+import { undoneWords } from './undo-words.js';
 
 /** What undoing one change did (or, in a dry run, would do). */
 export interface UndoReport {
@@ -55,7 +56,7 @@ export function undoEntryOf(
   const { force } = opts;
   const usersDeleted = Object.entries(out.result.users ?? {}).filter(([id, user]) => !user && out.current.users?.[id]);
   const why = [
-    ...(usersDeleted.length ? [`it deleted user ${usersDeleted.map(([id]) => id).join(', ')}, which cannot be recreated`] : []),
+    ...(usersDeleted.length ? [`it deleted ${usersDeleted.map(([id]) => `user ${id}${out.current.users?.[id]?.username ? ` (${out.current.users[id]?.username})` : ''}`).join(', ')}, which cannot be recreated`] : []),
     ...(out.untrashed?.length ? [`it took ${out.untrashed.length} post(s) out of the Trash; a redo does not trash them again`] : []),
   ];
   const before = mapState(out.current, (id) => out.idMap[id] ?? id);
@@ -72,7 +73,8 @@ export function undoEntryOf(
     ...user,
     tool: opts.recordAs ?? 'undo',
     params: { change_id: entry.change_id, ...(force ? { force: true } : {}) },
-    summary: `undid ${entry.change_id} (${entry.summary}): ${out.restored.length} restored${out.conflicts.length ? `, ${out.conflicts.length} left` : ''}${incomplete ? ' (incomplete: undo it again to finish)' : ''}`,
+    // Plain words (#52.11): "deleted category 127 'Press' (it was created by change cX)".
+    summary: `undid ${entry.change_id} (${entry.summary}): ${undoneWords(out.restored, entry.change_id)}${out.conflicts.length ? `, ${out.conflicts.length} left` : ''}${incomplete ? ' (incomplete: undo it again to finish)' : ''}`,
     reversible: why.length === 0,
     ...(why.length ? { why_not: why.join('; ') } : {}),
     before,

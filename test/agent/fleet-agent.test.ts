@@ -102,7 +102,7 @@ describe('the toolkits with several sites', { timeout: 300_000 }, () => {
     const undo = await runCli(['undo', '--run', result.run, '--yes', '--sites', '@real'], { env });
     expect(undo.code, undo.stderr + undo.stdout).toBe(0);
     for (const site of ['one', 'two', 'three']) {
-      expect(undo.stdout).toMatch(new RegExp(`^${site}: undo (\\S+): deleted category \\d+ '[^']+' \\(it was created by \\1\\)`, 'm'));
+      expect(undo.stdout).toMatch(new RegExp(`^${site}: undo (\\S+): deleted category \\d+ '[^']+' \\(it was created by change \\1\\)`, 'm'));
       expect(await categoriesNamed(site, name)).toHaveLength(0);
     }
   });

@@ -51,6 +51,6 @@ it('tool shell: /undo takes back the last change with --yes', async () => {
   expect(id).toBeGreaterThan(0);
   const done = await runCli(['chat', '--yes'], { env, input: '/undo\n' });
   // Plain words (#52.11): a created tag's undo deletes it, and says so.
-  expect(done.stdout).toMatch(new RegExp(`undo (c\\S+): deleted tag ${id} '${name}' \\(it was created by \\1\\)`));
+  expect(done.stdout).toMatch(new RegExp(`undo (c\\S+): deleted tag ${id} '${name}' \\(it was created by change \\1\\)`));
   expect(await readTerm('tags', id)).toBeUndefined();
 });

@@ -90,7 +90,7 @@ describe('invoke --sites', { timeout: 400_000 }, () => {
     const undo = await runCli(['undo', '--run', runId, '--yes', '--sites', '@real'], { env: env() });
     expect(undo.code, undo.stderr + undo.stdout).toBe(0);
     for (const site of ['one', 'two', 'three']) {
-      expect(undo.stdout).toMatch(new RegExp(`^${site}: undo (\\S+): deleted category \\d+ '[^']+' \\(it was created by \\1\\)`, 'm'));
+      expect(undo.stdout).toMatch(new RegExp(`^${site}: undo (\\S+): deleted category \\d+ '[^']+' \\(it was created by change \\1\\)`, 'm'));
       expect(await categoriesNamed(site, name)).toHaveLength(0);
     }
     const again = await runCli(['undo', '--run', runId, '--yes', '--sites', '@real'], { env: env() });

@@ -27,7 +27,7 @@ describe('undo of an undo: one rule', () => {
 
     const undo = await runCli(['undo', '--yes'], { env });
     expect(undo.code, undo.stderr).toBe(0);
-    expect(undo.stdout).toContain(`undo ${created}: deleted category ${id} '${name}' (it was created by ${created})`);
+    expect(undo.stdout).toContain(`undo ${created}: deleted category ${id} '${name}' (it was created by change ${created})`);
     expect(await categoriesNamed(name)).toEqual([]);
     const undoId = (await fileJournal(file).entries()).at(-1)?.change_id as string;
 

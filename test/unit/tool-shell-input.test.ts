@@ -24,7 +24,9 @@ it('reads name=value (JSON where it parses, else text), JSON params, and @ids fr
 
 it('help TOOL names each parameter, which are required, and an example line', () => {
   const help = toolHelp(tools.find((t) => t.name === 'update-tag')!, 120);
-  expect(help).toMatch(/^id\s+integer\s+yes/m);
+  // A term id takes its slug too (#52.1); a user id a login or email.
+  expect(help).toMatch(/^id\s+id\|slug\s+yes/m);
+  expect(toolHelp(tools.find((t) => t.name === 'set-user-role')!, 120)).toMatch(/^id\s+id\|login\s+yes/m);
   expect(help).toMatch(/^slug\s+string/m);
   expect(help).toContain('example: update-tag id=12');
 });

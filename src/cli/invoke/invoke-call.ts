@@ -1,4 +1,4 @@
-import { isUsageError, parseEnvelope, resolveCall } from '../../call/envelope.js';
+import { isUsageError, parseEnvelope, resolveCall, withPlaceholders } from '../../call/envelope.js';
 import { ConfigError } from '../../config-error.js';
 import { type AnyToolDefinition, DRY_RUN, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
 import { withParamFile } from './param-file.js';
@@ -23,6 +23,11 @@ export async function readCall(
       tool: AnyToolDefinition;
       params: unknown;
       siteOptions: ReturnType<typeof contextOptions>;
+      /**
+       * The params as given when they name users or terms (a login, a slug) where ids go: each
+       * site looks them up (`withNames`); `params` then hold stand-in ids, valid but no site's.
+       */
+      named?: Record<string, unknown>;
       /** The same call for a multisite network (docs/multisite.md): list-users and delete-user take their network forms. */
       onNetwork: () => ReturnType<typeof readCall>;
     }
@@ -44,10 +49,15 @@ export async function readCall(
     throw err;
   }
   // Validate before touching configuration, so a bad call fails the same way with or without a site.
-  const call = resolveCall(filled.value, filter);
+  // Names where ids go are validated as ids here; `invoke` looks them up first, `--sites` on each site.
+  const stood = withPlaceholders(filled.value);
+  const call = resolveCall(stood, filter);
   if (!call.ok) return call;
   // The same as `"dry_run": true` in the params; a read-only tool writes nothing anyway.
-  const params = options.dryRun && !call.tool.annotations.readOnly ? { ...call.params, [DRY_RUN]: true } : call.params;
+  const dryRun = options.dryRun && !call.tool.annotations.readOnly;
+  const params = dryRun ? { ...call.params, [DRY_RUN]: true } : call.params;
+  const given = (filled.value as { params?: Record<string, unknown> }).params ?? {};
+  const named = stood === filled.value ? undefined : dryRun ? { ...given, [DRY_RUN]: true } : given;
   const onNetwork = () => readCall(source, options, true);
-  return { ok: true, tool: call.tool, params, siteOptions, onNetwork };
+  return { ok: true, tool: call.tool, params, siteOptions, onNetwork, ...(named && { named }) };
 }

@@ -3,7 +3,7 @@ import { newRunId, runOnSites, type SiteOutcome } from '../../sites/run.js';
 import { selectSites } from '../../sites/select.js';
 import { readProfiles } from '../../sites/store.js';
 import { summarizeValue } from '../../summary.js';
-import { isNetworkWide, runTool } from '../../call/index.js';
+import { isNetworkWide, runTool, withNames } from '../../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { readStdin, wholeNumberFlag } from '../shared.js';
 import type { ListFormat } from '../render/format.js';
@@ -100,9 +100,12 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   process.on('SIGINT', onInterrupt);
   let outcomes: SiteOutcome[];
   try {
-    outcomes = await runOnSites(profiles, (context, profile) => {
+    outcomes = await runOnSites(profiles, async (context, profile) => {
       const form = (profile.network ? network : single) as typeof call;
-      return runTool(form.tool, context, form.params);
+      if (!form.named) return runTool(form.tool, context, form.params);
+      // A login, an email or a slug where an id goes: looked up on this site (its own ids).
+      const named = await withNames(form.tool, context, form.named);
+      return named.ok ? runTool(form.tool, context, named.params) : named;
     }, {
       concurrency,
       signal: stop.signal,

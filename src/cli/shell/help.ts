@@ -1,5 +1,6 @@
 import { describeTool } from '../../adapters/json-schema.js';
 import type { AnyToolDefinition } from '../../registry/index.js';
+import { takesNames } from '../../call/names.js';
 import { renderTable } from '../render/table.js';
 
 type Property = { type?: string | string[]; description?: string; enum?: unknown[]; items?: Property };
@@ -12,7 +13,9 @@ export function toolHelp(tool: AnyToolDefinition, width?: number): string {
   const names = Object.keys(properties).sort((a, b) => Number(required.has(b)) - Number(required.has(a)));
   const rows = names.map((name) => {
     const p = properties[name] ?? {};
-    return [name, typeName(p), required.has(name) ? 'yes' : '', p.description ?? ''];
+    // A login or email where a user id goes, a slug where a term id goes (#52.1).
+    const named = takesNames(tool, name);
+    return [name, named ? typeName(p).replace(/integer|number/, `id|${named}`) : typeName(p), required.has(name) ? 'yes' : '', p.description ?? ''];
   });
   const example = [tool.name, ...names.filter((n) => required.has(n)).map((n) => `${n}=${sample(properties[n] ?? {})}`)];
   return [

@@ -1,4 +1,5 @@
 import { type Approver, approvalRequest } from '../../call/approval.js';
+import { describeUndo } from '../../undo/undo-words.js';
 import { UNDO_CHANGE } from '../../changes/undo-change.js';
 import { describePlan, undoLabel } from '../../changes/undo-review.js';
 import type { ToolContext } from '../../tools/define-tool.js';
@@ -84,37 +85,8 @@ function tally(asked: number, chosen: readonly ChangeEntry[], reports: readonly 
   return { tally: [head, ...notDone.map((line) => `  ${line}`)], complete: notDone.length === 0 };
 }
 
-/** One line: what an undo restored, and what it left (why, and that a rerun finishes a cut-short one). */
-export function describeUndo(report: UndoReport): string {
-  const list = (items: string[]) =>
-    items.slice(0, 8).join(', ') + (items.length > 8 ? ` and ${items.length - 8} more` : '');
-  // Plain words (#52.11): what the undo deleted (a created item) and recreated are said so, not "restored … (deleted)".
-  const deleted = report.restored.filter((i) => i.endsWith(' (deleted)')).map((i) => i.slice(0, -' (deleted)'.length));
-  const recreated = report.restored.filter((i) => i.endsWith(' (recreated with a new id)')).map((i) => i.slice(0, -' (recreated with a new id)'.length));
-  const restored = report.restored.filter((i) => !i.endsWith(' (deleted)') && !i.endsWith(' (recreated with a new id)'));
-  const does = [
-    ...(deleted.length ? [`${report.dry_run ? 'delete' : 'deleted'} ${list(deleted)} (${deleted.length === 1 ? 'it was' : 'they were'} created by ${report.change_id})`] : []),
-    ...(recreated.length ? [`${report.dry_run ? 'recreate' : 'recreated'} ${list(recreated)} (with a new id)`] : []),
-    ...(restored.length ? [`${report.dry_run ? 'restore' : 'restored'} ${list(restored)}`] : []),
-  ];
-  const parts = [`undo ${report.change_id}: ${does.length ? does.join('; ') : `${report.dry_run ? 'restore' : 'restored'} nothing`}`];
-  const said = (items: typeof report.conflicts) => list(items.map((c) => `${c.item}: ${c.reason}`));
-  // A write that failed is a fault (the site answered 500, a request dropped), not someone's edit.
-  const failed = report.conflicts.filter((c) => c.failed);
-  const changed = report.conflicts.filter((c) => !c.failed);
-  if (changed.length) parts.push(`left ${changed.length} changed since (${said(changed)})`);
-  if (failed.length) parts.push(`${failed.length} write(s) failed (${said(failed)})`);
-  if (!report.dry_run && (failed.length || report.incomplete))
-    parts.push(
-      failed.length
-        ? `incomplete: undoing ${report.change_id} again finishes it`
-        : `incomplete: undoing ${report.change_id} again with force restores what changed since`,
-    );
-  if (!report.restored.length && report.skipped.length) parts.push(`skipped: ${list(report.skipped)}`);
-  // What no undo gives back (a deleted account), and what came back besides (posts out of the Trash).
-  if (report.notes?.length) parts.push(...report.notes);
-  return parts.join('; ');
-}
+/** One line: what an undo did and left (src/undo/undo-words.ts, the model's words too). */
+export { describeUndo };
 
 /** The engine's nothing_to_undo in the CLI's words (`cms-admin undo ID`, not undo-change). */
 async function cliWords<T>(run: () => Promise<T>, context: ToolContext, journal: ChangeJournal): Promise<T> {

@@ -4,7 +4,7 @@ import { defineTool } from '../define-tool.js';
 import { wpId } from '../schema.js';
 import { refusal } from '../refusals.js';
 import { required } from './risk.js';
-import { irreversible } from './undo-users.js';
+import { irreversible, userWithLogin } from './undo-users.js';
 import { requireCompanion } from '../companion.js';
 import { type Membership, NETWORK, networkUser, networkUserOutput, requireNetwork, siteName, userLabel } from './network.js';
 
@@ -23,8 +23,8 @@ export const deleteUserOnNetwork: AnyToolDefinition = defineTool({
   outputSchema: networkUserOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
   networkWide: true,
-  undo: irreversible('a deleted account cannot be recreated (its posts went to another account)', (p) =>
-    `deleted user ${p.id} from the network${p.reassign_to ? `, posts to ${p.reassign_to}` : ''}`,
+  undo: irreversible('a deleted account cannot be recreated (its posts went to another account)', (p, r) =>
+    `deleted ${userWithLogin(r, p.id)} from the network${p.reassign_to ? `, posts to user ${p.reassign_to}` : ''}`,
   ),
   async review({ client }, params) {
     await requireNetwork(client, 'Deleting a network account');

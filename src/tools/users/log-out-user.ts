@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { irreversible } from './undo-users.js';
+import { irreversible, userWithLogin } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { wpId } from '../schema.js';
@@ -21,7 +21,7 @@ export const logOutUser = defineTool({
   schema: () => z.strictObject({ user_id: wpId() }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
-  undo: irreversible('ended sessions cannot be restored', (p) => `logged out user ${p.user_id}`),
+  undo: irreversible('ended sessions cannot be restored', (p, r) => `logged out ${userWithLogin(r, p.user_id)}`),
   async review({ client }, { user_id }) {
     // The refusals (self, stronger account, no plugin) are found here already.
     await requireCompanion(client, 'Logging a user out', 'users/sessions');

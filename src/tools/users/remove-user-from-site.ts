@@ -21,7 +21,8 @@ export const removeUserFromSite = defineTool({
     (p, name) => `removed ${name} from site ${p.site}${p.reassign_to ? `, posts to user ${p.reassign_to}` : ''}`,
     async ({ client }, p) => {
       const posts = membershipOn(await networkUser(client, p.user_id), p.site)?.posts ?? 0;
-      return posts ? [`${posts} post(s) on site ${p.site} went to user ${p.reassign_to}: an undo leaves them there`] : [];
+      // The heir by login where it can be read ("bob (user 4)"; #52.11).
+      return posts ? [`${posts} post(s) on site ${p.site} went to ${await userLabel(client, p.reassign_to)}: an undo leaves them there`] : [];
     },
   ),
   async review({ client }, params) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { irreversible } from './undo-users.js';
+import { irreversible, userWithLogin } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
@@ -27,7 +27,7 @@ export const resetUserPassword = defineTool({
   }),
   outputSchema: userOutput,
   annotations: { readOnly: false, destructive: true, idempotent: false },
-  undo: irreversible('a reset link, once sent, cannot be taken back', (p) => `started a password reset for user ${p.id} (${p.delivery ?? 'email'})`),
+  undo: irreversible('a reset link, once sent, cannot be taken back', (p, r) => `started a password reset for ${userWithLogin(r, p.id)} (${p.delivery ?? 'email'})`),
   async review({ client, secretsTo }, params) {
     // A call that cannot succeed is answered at once, before anyone is asked (approval.ts).
     if (params.delivery === 'link' && !secretsTo) throw noOneToReceive();

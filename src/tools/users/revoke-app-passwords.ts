@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
-import { irreversible } from './undo-users.js';
+import { irreversible, userWithLogin } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
@@ -27,7 +27,7 @@ export const revokeAppPasswords = defineTool({
   // The audit log's one-line summary says only how many; with `answer` it keeps the whole result
   // as `detail`: which passwords (uuid, name) were revoked, for an incident's record.
   answer: (result: unknown) => result,
-  undo: irreversible('a revoked application password cannot be restored', (p) => `revoked ${p.uuid ? 'an application password' : 'all application passwords'} of user ${p.user_id}`),
+  undo: irreversible('a revoked application password cannot be restored', (p, r) => `revoked ${p.uuid ? 'an application password' : 'all application passwords'} of ${userWithLogin(r, p.user_id)}`),
   async review({ client }, params) {
     // Every refusal is found here already: no one is asked about a call that would fail.
     const { me, account, chosen } = await choose(client, params);

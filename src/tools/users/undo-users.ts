@@ -10,6 +10,12 @@ type P = Record<string, any>;
 
 const username = (before: UndoState, id: number) => before.users?.[id]?.username ?? `user ${id}`;
 
+/** "user 12 (alice)" when the answer names the login (#52.11), else "user 12". */
+export const userWithLogin = (result: unknown, id: unknown) => {
+  const login = (result as { username?: unknown } | null | undefined)?.username;
+  return `user ${String(id)}${typeof login === 'string' && login ? ` (${login})` : ''}`;
+};
+
 /** update-user, set-user-role, disable-user, enable-user: the user `id` (or `user_id`) as it was. */
 export function userUndo(describe: (params: P, name: string, before: UndoState) => string): ToolUndo<P> {
   return {
@@ -26,8 +32,8 @@ export const createUserUndo: ToolUndo<P> = {
 };
 
 /** A change that cannot be taken back: journalled, marked so, with the reason. */
-export function irreversible(why: string, describe: (params: P) => string): ToolUndo<P> {
-  return { irreversible: () => why, summary: (params) => describe(params) };
+export function irreversible(why: string, describe: (params: P, result: any) => string): ToolUndo<P> {
+  return { irreversible: () => why, summary: (params, result) => describe(params, result) };
 }
 
 /**
@@ -52,7 +58,7 @@ export const deleteUserUndo: ToolUndo<P> = {
     return { trashOf: params.id, notRestorable: [`${who}: a deleted account cannot be recreated`, ...lost] };
   },
   summary: (params, result: { username?: string; posts_trashed?: Record<string, number> }, before) => {
-    if (!params.delete_content) return `deleted user ${params.id}, posts to ${params.reassign_to}`;
+    if (!params.delete_content) return `deleted ${userWithLogin(result, params.id)}, posts to user ${params.reassign_to}`;
     const ids = Object.keys(before.trashed ?? {});
     const total = Object.values(result.posts_trashed ?? {}).reduce((a, b) => a + b, 0);
     const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? ` and ${ids.length - 20} more` : '');

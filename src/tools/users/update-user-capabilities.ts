@@ -8,6 +8,7 @@ import { refuseStrongerAccount } from './guards.js';
 import { type Caps, capsDiff, capabilityHolders, guardRoleChange } from './role-change.js';
 import { capList } from './role-params.js';
 import { needRoleRoutes, putUserCaps, readUserCaps } from './role-routes.js';
+import { userWithLogin } from './undo-users.js';
 import { loadRoles } from './roles.js';
 
 type Params = { user_id: number; add_capabilities?: string[]; remove_capabilities?: string[] };
@@ -53,8 +54,8 @@ export const updateUserCapabilities = defineTool({
   annotations: { readOnly: false, destructive: true, idempotent: true },
   undo: {
     scope: async (_context, params) => ({ userCaps: [params.user_id] }),
-    summary: (params) =>
-      `changed user ${params.user_id}'s own capabilities${params.add_capabilities?.length ? ` +${params.add_capabilities.join(', +')}` : ''}${params.remove_capabilities?.length ? ` -${params.remove_capabilities.join(', -')}` : ''}`,
+    summary: (params, result) =>
+      `changed the own capabilities of ${userWithLogin(result, params.user_id)}${params.add_capabilities?.length ? ` +${params.add_capabilities.join(', +')}` : ''}${params.remove_capabilities?.length ? ` -${params.remove_capabilities.join(', -')}` : ''}`,
   },
   async review(context, params) {
     const { user, before, after } = await guard(context, params);
