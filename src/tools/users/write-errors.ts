@@ -1,5 +1,6 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
+import { pluginRefusal } from '../refusals.js';
 import { roleError } from './roles.js';
 
 /**
@@ -96,6 +97,8 @@ async function findUserId(
  */
 export function explainGuardError(err: unknown): unknown {
   if (!(err instanceof WordPressError)) return err;
+  const refused = pluginRefusal(err);
+  if (refused) return refused;
   if (err.code === 'cms_admin_account_stronger_than_caller') {
     return new ToolError('account_stronger_than_caller', `${err.message} Nothing was changed.`, {
       hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
@@ -104,11 +107,6 @@ export function explainGuardError(err: unknown): unknown {
   if (err.code === 'cms_admin_role_stronger_than_caller') {
     return new ToolError('role_stronger_than_caller', `${err.message} Nothing was changed.`, {
       hint: 'Have an administrator do it, or give a role listed by list-user-roles with fewer capabilities.',
-    });
-  }
-  if (err.code === 'cms_admin_user_is_disabled') {
-    return new ToolError('user_disabled', `${err.message} Nothing was changed.`, {
-      hint: 'Enable the account first (enable-user), then start the reset.',
     });
   }
   if (err.code === 'cms_admin_busy') {
