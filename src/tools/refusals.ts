@@ -20,6 +20,15 @@ export const REFUSALS = {
     'Revoke it from another account or in wp-admin (Users → Profile); to revoke the others, give their uuids (list-app-passwords marks the toolkit’s own with used_by_this_toolkit).',
   invalid_reassign: 'Give reassign_to: the id of another user who can write posts (list-users).',
   user_disabled: 'Enable the account first (enable-user), then start the reset.',
+  account_stronger_than_caller: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
+  role_stronger_than_caller: 'Have an administrator do this, or choose a role listed by list-user-roles with fewer capabilities.',
+  capability_beyond_caller: 'Leave these capabilities out, or have an administrator make this change.',
+  cannot_change_own_capabilities: 'Have another administrator make this change.',
+  last_administrator: 'Make another account an administrator (manage_options) first.',
+  role_has_users: 'Pass move_users_to: the role its accounts get instead.',
+  default_role_protected: 'Pass force: true to delete editor, author, contributor or subscriber; administrator is never deleted.',
+  role_exists: 'Use update-role to change it, or choose another slug.',
+  invalid_capability: 'Capabilities are names such as edit_posts or manage_categories; a role’s name is not one.',
 } as const satisfies Record<string, string>;
 
 export type RefusalCode = keyof typeof REFUSALS;
@@ -28,7 +37,10 @@ export type RefusalCode = keyof typeof REFUSALS;
  * Refusals the plugin says under another name than `cms_admin_<code>` (its `cms_admin_user_disabled`
  * is the sign-in's refusal of a disabled account, not a reset's).
  */
-const PLUGIN_NAMES: Partial<Record<RefusalCode, string>> = { user_disabled: 'cms_admin_user_is_disabled' };
+const PLUGIN_NAMES: Partial<Record<RefusalCode, string>> = {
+  user_disabled: 'cms_admin_user_is_disabled',
+  default_role_protected: 'cms_admin_default_role',
+};
 
 /** The companion plugin's code for a refusal of the table. */
 export function pluginCodeOf(code: RefusalCode): string {
@@ -37,15 +49,20 @@ export function pluginCodeOf(code: RefusalCode): string {
 
 const BY_PLUGIN_CODE = new Map(Object.keys(REFUSALS).map((code) => [pluginCodeOf(code as RefusalCode), code as RefusalCode]));
 
-/** The review's refusal: its code, the message, the one hint. */
-export function refusal(code: RefusalCode, message: string): ToolError {
-  return new ToolError(code, message, { hint: REFUSALS[code] });
+/** The review's refusal: its code, the message, the one hint (and what it names, e.g. the capabilities). */
+export function refusal(code: RefusalCode, message: string, details?: unknown): ToolError {
+  return new ToolError(code, message, details === undefined ? { hint: REFUSALS[code] } : { hint: REFUSALS[code], details });
 }
 
 /** The plugin's code for a refusal of the table (pluginCodeOf) as that refusal (else undefined). */
 export function pluginRefusal(err: WordPressError): ToolError | undefined {
   const ours = BY_PLUGIN_CODE.get(err.code);
   if (!ours) return undefined;
-  const message = /Nothing was changed\.$/.test(err.message) ? err.message : `${err.message} Nothing was changed.`;
-  return refusal(ours, message);
+  const message = /changed\.$/.test(err.message.trim()) ? err.message.trim() : `${err.message.trim()} Nothing was changed.`;
+  const data = (err.data ?? {}) as { capabilities?: string[]; users_count?: number };
+  const details = {
+    ...(data.capabilities ? { capabilities: data.capabilities } : {}),
+    ...(data.users_count ? { users_count: data.users_count } : {}),
+  };
+  return refusal(ours, message, Object.keys(details).length ? details : undefined);
 }

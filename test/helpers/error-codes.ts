@@ -81,6 +81,8 @@ export function sourceCodes(): FoundCode[] {
       // src/tools/refusals.ts: `refusal('code', …)`, the one hint per refusal (#52.10).
       ...[...text.matchAll(/\brefusal\(\s*(?=')/g)].map((m) => m.index + m[0].length),
       ...[...text.matchAll(/\bcode\s*(?::|=(?![=>]))\s*/g)].map((m) => m.index + m[0].length),
+      // A table of the plugin's codes as ours: `cms_admin_x: ['our_code', 'the hint']` (role-routes.ts).
+      ...[...text.matchAll(/\bcms_admin_\w+:\s*\[\s*(?=')/g)].map((m) => m.index + m[0].length),
     ];
     for (const start of starts) {
       for (const code of literals(expressionAt(text, start))) {

@@ -138,6 +138,13 @@ const WALKED: Record<string, Walk> = {
       return { tool: 'create-role', params: { slug: 'editor', name: 'Another editor', clone_from: 'author' }, read: roles };
     },
   },
+  invalid_capability: {
+    async setup() {
+      // A role's name is no capability (the plugin's roles editor refuses it).
+      const slug = `walk_${randomUUID().slice(0, 8)}`;
+      return { tool: 'create-role', params: { slug, name: 'Walk caps', capabilities: ['read', 'editor'] }, read: roles };
+    },
+  },
   app_password_not_found: {
     async setup() {
       const user = await makeUser({ prefix: 'walkapp' });
@@ -370,6 +377,8 @@ const NOT_WALKED: Record<string, string> = {
   site_busy: `${WRITE_ONLY}: another request holds the lock the write takes`,
   links_not_in_results: 'import-users refuses before reading the CSV on both paths alike: test/wordpress/users/import-users.test.ts',
   companion_plugin_outdated: 'needs an older companion plugin installed: test/wordpress/users/plugin-package.test.ts',
+  invalid_role:
+    "role-params.ts's roleSlug() checks the slug as the plugin does, and a name is required: invalid_params on both paths; the plugin says it only to a request that bypasses the tools",
   cms_admin_user_disabled: 'the sign-in of a disabled account (the toolkit’s own): refused before any tool runs, dry run or not',
   cms_admin_cannot_assign_term: `${WRITE_ONLY}: the site's map_meta_cap refuses a term`,
   cms_admin_new_user_email_off: `${WRITE_ONLY}: the site turned the new-user email off`,

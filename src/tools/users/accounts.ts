@@ -95,14 +95,7 @@ export async function refuseStronger(client: WordPressClient, account: Account, 
   const beyond = capabilitiesBeyond(account.capabilities, me.capabilities, [...account.roles, ...me.roles]);
   if (!beyond.length) return;
   const shown = beyond.slice(0, 5).join(', ') + (beyond.length > 5 ? ', …' : '');
-  throw new ToolError(
-    'account_stronger_than_caller',
-    `You cannot ${what} ${account.username}: that account holds capabilities yours (${me.username}) does not (${shown}). Nothing was changed.`,
-    {
-      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
-      details: { capabilities: beyond.slice(0, 20) },
-    },
-  );
+  throw refusal('account_stronger_than_caller', `You cannot ${what} ${account.username}: that account holds capabilities yours (${me.username}) does not (${shown}). Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
 }
 
 /**

@@ -149,9 +149,5 @@ async function refuseLastAdministrator(client: WordPressClient, id: number): Pro
   const disabled = new Set(visible.filter((a) => a.cms_disabled === true).map((a) => a.id));
   if (!target || disabled.has(id) || all.some((a) => a.id !== id && !disabled.has(a.id))) return;
   const name = visible.find((a) => a.id === id)?.username ?? target.slug;
-  throw new ToolError(
-    'last_administrator',
-    `${name} is the last enabled administrator; deleting it would leave the site without one. Nothing was changed.`,
-    { hint: 'Make another administrator first.' },
-  );
+  throw refusal('last_administrator', `${name} is the last enabled administrator; deleting it would leave the site without one. Nothing was changed.`);
 }

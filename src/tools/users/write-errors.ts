@@ -99,24 +99,9 @@ export function explainGuardError(err: unknown): unknown {
   if (!(err instanceof WordPressError)) return err;
   const refused = pluginRefusal(err);
   if (refused) return refused;
-  if (err.code === 'cms_admin_account_stronger_than_caller') {
-    return new ToolError('account_stronger_than_caller', `${err.message} Nothing was changed.`, {
-      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
-    });
-  }
-  if (err.code === 'cms_admin_role_stronger_than_caller') {
-    return new ToolError('role_stronger_than_caller', `${err.message} Nothing was changed.`, {
-      hint: 'Have an administrator do it, or give a role listed by list-user-roles with fewer capabilities.',
-    });
-  }
   if (err.code === 'cms_admin_busy') {
     return new ToolError('site_busy', `${err.message} Nothing was changed.`, {
       hint: 'Another request was changing administrators at the same moment; run the call again.',
-    });
-  }
-  if (err.code === 'cms_admin_last_administrator') {
-    return new ToolError('last_administrator', `${err.message} Nothing was changed.`, {
-      hint: 'Make another administrator first, or leave this account enabled.',
     });
   }
   return err;
