@@ -1,6 +1,6 @@
 import type { WordPressClient } from '../../client/index.js';
 import type { CallReview } from '../define-tool.js';
-import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
+import { hiddenHolders } from './hidden-holders.js';
 import { defaultCategoryId, refuseDelete } from './term-writes.js';
 import { countPostsUsing } from './post-terms.js';
 import { getTerm, type TermKind } from './terms.js';

@@ -1,5 +1,4 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
-import { ToolError } from '../tool-error.js';
 import { pluginRefusal, type RefusalCode, refusal } from '../refusals.js';
 import { forUser } from './records.js';
 import { capabilitiesBeyond } from './guards.js';

@@ -1,6 +1,5 @@
 import type { WordPressClient } from '../../client/index.js';
 import { COMPANION_ROUTES, companionVersion, compareVersions } from '../companion.js';
-import { ToolError } from '../tool-error.js';
 import { refusal } from '../refusals.js';
 import { forUser } from './records.js';
 import { loadRoles } from './roles.js';

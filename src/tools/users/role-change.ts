@@ -1,7 +1,6 @@
 import type { WordPressClient } from '../../client/index.js';
 import { COMPANION_NAMESPACE, companionEntry } from '../companion.js';
 import type { CallReview } from '../define-tool.js';
-import { ToolError } from '../tool-error.js';
 import { refusal } from '../refusals.js';
 import { isPowerful, powerWords } from './capability-words.js';
 import { capabilitiesBeyond } from './guards.js';
