@@ -145,6 +145,46 @@ const WALKED: Record<string, Walk> = {
       return { tool: 'create-role', params: { slug, name: 'Walk caps', capabilities: ['read', 'editor'] }, read: roles };
     },
   },
+  invalid_date: {
+    async setup() {
+      return { tool: 'prune-terms', params: { taxonomy: 'post_tag', older_than: 'not a date' }, read: () => wp().get<unknown[]>('/wp/v2/tags', { per_page: 100, _fields: 'id' }) };
+    },
+  },
+  user_exists: {
+    async setup() {
+      const user = await makeUser({ prefix: 'walkexists' });
+      const email = `${unique('walkother').toLowerCase().replace(/[^a-z0-9]+/g, '_')}@example.org`;
+      return { tool: 'create-user', params: { username: user.username, email, delivery: 'email' }, read: usersNamed('walk') };
+    },
+  },
+  email_in_use: {
+    async setup() {
+      const user = await makeUser({ prefix: 'walkemail' });
+      const username = unique('walkfresh').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+      return { tool: 'create-user', params: { username, email: user.email, delivery: 'email' }, read: usersNamed('walk') };
+    },
+  },
+  invalid_email: {
+    async setup() {
+      const user = await makeUser({ prefix: 'walkbademail' });
+      return { tool: 'update-user', params: { id: user.id, email: 'not-an-address' }, read: userState(user.id) };
+    },
+  },
+  weak_password: {
+    async setup() {
+      const user = await makeUser({ prefix: 'walkweak' });
+      return { tool: 'update-user', params: { id: user.id, password: 'abc' }, read: userState(user.id) };
+    },
+  },
+  links_not_in_results: {
+    async setup() {
+      const login = unique('walklinks').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+      // An app that takes secrets into results (secretsTo: 'result'): links for many accounts never go there.
+      const context: ToolContext = { ...testContext(), secretsTo: 'result' };
+      const csv = `user_login,user_email\n${login},${login}@example.org\n`;
+      return { tool: 'import-users', params: { csv, delivery: 'link' }, context, read: usersNamed(login) };
+    },
+  },
   app_password_not_found: {
     async setup() {
       const user = await makeUser({ prefix: 'walkapp' });
@@ -361,11 +401,6 @@ const NOT_WALKED: Record<string, string> = {
   post_type_not_found: `${NO_DRY_RUN}: find-posts`,
   taxonomy_not_on_type: `${NO_DRY_RUN}: find-posts`,
   taxonomy_required: `${NO_DRY_RUN}: find-posts`,
-  user_exists: `${WRITE_ONLY}: WordPress refuses the login on create`,
-  email_in_use: `${WRITE_ONLY}: WordPress refuses the address on create or update`,
-  invalid_email: `${WRITE_ONLY}: WordPress refuses the address on create or update`,
-  weak_password: `${WRITE_ONLY}`,
-  invalid_date: 'checked with the params before the dry run is read',
   invalid_cursor: `${NO_DRY_RUN}: list tools`,
   too_many_rows: 'needs a CSV of 10,001 rows: test/wordpress/users/import-users.test.ts',
   too_many_accounts: 'needs 10,001 accounts: test/wordpress/users/set-users-role.test.ts',
@@ -375,7 +410,6 @@ const NOT_WALKED: Record<string, string> = {
   last_administrator:
     'the caller of a tool is an administrator itself, so another account is never the last one; the plugin guard: test/wordpress/users/last-admin-race.test.ts',
   site_busy: `${WRITE_ONLY}: another request holds the lock the write takes`,
-  links_not_in_results: 'import-users refuses before reading the CSV on both paths alike: test/wordpress/users/import-users.test.ts',
   companion_plugin_outdated: 'needs an older companion plugin installed: test/wordpress/users/plugin-package.test.ts',
   invalid_role:
     "role-params.ts's roleSlug() checks the slug as the plugin does, and a name is required: invalid_params on both paths; the plugin says it only to a request that bypasses the tools",
