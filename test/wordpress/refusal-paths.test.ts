@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createContext } from '../../src/config.js';
+import { memoryJournal } from '../../src/undo/journal.js';
 import type { ToolContext, ToolOutcome } from '../../src/call/index.js';
 import { DOC, documentedCodes } from '../helpers/error-codes.js';
 import { callNetwork, networkState, type TestNetwork, testNetwork } from '../helpers/network.js';
@@ -205,6 +206,26 @@ const WALKED: Record<string, Walk> = {
     },
   },
 
+  // ---- undo (undo-change: the change tools' own context, a journal of its own or none)
+  journal_off: {
+    async setup() {
+      const context: ToolContext = { ...testContext(), journal: undefined };
+      return { tool: 'undo-change', params: {}, context, read: roles };
+    },
+  },
+  nothing_to_undo: {
+    async setup() {
+      const context: ToolContext = { ...testContext(), journal: memoryJournal() };
+      return { tool: 'undo-change', params: {}, context, read: roles };
+    },
+  },
+  change_not_found: {
+    async setup() {
+      const context: ToolContext = { ...testContext(), journal: memoryJournal() };
+      return { tool: 'undo-change', params: { change_id: 'c-no-such-change' }, context, read: roles };
+    },
+  },
+
   // ---- refusals
   cannot_disable_self: {
     async setup() {
@@ -402,15 +423,14 @@ const NOT_WALKED: Record<string, string> = {
   taxonomy_not_on_type: `${NO_DRY_RUN}: find-posts`,
   taxonomy_required: `${NO_DRY_RUN}: find-posts`,
   invalid_cursor: `${NO_DRY_RUN}: list tools`,
-  too_many_rows: 'needs a CSV of 10,001 rows: test/wordpress/users/import-users.test.ts',
-  too_many_accounts: 'needs 10,001 accounts: test/wordpress/users/set-users-role.test.ts',
+  too_many_rows: 'needs a CSV of 10,001 rows; import-rows.ts refuses it for the dry run and the write alike',
+  too_many_accounts: 'needs 10,001 accounts; set-users-role’s plan() refuses it for the review, the dry run and the write alike',
   role_not_allowed: `${WRITE_ONLY}: WordPress's check_role_update refuses the role on the write`,
   rejected_by_user: 'a person says no to a question; a dry run asks no one',
   approval_unavailable: 'a question no one can answer; a dry run asks no one',
-  last_administrator:
-    'the caller of a tool is an administrator itself, so another account is never the last one; the plugin guard: test/wordpress/users/last-admin-race.test.ts',
+  last_administrator: 'a caller either holds manage_options itself (so the target is not the last) or is refused first as weaker (account_stronger_than_caller); the plugin’s guard: test/wordpress/users/last-admin-race.test.ts',
   site_busy: `${WRITE_ONLY}: another request holds the lock the write takes`,
-  companion_plugin_outdated: 'needs an older companion plugin installed: test/wordpress/users/plugin-package.test.ts',
+  companion_plugin_outdated: 'needs an older companion plugin than the tool’s route: test/wordpress/users/roles.test.ts, sessions.test.ts',
   invalid_role:
     "role-params.ts's roleSlug() checks the slug as the plugin does, and a name is required: invalid_params on both paths; the plugin says it only to a request that bypasses the tools",
   cms_admin_user_disabled: 'the sign-in of a disabled account (the toolkit’s own): refused before any tool runs, dry run or not',
@@ -431,16 +451,13 @@ const NOT_WALKED: Record<string, string> = {
   term_not_found: `${WRITE_ONLY}: a term deleted while a bulk write ran`,
   changed_meanwhile: `${WRITE_ONLY}: another writer`,
   cms_admin_term_not_in_taxonomy: `${WRITE_ONLY}: the plugin's bulk route`,
-  journal_off: 'the change journal: test/wordpress/undo-tools.test.ts',
-  nothing_to_undo: 'the change journal: test/wordpress/undo-tools.test.ts',
-  change_not_found: 'the change journal: test/wordpress/undo-tools.test.ts',
-  change_not_reversible: 'the change journal: test/wordpress/undo-tools.test.ts',
+  change_not_reversible: 'a change that cannot be undone must first be made (a password set, an account deleted): test/wordpress/undo-users.test.ts',
   already_undone: 'the change journal: test/wordpress/undo-tools.test.ts',
-  undo_busy: 'two processes undoing at once: test/wordpress/undo-parallel.test.ts',
-  journal_damaged: 'an app’s own journal returning a damaged entry: test/unit',
+  undo_busy: 'two processes undoing the same journal at once: a race, not a dry run’s',
+  journal_damaged: 'an app’s own journal returning a damaged entry among the latest changes',
   journal_not_private: SETUP,
   journal_unavailable: `${WRITE_ONLY}: the journal's intent is written just before the write`,
-  change_in_progress: 'a live process still making the change: test/wordpress/undo-parallel.test.ts',
+  change_in_progress: 'a live process still making the change (its journal entry pending)',
   cancelled: TRANSPORT,
   not_run: 'the chat runner: a call of a step that never started',
   scheduled_time_passed: 'per post in a bulk answer, not the call’s error',
