@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pluginCodeOf, REFUSALS, type RefusalCode } from '../../src/tools/refusals.js';
 
 /**
  * The error codes the toolkit can answer with, read from its source (not a hand-kept list), and
@@ -80,6 +81,8 @@ export function sourceCodes(): FoundCode[] {
       // src/tools/refusals.ts: `refusal('code', …)`, the one hint per refusal (#52.10).
       ...[...text.matchAll(/\brefusal\(\s*(?=')/g)].map((m) => m.index + m[0].length),
       ...[...text.matchAll(/\bcode\s*(?::|=(?![=>]))\s*/g)].map((m) => m.index + m[0].length),
+      // A table of the plugin's codes as ours: `cms_admin_x: ['our_code', 'the hint']` (role-routes.ts).
+      ...[...text.matchAll(/\bcms_admin_\w+:\s*\[\s*(?=')/g)].map((m) => m.index + m[0].length),
     ];
     for (const start of starts) {
       for (const code of literals(expressionAt(text, start))) {
@@ -87,21 +90,25 @@ export function sourceCodes(): FoundCode[] {
       }
     }
   }
+  // The refusals' table: a tool may name its code where refuseSelf(…, 'cannot_delete_self') takes one.
+  for (const code of Object.keys(REFUSALS)) found.push({ code, where: 'src/tools/refusals.ts' });
   return found;
 }
 
 /**
  * The companion plugin's own codes (`new WP_Error('cms_admin_…'`) that reach a tool's answer
- * as they are: those src/ does not name (naming one means a tool translates it).
+ * as they are: those src/ does not name (naming one means a tool translates it), nor
+ * src/tools/refusals.ts answers under the review's code (#52.10).
  */
 export function pluginCodes(): FoundCode[] {
   const src = files('src', '.ts').map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+  const refused = new Set(Object.keys(REFUSALS).map((code) => pluginCodeOf(code as RefusalCode)));
   const found: FoundCode[] = [];
   for (const file of files('plugin', '.php')) {
     const text = readFileSync(join(ROOT, file), 'utf8');
     for (const m of text.matchAll(/new WP_Error\(\s*'(cms_admin_[a-z0-9_]+)'/g)) {
       const code = m[1] as string;
-      if (!src.includes(`'${code}'`)) found.push({ code, where: `${file}:${lineOf(text, m.index)}` });
+      if (!src.includes(`'${code}'`) && !refused.has(code)) found.push({ code, where: `${file}:${lineOf(text, m.index)}` });
     }
   }
   return found;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WordPressError } from '../../src/client/index.js';
 import { toErrorPayload } from '../../src/tools/error-payload.js';
-import { REFUSALS } from '../../src/tools/refusals.js';
+import { pluginCodeOf, REFUSALS, type RefusalCode } from '../../src/tools/refusals.js';
 import { documentedCodes } from '../helpers/error-codes.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -18,10 +18,12 @@ describe('refusals said by a review and by the companion plugin', () => {
   const tools = read('src/tools', '.ts').join('\n');
 
   for (const [code, hint] of Object.entries(REFUSALS)) {
-    it(`${code}: documented, the plugin's cms_admin_${code} answers as ${code} with the review's hint`, () => {
+    const theirs = pluginCodeOf(code as RefusalCode);
+    it(`${code}: documented, the plugin's ${theirs} answers as ${code} with the review's hint`, () => {
       expect(documentedCodes().map((d) => d.code)).toContain(code);
-      expect(plugin).toContain(`'cms_admin_${code}'`);
-      const payload = toErrorPayload(new WordPressError({ status: 409, code: `cms_admin_${code}`, message: 'Refused by WordPress.' }));
+      expect(documentedCodes().map((d) => d.code)).not.toContain(theirs);
+      expect(plugin).toContain(`'${theirs}'`);
+      const payload = toErrorPayload(new WordPressError({ status: 409, code: theirs, message: 'Refused by WordPress.' }));
       expect(payload).toEqual({ code, message: 'Refused by WordPress. Nothing was changed.', hint });
       // No review spells the refusal with a hint of its own.
       expect(tools).not.toMatch(new RegExp(`new ToolError\\(\\s*'${code}'`));

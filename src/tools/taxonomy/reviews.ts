@@ -1,6 +1,7 @@
 import type { WordPressClient } from '../../client/index.js';
 import type { CallReview } from '../define-tool.js';
-import { hiddenHolders, hiddenHoldersError } from './hidden-holders.js';
+import { hiddenHolders } from './hidden-holders.js';
+import { defaultCategoryId, refuseDelete } from './term-writes.js';
 import { countPostsUsing } from './post-terms.js';
 import { getTerm, type TermKind } from './terms.js';
 
@@ -10,14 +11,16 @@ import { getTerm, type TermKind } from './terms.js';
  * cannot show (without the plugin), refused here already unless forced.
  */
 export async function reviewDelete(client: WordPressClient, kind: TermKind, id: number, force = false): Promise<CallReview> {
-  const [term, count, hidden, children] = await Promise.all([
+  const [term, count, hidden, children, defaultId] = await Promise.all([
     getTerm(client, kind, id) as Promise<{ name: string; parent?: number }>,
     countPostsUsing(client, kind, id),
     hiddenHolders(client, kind, [id]),
     // WordPress moves a deleted term's children to its parent: the person approves that too.
     kind.hierarchical ? client.count(kind.route, { parent: id, hide_empty: false }) : Promise.resolve(0),
+    kind.taxonomy === 'category' ? defaultCategoryId(client) : undefined,
   ]);
-  if (hidden && !force) throw hiddenHoldersError(kind, hidden, `delete ${kind.noun} ${id}`, 'pass force: true to delete it anyway (those posts lose it)');
+  // What the delete would refuse, refused now (a dry run, before anyone is asked).
+  refuseDelete(kind, term, id, { defaultId, postsAffected: count, hidden, force });
   const unseen = hidden?.terms.reduce((n, t) => n + t.hidden, 0) ?? 0;
   const used = count + unseen ? `, used by ${count + unseen} post${count + unseen === 1 ? '' : 's'} of any status` : '';
   const beyond = hidden ? `; posts of type ${hidden.types.join(', ')}, which this account cannot see, may hold it too` : '';

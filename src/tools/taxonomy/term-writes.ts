@@ -101,6 +101,40 @@ export async function updateTerm<R extends Term>(
   }
 }
 
+/**
+ * Why a term may not be deleted: the default category, posts REST cannot show, posts that use it
+ * without `force`. The review (a dry run, a question) and the delete say it alike (#52.10).
+ */
+export function refuseDelete(
+  kind: TermKind,
+  term: { name: string },
+  id: number,
+  seen: { defaultId: number | undefined; postsAffected: number; hidden: Awaited<ReturnType<typeof hiddenHolders>>; force: boolean },
+): void {
+  const { defaultId, postsAffected, hidden, force } = seen;
+  if (defaultId === id) {
+    throw new ToolError(
+      'cannot_delete_default_category',
+      `"${term.name}" (id ${id}) is the site’s default category; WordPress never deletes it.`,
+      {
+        hint: 'Make another category the default (Settings → Writing) first, or merge its posts elsewhere with merge-categories.',
+      },
+    );
+  }
+  // Posts REST cannot show (no companion plugin): refused unless forced, and counted when forced.
+  if (hidden && !force) throw hiddenHoldersError(kind, hidden, `delete ${kind.noun} ${id}`, 'pass force: true to delete it anyway (those posts lose it)');
+  if (postsAffected > 0 && !force) {
+    throw new ToolError(
+      'term_in_use',
+      `${kind.noun.charAt(0).toUpperCase()}${kind.noun.slice(1)} "${term.name}" (id ${id}) is used by ${postsAffected} post(s) (any status).`,
+      {
+        hint: 'Pass force: true to delete it anyway (the posts just lose it), or move the posts first.',
+        details: { posts: postsAffected },
+      },
+    );
+  }
+}
+
 export interface DeleteReport {
   deleted: { id: number; name: string };
   children_reparented?: Array<{ id: number; name: string; new_parent: number }>;
@@ -127,28 +161,8 @@ export async function deleteTerm(
       : [],
     hiddenHolders(client, kind, [id]),
   ]);
-  if (defaultId === id) {
-    throw new ToolError(
-      'cannot_delete_default_category',
-      `"${term.name}" (id ${id}) is the site’s default category; WordPress never deletes it.`,
-      {
-        hint: 'Make another category the default (Settings → Writing) first, or merge its posts elsewhere with merge-categories.',
-      },
-    );
-  }
-  // Posts REST cannot show (no companion plugin): refused unless forced, and counted when forced.
-  if (hidden && !force) throw hiddenHoldersError(kind, hidden, `delete ${kind.noun} ${id}`, 'pass force: true to delete it anyway (those posts lose it)');
+  refuseDelete(kind, term, id, { defaultId, postsAffected, hidden, force });
   const unseen = hidden?.terms.reduce((n, t) => n + t.hidden, 0) ?? 0;
-  if (postsAffected > 0 && !force) {
-    throw new ToolError(
-      'term_in_use',
-      `${kind.noun.charAt(0).toUpperCase()}${kind.noun.slice(1)} "${term.name}" (id ${id}) is used by ${postsAffected} post(s) (any status).`,
-      {
-        hint: 'Pass force: true to delete it anyway (the posts just lose it), or move the posts first.',
-        details: { posts: postsAffected },
-      },
-    );
-  }
   await client
     .delete(`${kind.route}/${id}`, { force: true })
     .catch((err) => confirmDeleted(client, `${kind.route}/${id}`, `${kind.noun} ${id}`, err));

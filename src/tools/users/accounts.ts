@@ -1,5 +1,5 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
-import { ToolError } from '../tool-error.js';
+import { pluginRefusal, type RefusalCode, refusal } from '../refusals.js';
 import { forUser } from './records.js';
 import { capabilitiesBeyond } from './guards.js';
 import { explainGuardError } from './write-errors.js';
@@ -65,7 +65,7 @@ export async function targetAccount(
   client: WordPressClient,
   id: number,
   what: string,
-  self?: { code: string; hint: string },
+  self?: RefusalCode,
 ): Promise<Account> {
   if (self) await refuseSelf(client, id, what, self);
   const account = await readAccount(client, id);
@@ -78,14 +78,13 @@ export async function refuseSelf(
   client: WordPressClient,
   id: number,
   what: string,
-  self: { code: string; hint: string },
+  self: RefusalCode,
 ) {
   const me = await client.connect();
   if (id !== me.id) return;
-  throw new ToolError(
-    self.code,
+  throw refusal(
+    self,
     `User ${me.id} (${me.username}) is the account this toolkit is signed in as: it cannot ${what} its own account. Nothing was changed.`,
-    { hint: self.hint },
   );
 }
 
@@ -95,14 +94,7 @@ export async function refuseStronger(client: WordPressClient, account: Account, 
   const beyond = capabilitiesBeyond(account.capabilities, me.capabilities, [...account.roles, ...me.roles]);
   if (!beyond.length) return;
   const shown = beyond.slice(0, 5).join(', ') + (beyond.length > 5 ? ', …' : '');
-  throw new ToolError(
-    'account_stronger_than_caller',
-    `You cannot ${what} ${account.username}: that account holds capabilities yours (${me.username}) does not (${shown}). Nothing was changed.`,
-    {
-      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
-      details: { capabilities: beyond.slice(0, 20) },
-    },
-  );
+  throw refusal('account_stronger_than_caller', `You cannot ${what} ${account.username}: that account holds capabilities yours (${me.username}) does not (${shown}). Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
 }
 
 /**
@@ -122,23 +114,9 @@ export async function ownAppPasswordUuid(client: WordPressClient): Promise<strin
   }
 }
 
-/** The companion plugin's account refusals (offboarding.php, sessions.php) as tool errors. */
+/** The companion plugin's account refusals (offboarding.php, sessions.php) as tool errors: refusals.ts's one table. */
 export function explainAccountError(err: unknown): unknown {
   if (!(err instanceof WordPressError)) return err;
-  const codes: Record<string, [string, string]> = {
-    cms_admin_cannot_delete_self: ['cannot_delete_self', 'Delete it from another administrator account, if at all.'],
-    cms_admin_cannot_log_out_self: ['cannot_log_out_self', 'Log it out from another administrator account.'],
-    cms_admin_own_app_password: [
-      'own_app_password',
-      'Revoke it from another account, or in wp-admin under Users → Profile.',
-    ],
-    cms_admin_invalid_reassign: [
-      'invalid_reassign',
-      'Give reassign_to: the id of another user who can write posts (list-users).',
-    ],
-  };
-  const mapped = codes[err.code];
-  return mapped
-    ? new ToolError(mapped[0], `${err.message} Nothing was changed.`, { hint: mapped[1] })
-    : explainGuardError(err);
+  return pluginRefusal(err) ?? explainGuardError(err);
 }
+

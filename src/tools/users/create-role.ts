@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../define-tool.js';
 import { roleOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { text } from '../schema.js';
 import { applyCaps, type Caps, capsFrom, grantedOf, guardRoleChange, type RoleChange, reviewRoleChange } from './role-change.js';
 import { capList, roleSlug } from './role-params.js';
@@ -24,9 +25,7 @@ async function plan({ client }: ToolContext, params: Params): Promise<RoleChange
       hint: 'e.g. clone_from: "editor" with add_capabilities / remove_capabilities.',
     });
   if (await readRole(client, params.slug))
-    throw new ToolError('role_exists', `The role ${params.slug} already exists. Nothing was changed.`, {
-      hint: 'Use update-role to change it, or choose another slug.',
-    });
+    throw refusal('role_exists', `The role ${params.slug} already exists. Nothing was changed.`);
   // A list, granted (strict tool schemas take no open map of capability → true/false); a clone keeps its source's denials.
   let base: Caps = capsFrom(params.capabilities);
   if (params.clone_from) {

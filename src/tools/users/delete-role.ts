@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../define-tool.js';
 import { roleOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { capsDiff, guardRoleChange, type RoleChange, reviewRoleChange } from './role-change.js';
 import { powerWords } from './capability-words.js';
 import { roleSlug } from './role-params.js';
@@ -16,16 +17,11 @@ const DEFAULT_ROLES = ['administrator', 'editor', 'author', 'contributor', 'subs
 async function plan({ client }: ToolContext, params: Params): Promise<RoleChange & { userIds: number[] }> {
   await needRoleRoutes(client, 'Deleting a role');
   if (params.slug === 'administrator' || (DEFAULT_ROLES.includes(params.slug) && !params.force))
-    throw new ToolError('default_role_protected', `${params.slug} is one of WordPress’s five default roles: ${params.slug === 'administrator' ? 'administrator is never deleted' : 'deleting it needs force: true'}. Nothing was changed.`, {
-      hint: params.slug === 'administrator' ? 'Delete a custom role instead.' : 'Pass force: true if you mean it.',
-    });
+    throw refusal('default_role_protected', `${params.slug} is one of WordPress’s five default roles: ${params.slug === 'administrator' ? 'administrator is never deleted' : 'deleting it needs force: true'}. Nothing was changed.`);
   const role = await readRole(client, params.slug);
   if (!role) throw new ToolError('unknown_role', `There is no role "${params.slug}" on this site.`, { hint: 'list-user-roles lists this site’s roles.' });
   if (role.users_count && !params.move_users_to)
-    throw new ToolError('role_has_users', `${role.users_count} account(s) have the role ${params.slug}: say which role they get instead (move_users_to). Nothing was changed.`, {
-      hint: 'Pass move_users_to, e.g. "editor".',
-      details: { users_count: role.users_count },
-    });
+    throw refusal('role_has_users', `${role.users_count} account(s) have the role ${params.slug}: say which role they get instead (move_users_to). Nothing was changed.`, { users_count: role.users_count });
   if (params.move_users_to) {
     if (params.move_users_to === params.slug || !(await readRole(client, params.move_users_to)))
       throw new ToolError('unknown_role', `There is no other role "${params.move_users_to}" on this site to move the accounts to.`, { hint: 'list-user-roles lists this site’s roles.' });

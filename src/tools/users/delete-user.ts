@@ -7,6 +7,7 @@ import { requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
 import { wpId } from '../schema.js';
 import { explainAccountError, postAuthor, readAccount, refuseSelf, refuseStronger } from './accounts.js';
+import { refusal } from '../refusals.js';
 import { forUser } from './records.js';
 import { isNetwork, networkToolsFor } from './network.js';
 import { warnOldPlugin } from './guards.js';
@@ -103,11 +104,10 @@ async function plan(client: WordPressClient, { id, reassign_to }: DeleteParams) 
   await Promise.all([requireCompanion(client, 'Deleting a user', 'users/delete'), warnOldPlugin(client)]);
   await refuseOnNetwork(client);
   // The schema refuses a call without a heir and without delete_content, or with both.
-  const hint = 'Delete it from another administrator account, if at all.';
   // "Last administrator" first: it says more than "yourself" or "stronger" (the site would be
   // left without one), and is the only way an administrator's own account is ever the last one.
   await refuseLastAdministrator(client, id);
-  await refuseSelf(client, id, 'delete', { code: 'cannot_delete_self', hint });
+  await refuseSelf(client, id, 'delete', 'cannot_delete_self');
   const account = await readAccount(client, id);
   await refuseStronger(client, account, 'delete');
   const heir = reassign_to == null ? undefined : await checkHeir(client, id, reassign_to);
@@ -121,9 +121,7 @@ async function checkHeir(
   heirId: number,
 ): Promise<{ id: number; username: string }> {
   const invalid = (why: string) =>
-    new ToolError('invalid_reassign', `${why} Nothing was changed.`, {
-      hint: 'Give reassign_to: the id of another user who can write posts (list-users).',
-    });
+    refusal('invalid_reassign', `${why} Nothing was changed.`);
   if (heirId === id) throw invalid('The posts cannot go to the account being deleted.');
   // The public view: the heir may be an account the caller cannot edit (an editor, for a user manager).
   const heir = await postAuthor(client, heirId);
@@ -151,9 +149,5 @@ async function refuseLastAdministrator(client: WordPressClient, id: number): Pro
   const disabled = new Set(visible.filter((a) => a.cms_disabled === true).map((a) => a.id));
   if (!target || disabled.has(id) || all.some((a) => a.id !== id && !disabled.has(a.id))) return;
   const name = visible.find((a) => a.id === id)?.username ?? target.slug;
-  throw new ToolError(
-    'last_administrator',
-    `${name} is the last enabled administrator; deleting it would leave the site without one. Nothing was changed.`,
-    { hint: 'Make another administrator first.' },
-  );
+  throw refusal('last_administrator', `${name} is the last enabled administrator; deleting it would leave the site without one. Nothing was changed.`);
 }

@@ -3,7 +3,7 @@ import type { WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
 import { userUndo } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
-import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { forUser, getUser } from './records.js';
 import { required } from './risk.js';
@@ -63,10 +63,9 @@ async function refuseUnusable(client: WordPressClient, id: number): Promise<void
   await requireCompanion(client, 'Disabling a user', 'users/disable');
   const me = await client.connect();
   if (id === me.id) {
-    throw new ToolError(
+    throw refusal(
       'cannot_disable_self',
-      `User ${me.id} (${me.username}) is the account this toolkit is signed in as; disabling it would lock the toolkit out.`,
-      { hint: 'Disable it from another administrator account, if at all.' },
+      `User ${me.id} (${me.username}) is the account this toolkit is signed in as; disabling it would lock the toolkit out. Nothing was changed.`,
     );
   }
 }

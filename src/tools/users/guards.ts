@@ -1,6 +1,6 @@
 import type { WordPressClient } from '../../client/index.js';
 import { COMPANION_ROUTES, companionVersion, compareVersions } from '../companion.js';
-import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { forUser } from './records.js';
 import { loadRoles } from './roles.js';
 import { explainGuardError } from './write-errors.js';
@@ -65,14 +65,7 @@ export async function refuseStrongerAccount(client: WordPressClient, id: number,
   if (me.id === id) return;
   const beyond = capabilitiesBeyond(target.capabilities ?? {}, me.capabilities, [...(target.roles ?? []), ...me.roles]);
   if (!beyond.length) return;
-  throw new ToolError(
-    'account_stronger_than_caller',
-    `You cannot ${what} ${target.username ?? `user ${id}`}: that account holds capabilities yours (${me.username}) does not (${list(beyond)}). Nothing was changed.`,
-    {
-      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
-      details: { capabilities: beyond.slice(0, 20) },
-    },
-  );
+  throw refusal('account_stronger_than_caller', `You cannot ${what} ${target.username ?? `user ${id}`}: that account holds capabilities yours (${me.username}) does not (${list(beyond)}). Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
 }
 
 /** Refuses giving `role` when it grants a capability the signed-in account lacks (no one promotes above their own level). */
@@ -84,12 +77,5 @@ export async function refuseStrongerRole(client: WordPressClient, role: string, 
   // are mapped: an administrator holds it through install_plugins); else the account's capabilities.
   const beyond = found.beyond_caller ?? capabilitiesBeyond(found.capabilities, me.capabilities, roles.items.map((r) => r.role));
   if (!beyond.length) return;
-  throw new ToolError(
-    'role_stronger_than_caller',
-    `The ${isDefault ? 'site’s default role' : 'role'} ${role} grants capabilities the toolkit’s account (${me.username}) does not hold (${list(beyond)}); an account may only give roles up to its own. Nothing was changed.`,
-    {
-      hint: `Have an administrator give this role, or ${isDefault ? 'pass' : 'choose'} a role listed by list-user-roles with fewer capabilities.`,
-      details: { capabilities: beyond.slice(0, 20) },
-    },
-  );
+  throw refusal('role_stronger_than_caller', `The ${isDefault ? 'site’s default role' : 'role'} ${role} grants capabilities the toolkit’s account (${me.username}) does not hold (${list(beyond)}); an account may only give roles up to its own. Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
 }

@@ -9,10 +9,7 @@ import { forUser } from './records.js';
 import { required } from './risk.js';
 import { loadSessions } from './sessions.js';
 
-const SELF = {
-  code: 'cannot_log_out_self',
-  hint: 'Log out in wp-admin (Users → Profile → Log Out Everywhere Else), or from another administrator account.',
-};
+const SELF = 'cannot_log_out_self';
 
 export const logOutUser = defineTool({
   name: 'log-out-user',

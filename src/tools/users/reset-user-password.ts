@@ -4,6 +4,7 @@ import { irreversible, userWithLogin } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { forUser, getUser, maskEmail } from './records.js';
 import { required } from './risk.js';
 import { explainGuardError } from './write-errors.js';
@@ -32,6 +33,9 @@ export const resetUserPassword = defineTool({
     // A call that cannot succeed is answered at once, before anyone is asked (approval.ts).
     if (params.delivery === 'link' && !secretsTo) throw noOneToReceive();
     const user = await getUser(client, params.id);
+    // The plugin refuses a disabled account's reset (cms_admin_user_is_disabled): the same refusal now.
+    if (user.disabled === true)
+      throw refusal('user_disabled', `${user.username} is disabled; a disabled account gets no password reset. Nothing was changed.`);
     return required(
       params.delivery === 'link'
         ? `make a password reset link for ${user.username} (shown to you, not to the model); this cannot be undone`

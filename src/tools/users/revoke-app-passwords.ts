@@ -4,6 +4,7 @@ import { defineTool } from '../define-tool.js';
 import { irreversible, userWithLogin } from './undo-users.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { wpId } from '../schema.js';
 import { explainAccountError, ownAppPasswordUuid, targetAccount } from './accounts.js';
 import { type AppPassword, loadAppPasswords } from './app-passwords.js';
@@ -100,15 +101,10 @@ function describe(item: AppPassword): string {
 }
 
 function ownPassword(all: boolean): ToolError {
-  return new ToolError(
+  return refusal(
     'own_app_password',
     all
       ? 'Revoking all of them would revoke the application password this toolkit signs in with. Nothing was changed.'
       : 'That is the application password this toolkit signs in with; revoking it would lock the toolkit out. Nothing was changed.',
-    {
-      hint: all
-        ? 'Revoke the others one by one by uuid (list-app-passwords marks the toolkit’s own with used_by_this_toolkit).'
-        : 'Revoke it from another account, or in wp-admin under Users → Profile.',
-    },
   );
 }

@@ -1,7 +1,7 @@
 import type { WordPressClient } from '../../client/index.js';
 import { COMPANION_NAMESPACE, companionEntry } from '../companion.js';
 import type { CallReview } from '../define-tool.js';
-import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { isPowerful, powerWords } from './capability-words.js';
 import { capabilitiesBeyond } from './guards.js';
 import { loadRoles } from './roles.js';
@@ -39,23 +39,19 @@ export async function guardRoleChange(client: WordPressClient, change: RoleChang
   const [me, entry, roles] = await Promise.all([client.connect(), companionEntry(client), loadRoles(client)]);
   const names = roles.items.map((r) => r.role);
   const { gained, lost } = capsDiff(change.from, change.to);
+  // A role's name is no capability: the plugin's roles editor refuses it (cms_admin_invalid_capability).
+  const roleNames = gained.filter((cap) => names.includes(cap));
+  if (roleNames.length)
+    throw refusal('invalid_capability', `${list(roleNames)} ${roleNames.length === 1 ? 'is a role, not a capability' : 'are roles, not capabilities'}. Nothing was changed.`, { capabilities: roleNames.slice(0, 20) });
   if (entry?.super_admin !== true) {
     const stronger = change.from ? capabilitiesBeyond(grantedOf(change.from), me.capabilities, names) : [];
     if (stronger.length)
-      throw new ToolError('role_stronger_than_caller', `The role ${change.slug} grants capabilities your account (${me.username}) does not hold (${list(stronger)}): only an account with them may change or delete it. Nothing was changed.`, {
-        hint: 'Have an administrator do this.',
-        details: { capabilities: stronger.slice(0, 20) },
-      });
+      throw refusal('role_stronger_than_caller', `The role ${change.slug} grants capabilities your account (${me.username}) does not hold (${list(stronger)}): only an account with them may change or delete it. Nothing was changed.`, { capabilities: stronger.slice(0, 20) });
     const beyond = capabilitiesBeyond(gained, me.capabilities, names);
     if (beyond.length)
-      throw new ToolError('capability_beyond_caller', `Your account (${me.username}) does not hold ${list(beyond)}, so it cannot grant ${beyond.length === 1 ? 'it' : 'them'}: nobody grants more than they have. Nothing was changed.`, {
-        hint: 'Leave these capabilities out, or have an administrator make this change.',
-        details: { capabilities: beyond.slice(0, 20) },
-      });
+      throw refusal('capability_beyond_caller', `Your account (${me.username}) does not hold ${list(beyond)}, so it cannot grant ${beyond.length === 1 ? 'it' : 'them'}: nobody grants more than they have. Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
     if (me.roles.includes(change.slug) && (lost.length || !change.to))
-      throw new ToolError('cannot_change_own_capabilities', `Your account (${me.username}) has the role ${change.slug}: this would take capabilities from yourself (${list(lost)}). Nothing was changed.`, {
-        hint: 'Have another administrator make this change.',
-      });
+      throw refusal('cannot_change_own_capabilities', `Your account (${me.username}) has the role ${change.slug}: this would take capabilities from yourself (${list(lost)}). Nothing was changed.`);
   }
   if (lost.includes('manage_options')) await refuseLastManager(client, change);
 }
@@ -84,9 +80,7 @@ async function refuseLastManager(client: WordPressClient, change: RoleChange): P
   const keeps = (u: Holder) =>
     u.through.some((t) => t !== change.slug) || (!change.to && moveGrants && u.roles.includes(change.slug));
   if (users.some((u) => !u.disabled && keeps(u)) || !users.length) return;
-  throw new ToolError('last_administrator', `No enabled account would keep manage_options (the last administrator): ${users.map((u) => u.username).slice(0, 5).join(', ')} ${users.length === 1 ? 'has' : 'have'} it only through ${change.slug}. Nothing was changed.`, {
-    hint: 'Give another account manage_options (an administrator) first.',
-  });
+  throw refusal('last_administrator', `No enabled account would keep manage_options (the last administrator): ${users.map((u) => u.username).slice(0, 5).join(', ')} ${users.length === 1 ? 'has' : 'have'} it only through ${change.slug}. Nothing was changed.`);
 }
 
 /** The question: asked whenever a powerful capability is granted, or accounts lose access. */

@@ -1,6 +1,7 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { COMPANION_NAMESPACE, requireCompanion } from '../companion.js';
 import { ToolError } from '../tool-error.js';
+import { pluginRefusal } from '../refusals.js';
 import type { RoleState } from '../undo-data.js';
 
 /**
@@ -77,23 +78,18 @@ export async function putUserCaps(client: WordPressClient, id: number, capabilit
   }
 }
 
+/** The plugin's codes whose refusal is not refusals.ts's (a slug, a missing role, a lock). */
 const CODES: Record<string, [string, string]> = {
-  cms_admin_capability_beyond_caller: ['capability_beyond_caller', 'Only an account that holds these capabilities (an administrator) may grant them.'],
-  cms_admin_cannot_change_own_capabilities: ['cannot_change_own_capabilities', 'Have another administrator make this change.'],
-  cms_admin_last_administrator: ['last_administrator', 'Give another account manage_options (an administrator) first.'],
-  cms_admin_role_has_users: ['role_has_users', 'Pass move_users_to: the role its accounts get instead.'],
-  cms_admin_default_role: ['default_role_protected', 'Pass force: true to delete editor, author, contributor or subscriber; administrator cannot be deleted.'],
-  cms_admin_role_exists: ['role_exists', 'Use update-role to change it, or choose another slug.'],
   cms_admin_unknown_role: ['unknown_role', 'list-user-roles lists this site’s roles.'],
-  cms_admin_invalid_capability: ['invalid_capability', 'Capabilities are names such as edit_posts or manage_categories.'],
   cms_admin_invalid_role: ['invalid_role', 'A role slug is lower case letters, digits, _ and -.'],
-  cms_admin_account_stronger_than_caller: ['account_stronger_than_caller', 'Only an account with at least the same capabilities may do this.'],
   cms_admin_busy: ['site_busy', 'Run it again.'],
 };
 
-/** The plugin's refusals as the toolkit's errors (docs/error-handling.md), with the next step. */
+/** The plugin's refusals as the toolkit's errors (docs/error-handling.md), with the next step: refusals.ts's table first. */
 export function roleRouteError(err: unknown): unknown {
   if (!(err instanceof WordPressError)) return err;
+  const refused = pluginRefusal(err);
+  if (refused) return refused;
   const known = CODES[err.code ?? ''];
   if (!known) return err;
   const [code, hint] = known;

@@ -31,11 +31,13 @@ export const setUserRole = defineTool({
     return `${params.keep_other_roles ? 'added' : 'set'} ${name}'s role ${params.role} (was: ${was})`;
   }),
   async review({ client }, params) {
-    const [{ roles, given }, user, powersOf] = await Promise.all([
+    const [{ roles, given }, user, powersOf, me] = await Promise.all([
       wantedRoles(client, params),
       getUser(client, params.id),
       rolePowers(client),
+      client.connect(),
     ]);
+    refuseDemoteSelf(me, user, roles(user.roles));
     // Refused when the call runs (a stronger account, a role above the caller's): say so now, and ask no one.
     await refuseStrongerAccount(client, user.id, 'change the roles of');
     for (const role of given) await refuseStrongerRole(client, role);
@@ -65,15 +67,7 @@ export const setUserRole = defineTool({
       getUser(client, params.id),
     ]);
     const roles = rolesOf(user.roles);
-    if (user.id === me.id && user.roles.includes('administrator') && !roles.includes('administrator')) {
-      throw new ToolError(
-        'cannot_demote_self',
-        `User ${me.id} (${me.username}) is the administrator this toolkit is signed in as; taking administrator away would lock the toolkit out of user management.`,
-        {
-          hint: 'Change this account’s roles from another administrator account.',
-        },
-      );
-    }
+    refuseDemoteSelf(me, user, roles);
     // No one changes the roles of a stronger account, or gives a role above their own (themselves included).
     await refuseStrongerAccount(client, user.id, 'change the roles of');
     for (const role of given) await refuseStrongerRole(client, role);
@@ -107,6 +101,19 @@ async function wantedRoles(client: WordPressClient, params: RoleParams) {
     return [...new Set([...base, ...add])].filter((r) => !remove.includes(r));
   };
   return { roles, given };
+}
+
+/** The toolkit's own administrator keeps administrator: said by the review (a dry run) and the call alike. */
+function refuseDemoteSelf(me: { id: number; username: string }, user: { id: number; roles: string[] }, roles: string[]): void {
+  if (user.id === me.id && user.roles.includes('administrator') && !roles.includes('administrator')) {
+    throw new ToolError(
+      'cannot_demote_self',
+      `User ${me.id} (${me.username}) is the administrator this toolkit is signed in as; taking administrator away would lock the toolkit out of user management.`,
+      {
+        hint: 'Change this account’s roles from another administrator account.',
+      },
+    );
+  }
 }
 
 /**

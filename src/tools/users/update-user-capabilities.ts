@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../define-tool.js';
 import { userOutput } from '../output-schemas.js';
 import { ToolError } from '../tool-error.js';
+import { refusal } from '../refusals.js';
 import { wpId } from '../schema.js';
 import { isPowerful, powerWords } from './capability-words.js';
 import { refuseStrongerAccount } from './guards.js';
@@ -23,9 +24,7 @@ async function plan({ client }: ToolContext, params: Params) {
     throw new ToolError('no_changes', 'Nothing to change: give add_capabilities or remove_capabilities.');
   const me = await client.connect();
   if (me.id === params.user_id)
-    throw new ToolError('cannot_change_own_capabilities', `User ${me.id} (${me.username}) is the account the toolkit signs in as: an account cannot change its own capabilities. Nothing was changed.`, {
-      hint: 'Have another administrator make this change.',
-    });
+    throw refusal('cannot_change_own_capabilities', `User ${me.id} (${me.username}) is the account the toolkit signs in as: an account cannot change its own capabilities. Nothing was changed.`);
   const user = await readUserCaps(client, params.user_id);
   if (!user) throw new ToolError('user_not_found', `There is no user ${params.user_id} on this site.`, { hint: 'list-users finds accounts.' });
   const roles = (await loadRoles(client)).items;
@@ -87,9 +86,7 @@ async function guard(context: ToolContext, params: Params) {
   if (lost.includes('manage_options')) {
     const { users } = await capabilityHolders(client, 'manage_options', 500);
     if (!users.some((u) => u.id !== planned.user.id && !u.disabled))
-      throw new ToolError('last_administrator', `${planned.user.username} is the last enabled account with manage_options; taking it away would leave the site without an administrator. Nothing was changed.`, {
-        hint: 'Give another account manage_options first.',
-      });
+      throw refusal('last_administrator', `${planned.user.username} is the last enabled account with manage_options; taking it away would leave the site without an administrator. Nothing was changed.`);
   }
   return planned;
 }

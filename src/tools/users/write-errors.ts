@@ -1,5 +1,6 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
+import { pluginRefusal } from '../refusals.js';
 import { roleError } from './roles.js';
 
 /**
@@ -35,6 +36,8 @@ export async function refuseTaken(
   wanted: { username?: string; email?: string },
   self?: number,
 ): Promise<void> {
+  // What WordPress's is_email() refuses, refused by the review too (a dry run answers as the call, #52.10).
+  if (wanted.email !== undefined && !isEmail(wanted.email)) throw invalidEmail(wanted.email);
   const [byName, byEmail] = await Promise.all([
     wanted.username ? findUserId(client, wanted.username, 'username') : undefined,
     wanted.email ? findUserId(client, wanted.email, 'email') : undefined,
@@ -56,6 +59,22 @@ function emailInUse(email: string, id: number | undefined): ToolError {
     `The email address ${email} already belongs to ${id ? `user ${id}` : 'another user'}. Nothing was changed.`,
     { hint: 'Each WordPress account needs its own email address; use a different one.', details: id ? { id } : undefined },
   );
+}
+
+/**
+ * WordPress's is_email() (wp-includes/formatting.php), without its filters: at least 6 characters,
+ * a local part of its allowed characters, a domain of two or more dot-separated labels of letters,
+ * digits and inner hyphens.
+ */
+export function isEmail(email: string): boolean {
+  if (email.length < 6) return false;
+  const at = email.indexOf('@', 1);
+  if (at < 1) return false;
+  const [local, domain] = [email.slice(0, at), email.slice(at + 1)];
+  if (!/^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(local)) return false;
+  if (domain.includes('..') || domain.trim() !== domain || /^[.\s]|[.\s]$/.test(domain)) return false;
+  const labels = domain.split('.');
+  return labels.length >= 2 && labels.every((l) => /^[a-z0-9-]+$/i.test(l) && !/^-|-$/.test(l));
 }
 
 export function invalidEmail(email: string): ToolError {
@@ -96,29 +115,11 @@ async function findUserId(
  */
 export function explainGuardError(err: unknown): unknown {
   if (!(err instanceof WordPressError)) return err;
-  if (err.code === 'cms_admin_account_stronger_than_caller') {
-    return new ToolError('account_stronger_than_caller', `${err.message} Nothing was changed.`, {
-      hint: 'Only an account with at least the same capabilities (an administrator, for an administrator) may do this.',
-    });
-  }
-  if (err.code === 'cms_admin_role_stronger_than_caller') {
-    return new ToolError('role_stronger_than_caller', `${err.message} Nothing was changed.`, {
-      hint: 'Have an administrator do it, or give a role listed by list-user-roles with fewer capabilities.',
-    });
-  }
-  if (err.code === 'cms_admin_user_is_disabled') {
-    return new ToolError('user_disabled', `${err.message} Nothing was changed.`, {
-      hint: 'Enable the account first (enable-user), then start the reset.',
-    });
-  }
+  const refused = pluginRefusal(err);
+  if (refused) return refused;
   if (err.code === 'cms_admin_busy') {
     return new ToolError('site_busy', `${err.message} Nothing was changed.`, {
       hint: 'Another request was changing administrators at the same moment; run the call again.',
-    });
-  }
-  if (err.code === 'cms_admin_last_administrator') {
-    return new ToolError('last_administrator', `${err.message} Nothing was changed.`, {
-      hint: 'Make another administrator first, or leave this account enabled.',
     });
   }
   return err;

@@ -106,7 +106,7 @@ describe('revoke-app-passwords', () => {
     });
     expect(await runError('revoke-app-passwords', { user_id: me.id })).toMatchObject({
       code: 'own_app_password',
-      hint: expect.stringContaining('one by one'),
+      hint: expect.stringContaining('give their uuids'),
     });
     expect(await uuids(me.id)).toEqual(before);
     const { username, appPassword: password } = testSite();
