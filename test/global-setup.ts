@@ -86,6 +86,10 @@ async function startInstance(opts: InstanceOptions): Promise<SandboxCredentials>
  * (`provide`; test/helpers/worker-sandbox.ts puts the worker's own into process.env).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // bcrypt at its lowest cost for the passwords the instances hash (the sandbox's mu-plugin,
+  // scripts/sandbox/sandbox-mu-plugin.php): ~50 → ~2 ms of PHP CPU an account, hundreds of accounts
+  // a run. Every sandbox this run starts inherits it (the workers', fleets', networks', README's).
+  process.env.CMS_SANDBOX_BCRYPT_COST ??= '4';
   const count = await instanceCount(project);
   const all = Array.from({ length: count }, (_, i) => instanceOptions(i + 1));
   const first = all[0] as InstanceOptions;

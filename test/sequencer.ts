@@ -6,21 +6,25 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * size, so one of these could start last and run alone at the end while the other workers idle.
  */
 export const SLOW_FILES = [
-  // By their time in a fresh clone's run (3 workers, docs/testing.md), longest first.
-  'test/reliability/undo-property-b.test.ts',
+  // By their time in a fresh clone's `npm test` (quick budgets, 3 workers, quiet machine, #53),
+  // longest first: the ten slowest of that run, then the rest that took over ~20 s before.
   'test/evals/scripted-suite.test.ts',
-  'test/reliability/undo-property.test.ts',
   'test/package/pack.test.ts',
-  'test/reliability/concurrent-tools.test.ts',
+  'test/reliability/undo-property-b.test.ts',
   'test/cli/readme.test.ts',
+  'test/reliability/concurrent-tools.test.ts',
   'test/cli/mcp-conformance.test.ts',
+  'test/cli/mcp-structured.test.ts',
+  // It brings up two more sandboxes (one WordPress 6.1) when not running (test/helpers/fleet.ts).
+  'test/agent/fleet-agent.test.ts',
+  'test/reliability/undo-property.test.ts',
+  'test/wordpress/users/import-users.test.ts',
   'test/reliability/concurrent-writers.test.ts',
   'test/cli/mcp-http-oauth-load.test.ts',
   'test/reliability/undo-faults.test.ts',
   'test/reliability/faults-merge.test.ts',
   'test/wordpress/undo-parallel.test.ts',
   'test/cli/invoke.test.ts',
-  'test/cli/mcp-structured.test.ts',
   'test/evals/report.test.ts',
   'test/cli/journal-safety.test.ts',
   'test/cli/config.test.ts',
@@ -28,9 +32,7 @@ export const SLOW_FILES = [
   'test/cli/network-sites.test.ts',
   // 500 tags seeded, pruned and given back twice (#51): 20 s quiet, 80 s with the cores busy.
   'test/wordpress/cleanup/prune-terms.test.ts',
-  'test/wordpress/users/import-users.test.ts',
-  // They bring up two more sandboxes (one WordPress 6.1) when not running: 60-80 s alone.
-  'test/agent/fleet-agent.test.ts',
+  // The other fleet files: their worker's fleet sandboxes may be up already (fleet-agent's).
   'test/cli/mcp-fleet.test.ts',
   'test/cli/fleet-journal.test.ts',
   'test/evals/fleet-evals.test.ts',

@@ -150,3 +150,19 @@ add_action('init', static function (): void {
     register_term_meta('category', 'seo_noindex', ['type' => 'boolean', 'single' => true, 'default' => false, 'show_in_rest' => true]);
     register_term_meta('category', '_seo_internal', ['type' => 'string', 'single' => true, 'show_in_rest' => false]);
 });
+
+/**
+ * (#53) bcrypt's cost for new password hashes, from CMS_SANDBOX_BCRYPT_COST in the server's
+ * environment (4–31; unset: WordPress's default, 10). The test suite's global setup sets 4: a hash
+ * at 10 costs ~50 ms of CPU, and the tests create hundreds of accounts (import-users' batches,
+ * create-user, the evals' fixtures). Hashes stay bcrypt and logins work as before; a login with an
+ * older hash at another cost rehashes it, as WordPress does whenever the cost changes.
+ * https://developer.wordpress.org/reference/hooks/wp_hash_password_options/ (WordPress 6.8+)
+ */
+$cms_sandbox_bcrypt_cost = (int) getenv('CMS_SANDBOX_BCRYPT_COST');
+if ($cms_sandbox_bcrypt_cost >= 4 && $cms_sandbox_bcrypt_cost <= 31) {
+    add_filter('wp_hash_password_options', static function (array $options, $algorithm) use ($cms_sandbox_bcrypt_cost): array {
+        return PASSWORD_BCRYPT === $algorithm ? ['cost' => $cms_sandbox_bcrypt_cost] + $options : $options;
+    }, 10, 2);
+}
+unset($cms_sandbox_bcrypt_cost);

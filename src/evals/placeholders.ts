@@ -55,10 +55,12 @@ export class PlaceholderResolver {
 
   /**
    * A deep copy of `value` with every placeholder replaced; with `deferEnd`, `{{lookup-end: …}}`
-   * placeholders are left as they are, for a second pass after the run.
+   * placeholders are left as they are, for a second pass after the run. Lookups read the site
+   * afresh, or from `site`: a snapshot of this same moment that other reads share (a case reads
+   * its start and its end state once each, not once per resolve and check).
    */
-  async resolve<T>(value: T, options: { deferEnd?: boolean } = {}): Promise<T> {
-    const site = new SiteSnapshot(this.#client);
+  async resolve<T>(value: T, options: { deferEnd?: boolean; site?: SiteSnapshot } = {}): Promise<T> {
+    const site = options.site ?? new SiteSnapshot(this.#client);
     return (await this.#walk(value, site, options.deferEnd ?? false)) as T;
   }
 

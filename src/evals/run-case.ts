@@ -69,15 +69,16 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
     t = performance.now();
     const fixture = await applyFixture(env.checkClient, evalCase.fixture);
     const resolver = new PlaceholderResolver(env.checkClient, fixture);
-    // Placeholders in user turns and expectations name the starting state (after the fixture);
-    // `lookup-end:` ones in expectations are resolved after the run.
+    const creds = env.network ? env.site : undefined;
+    // The starting state (after the fixture), read once: the placeholders in user turns and
+    // expectations name it, and the `unchanged` kinds are compared with it at the end. Nothing
+    // writes until the agent runs. `lookup-end:` placeholders are resolved after the run.
+    const before = new SiteSnapshot(env.checkClient, creds);
     const turns = await resolver.resolve(
       evalCase.turns.map(({ user, expect }) => ({ user, expect })),
-      { deferEnd: true },
+      { deferEnd: true, site: before },
     );
-    const expect = await resolver.resolve(evalCase.expect, { deferEnd: true });
-    const creds = env.network ? env.site : undefined;
-    const before = new SiteSnapshot(env.checkClient, creds);
+    const expect = await resolver.resolve(evalCase.expect, { deferEnd: true, site: before });
     for (const kind of expect.unchanged ?? []) await before.read(kind);
     result.timings.fixtureMs = since(t);
 
@@ -95,9 +96,10 @@ export async function runCase(evalCase: EvalCase, env: CaseEnvironment): Promise
 
     phase = 'checks';
     t = performance.now();
-    const final = await resolver.resolve(expect);
-    result.failures.push(...checkCalls(final, result.toolCalls, result.answers.at(-1) ?? ''));
+    // The end state, read once for the `lookup-end:` placeholders and the state checks.
     const after = new SiteSnapshot(env.checkClient, creds);
+    const final = await resolver.resolve(expect, { site: after });
+    result.failures.push(...checkCalls(final, result.toolCalls, result.answers.at(-1) ?? ''));
     result.failures.push(...(await checkState(final.state ?? [], after)));
     for (const kind of expect.unchanged ?? []) result.failures.push(...(await diffKind(kind, before, after)));
     if (expect.mail) result.failures.push(...checkMail(expect.mail, await readMailLog(env.sandbox)));

@@ -48,9 +48,11 @@ export async function runFleetCase(evalCase: EvalCase, sites: readonly FleetEval
     }
     const first = sites[0] as FleetEvalSite;
     const resolver = new PlaceholderResolver(first.checkClient, records);
-    const turns = await resolver.resolve(evalCase.turns.map(({ user, expect }) => ({ user, expect })), { deferEnd: true });
-    const expect = await resolver.resolve(evalCase.expect, { deferEnd: true });
+    // Each site's starting state, read once; the placeholders read the first site's (run-case.ts).
     const before = new Map(sites.map((s) => [s.name, new SiteSnapshot(s.checkClient)]));
+    const start = before.get(first.name);
+    const turns = await resolver.resolve(evalCase.turns.map(({ user, expect }) => ({ user, expect })), { deferEnd: true, site: start });
+    const expect = await resolver.resolve(evalCase.expect, { deferEnd: true, site: start });
     for (const s of sites) for (const kind of expect.unchanged ?? []) await before.get(s.name)?.read(kind);
 
     phase = 'agent';
@@ -70,10 +72,11 @@ export async function runFleetCase(evalCase: EvalCase, sites: readonly FleetEval
     await runTurns(session, evalCase, turns, resolver, models, result, secrets);
 
     phase = 'checks';
-    const final = await resolver.resolve(expect);
+    const afterOf = new Map(sites.map((s) => [s.name, new SiteSnapshot(s.checkClient)]));
+    const final = await resolver.resolve(expect, { site: afterOf.get(first.name) });
     result.failures.push(...checkCalls(final, result.toolCalls, result.answers.at(-1) ?? ''));
     for (const s of sites) {
-      const after = new SiteSnapshot(s.checkClient);
+      const after = afterOf.get(s.name) as SiteSnapshot;
       const mine = (final.state ?? []).filter((c: StateCheck) => !c.site || c.site === s.name).map(({ site: _s, ...c }: StateCheck) => c);
       const failures = [...(await checkState(mine as StateCheck[], after))];
       for (const kind of expect.unchanged ?? []) failures.push(...(await diffKind(kind, before.get(s.name) as SiteSnapshot, after)));

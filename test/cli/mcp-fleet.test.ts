@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeProfiles } from '../../src/sites/store.js';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { cliArgs } from '../helpers/cli-bin.js';
 import { LoopbackServer } from '../../src/evals/loopback.js';
 import { createMcpServer } from '../../src/mcp/index.js';
 import { fleetOf } from '../../src/sites/fleet.js';
@@ -142,7 +143,7 @@ describe('mcp with several sites', { timeout: 300_000 }, () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/main.ts'), 'mcp', '--sites', '@real', '--yes'],
+        args: [...cliArgs(), 'mcp', '--sites', '@real', '--yes'],
         cwd: REPO_ROOT,
         env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>,
       }),

@@ -8,6 +8,7 @@ import { type ApprovalRequest, type Approver, invoke, type ToolContext, type Too
 import { recordOutput, recordSecret } from './output-log.js';
 import { timedReset } from './reset-time.js';
 import { networkOptions, workerIndex } from './sandboxes.js';
+import { phpCacheArgs } from './php-cache.js';
 
 /**
  * A real multisite network for tests (`site up --multisite`): instance CMS_TEST_NETWORK on
@@ -57,7 +58,7 @@ export async function testNetwork(): Promise<TestNetwork> {
   const inst = resolveInstance(opts);
   const php = async (code: string) => {
     const bootstrap = join(packageRoot(), 'scripts', 'sandbox', 'wp-cli-bootstrap.php');
-    const { stdout } = await execFileAsync('php', ['-r', `require ${JSON.stringify(bootstrap)}; ${code}`], {
+    const { stdout } = await execFileAsync('php', [...phpCacheArgs(), '-r', `require ${JSON.stringify(bootstrap)}; ${code}`], {
       cwd: inst.wpDir,
       env: { ...process.env, CMS_SANDBOX_WP_DIR: inst.wpDir, CMS_SANDBOX_URL: creds.url },
     });

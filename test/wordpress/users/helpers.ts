@@ -11,6 +11,7 @@ import { postLoginForm } from '../../../src/evals/account-state.js';
 import type { ToolContext, ToolOutcome } from '../../../src/call/index.js';
 import { recordOutput } from '../../helpers/output-log.js';
 import { call, testSite, unique, wp } from '../../helpers/site.js';
+import { phpCacheArgs } from '../../helpers/php-cache.js';
 
 /**
  * Fixtures and checks for the user tests. Users, application passwords and roles are made
@@ -229,7 +230,7 @@ const execFileAsync = promisify(execFile);
 /** Runs PHP inside the sandbox's WordPress (wp-load.php), e.g. to add a role; returns stdout. */
 export async function wpPhp(code: string): Promise<string> {
   const bootstrap = join(packageRoot(), 'scripts', 'sandbox', 'wp-cli-bootstrap.php');
-  const { stdout } = await execFileAsync('php', ['-r', `require ${JSON.stringify(bootstrap)}; ${code}`], {
+  const { stdout } = await execFileAsync('php', [...phpCacheArgs(), '-r', `require ${JSON.stringify(bootstrap)}; ${code}`], {
     cwd: instance().wpDir,
     env: { ...process.env, CMS_SANDBOX_WP_DIR: instance().wpDir, CMS_SANDBOX_URL: siteUrl() },
   });
