@@ -29,12 +29,10 @@ const commanderLazyChildProcess = {
   },
 };
 
-await build({
-  entryPoints: { 'cms-admin': 'src/cli/bin.ts' },
-  outdir: process.argv[2] ? `${process.argv[2]}/cli` : 'dist/cli',
-  chunkNames: 'chunks/[name]-[hash]',
+const outdir = process.argv[2] ? `${process.argv[2]}/cli` : 'dist/cli';
+const options = {
+  outdir,
   bundle: true,
-  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -48,4 +46,27 @@ await build({
   plugins: [commanderLazyChildProcess],
   // Bundled CommonJS (commander, express) requires Node's own modules.
   banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
+};
+
+// cms-admin.js (bin.ts: Node's compile cache on, then one of the two entries below).
+await build({ ...options, entryPoints: { 'cms-admin': 'src/cli/bin.ts' }, splitting: false });
+
+// main.js, every command but `invoke`: each command's modules in chunks loaded when it runs (chat,
+// mcp, site …).
+await build({
+  ...options,
+  entryPoints: { main: 'src/cli/main.ts' },
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+});
+
+// `cms-admin invoke` starts invoke-main.js: one file with all that invoke loads (what only some
+// calls need, e.g. --sites or the sandbox, is in it too but runs when first imported). Node then
+// resolves, reads and links one module where the split build has some thirty chunks, a sixth of
+// invoke's start-up (BENCHMARKS.md). It shares no module with main.js: a run loads one of them.
+await build({
+  ...options,
+  entryPoints: { 'invoke-main': 'src/cli/invoke-main.ts' },
+  chunkNames: 'chunks/invoke-[name]-[hash]',
+  splitting: true,
 });

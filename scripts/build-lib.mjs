@@ -6,6 +6,7 @@
 // - dist/vendor/axios.cjs: axios with its dependencies (follow-redirects, form-data, …) in one
 //   file, so installing the toolkits does not install axios's ~30 packages (src/client/axios.ts).
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { axiosLoadPatches } from './axios-load-patches.mjs';
@@ -34,7 +35,10 @@ await copyDeclarations('dist', 'dist/cjs');
 
 await mkdir('dist/vendor', { recursive: true });
 await build({
-  stdin: { contents: "module.exports = require('axios');", resolveDir: '.', loader: 'js' },
+  // axios's own Node bundle as the entry, so it is the file's top level (its dependencies are
+  // wrapped, run when first required): a module esbuild wraps in a function is compiled at every
+  // start, which Node's compile cache does not keep (BENCHMARKS.md, start-up).
+  entryPoints: [createRequire(import.meta.url).resolve('axios')],
   outfile: 'dist/vendor/axios.cjs',
   bundle: true,
   platform: 'node',
