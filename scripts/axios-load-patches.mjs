@@ -1,5 +1,7 @@
-// Used by scripts/build-lib.mjs for dist/vendor/axios.cjs.
+// Used by scripts/build-lib.mjs for dist/vendor/axios.cjs (and test/unit/vendored-axios.test.ts).
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { build } from 'esbuild';
 
 /**
  * Two top-level statements of axios's Node bundle load Node's undici (with its web streams and
@@ -74,4 +76,24 @@ export function axiosLoadPatches() {
       });
     },
   };
+}
+
+/**
+ * dist/vendor/axios.cjs: axios's Node bundle with its dependencies in one CommonJS file, patched.
+ * axios's own file is the entry, so its code is the file's top level (its dependencies are
+ * wrapped, run when first required): Node's compile cache keeps what V8 compiles up front, not a
+ * function compiled when first called, which a module esbuild wraps is (BENCHMARKS.md, start-up).
+ */
+export async function buildVendoredAxios(outfile) {
+  await build({
+    entryPoints: [createRequire(import.meta.url).resolve('axios')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    legalComments: 'eof',
+    logLevel: 'warning',
+    plugins: [axiosLoadPatches()],
+  });
 }

@@ -9,6 +9,7 @@
 // hundreds of CLI starts run what ships instead of the sources through tsx each time.
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { buildVendoredAxios } from './axios-load-patches.mjs';
 
 /**
  * commander requires node:child_process (with net, dgram and their streams: ~7 ms of CPU, a
@@ -60,13 +61,19 @@ await build({
   splitting: true,
 });
 
-// `cms-admin invoke` starts invoke-main.js: one file with all that invoke loads (what only some
-// calls need, e.g. --sites or the sandbox, is in it too but runs when first imported). Node then
-// resolves, reads and links one module where the split build has some thirty chunks, a sixth of
-// invoke's start-up (BENCHMARKS.md). It shares no module with main.js: a run loads one of them.
+// `cms-admin invoke` starts invoke-main.js, built on its own: what every call loads is in it and
+// a few chunks (7 files, against some thirty of main.js's chunks when it shared them), and what
+// only some calls load (--sites, --format, the sandbox) in chunks of their own. It shares no
+// module with main.js: a run loads one of the two. Not one file: esbuild would then wrap every
+// module a dynamic import reaches in a function, which V8 compiles at every start (Node's compile
+// cache keeps only what is compiled up front), slower than the chunks (BENCHMARKS.md, start-up).
 await build({
   ...options,
   entryPoints: { 'invoke-main': 'src/cli/invoke-main.ts' },
   chunkNames: 'chunks/invoke-[name]-[hash]',
   splitting: true,
 });
+
+// The test suite's folder gets the vendored axios beside cli/ too, as dist/ has it from
+// scripts/build-lib.mjs, so the tests' CLI runs the axios that ships.
+if (process.argv[2]) await buildVendoredAxios(`${process.argv[2]}/vendor/axios.cjs`);

@@ -6,10 +6,9 @@
 // - dist/vendor/axios.cjs: axios with its dependencies (follow-redirects, form-data, …) in one
 //   file, so installing the toolkits does not install axios's ~30 packages (src/client/axios.ts).
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { axiosLoadPatches } from './axios-load-patches.mjs';
+import { buildVendoredAxios } from './axios-load-patches.mjs';
 
 const src = 'src';
 // The library's modules: those tsc emitted (tsconfig.build.json starts from the package's entries).
@@ -34,20 +33,7 @@ await writeFile('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' },
 await copyDeclarations('dist', 'dist/cjs');
 
 await mkdir('dist/vendor', { recursive: true });
-await build({
-  // axios's own Node bundle as the entry, so it is the file's top level (its dependencies are
-  // wrapped, run when first required): a module esbuild wraps in a function is compiled at every
-  // start, which Node's compile cache does not keep (BENCHMARKS.md, start-up).
-  entryPoints: [createRequire(import.meta.url).resolve('axios')],
-  outfile: 'dist/vendor/axios.cjs',
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  legalComments: 'eof',
-  logLevel: 'warning',
-  plugins: [axiosLoadPatches()],
-});
+await buildVendoredAxios('dist/vendor/axios.cjs');
 
 /** The .js files tsc wrote under dir, relative to it (the CommonJS build, the bin and vendor excluded). */
 async function emitted(dir) {
