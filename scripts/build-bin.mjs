@@ -9,6 +9,7 @@
 // hundreds of CLI starts run what ships instead of the sources through tsx each time.
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { buildVendoredAxios } from './axios-load-patches.mjs';
 
 /**
  * commander requires node:child_process (with net, dgram and their streams: ~7 ms of CPU, a
@@ -29,12 +30,10 @@ const commanderLazyChildProcess = {
   },
 };
 
-await build({
-  entryPoints: { 'cms-admin': 'src/cli/bin.ts' },
-  outdir: process.argv[2] ? `${process.argv[2]}/cli` : 'dist/cli',
-  chunkNames: 'chunks/[name]-[hash]',
+const outdir = process.argv[2] ? `${process.argv[2]}/cli` : 'dist/cli';
+const options = {
+  outdir,
   bundle: true,
-  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -48,4 +47,33 @@ await build({
   plugins: [commanderLazyChildProcess],
   // Bundled CommonJS (commander, express) requires Node's own modules.
   banner: { js: "import { createRequire as __cmsRequire } from 'node:module'; const require = __cmsRequire(import.meta.url);" },
+};
+
+// cms-admin.js (bin.ts: Node's compile cache on, then one of the two entries below).
+await build({ ...options, entryPoints: { 'cms-admin': 'src/cli/bin.ts' }, splitting: false });
+
+// main.js, every command but `invoke`: each command's modules in chunks loaded when it runs (chat,
+// mcp, site …).
+await build({
+  ...options,
+  entryPoints: { main: 'src/cli/main.ts' },
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
 });
+
+// `cms-admin invoke` starts invoke-main.js, built on its own: what every call loads is in it and
+// a few chunks (7 files, against some thirty of main.js's chunks when it shared them), and what
+// only some calls load (--sites, --format, the sandbox) in chunks of their own. It shares no
+// module with main.js: a run loads one of the two. Not one file: esbuild would then wrap every
+// module a dynamic import reaches in a function, which V8 compiles at every start (Node's compile
+// cache keeps only what is compiled up front), slower than the chunks (BENCHMARKS.md, start-up).
+await build({
+  ...options,
+  entryPoints: { 'invoke-main': 'src/cli/invoke-main.ts' },
+  chunkNames: 'chunks/invoke-[name]-[hash]',
+  splitting: true,
+});
+
+// The test suite's folder gets the vendored axios beside cli/ too, as dist/ has it from
+// scripts/build-lib.mjs, so the tests' CLI runs the axios that ships.
+if (process.argv[2]) await buildVendoredAxios(`${process.argv[2]}/vendor/axios.cjs`);

@@ -8,7 +8,7 @@
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { axiosLoadPatches } from './axios-load-patches.mjs';
+import { buildVendoredAxios } from './axios-load-patches.mjs';
 
 const src = 'src';
 // The library's modules: those tsc emitted (tsconfig.build.json starts from the package's entries).
@@ -33,17 +33,7 @@ await writeFile('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' },
 await copyDeclarations('dist', 'dist/cjs');
 
 await mkdir('dist/vendor', { recursive: true });
-await build({
-  stdin: { contents: "module.exports = require('axios');", resolveDir: '.', loader: 'js' },
-  outfile: 'dist/vendor/axios.cjs',
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  legalComments: 'eof',
-  logLevel: 'warning',
-  plugins: [axiosLoadPatches()],
-});
+await buildVendoredAxios('dist/vendor/axios.cjs');
 
 /** The .js files tsc wrote under dir, relative to it (the CommonJS build, the bin and vendor excluded). */
 async function emitted(dir) {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, createContext } from '../../config.js';
 import { resolveCliSiteConfig } from '../site-config.js';
-import { runTool, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
+import { hasNames, runTool, type ToolErrorPayload, type ToolOutcome, withIds } from '../../call/index.js';
 import { envelopeFromWords } from '../shell/parse.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from '../journal-path.js';
@@ -132,7 +132,6 @@ async function namesToIds(source: string): Promise<string | ToolOutcome> {
   } catch {
     return source; // readCall says what is wrong
   }
-  const { hasNames, withIds } = await import('../../call/index.js');
   if (!hasNames(envelope)) return source;
   try {
     const site = await resolveCliSiteConfig();
