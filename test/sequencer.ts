@@ -10,11 +10,18 @@ export const SLOW_FILES = [
   // longest first: the ten slowest of that run, then the rest that took over ~20 s before.
   'test/evals/scripted-suite.test.ts',
   'test/package/pack.test.ts',
+  // Every refusal code through both paths (#52.10): ~50 s quiet, 120 s with the cores busy.
+  'test/wordpress/refusal-paths.test.ts',
+  // The packed tarball with the lowest version of each peer range (#52.15): ~60 s of installs.
+  'test/package/peer-floors.test.ts',
   'test/reliability/undo-property-b.test.ts',
   'test/cli/readme.test.ts',
   'test/reliability/concurrent-tools.test.ts',
   'test/cli/mcp-conformance.test.ts',
   'test/cli/mcp-structured.test.ts',
+  // Two PostgreSQL clusters and four replicas (#49).
+  'test/cli/mcp-postgres-changes.test.ts',
+  'test/cli/mcp-postgres-signin.test.ts',
   // It brings up two more sandboxes (one WordPress 6.1) when not running (test/helpers/fleet.ts).
   'test/agent/fleet-agent.test.ts',
   'test/reliability/undo-property.test.ts',
