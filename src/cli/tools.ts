@@ -4,6 +4,7 @@ import {
   type AnyToolDefinition,
   DEFAULT_TOOLSETS,
   fleetTools,
+  namedSchema,
   selectTools,
   type ToolFilter,
   TOOLSET_NAMES,
@@ -47,7 +48,11 @@ unless --toolsets says; a model adds the others with enable-toolset.`,
       const session = options.site !== undefined || options.sites !== undefined ? await sessionFilter(options, filter) : undefined;
       const shown = session ? session.tools : everyTool(filter);
       if (options.json) {
-        const described = shown.map((tool) => ({ ...describeTool(tool), toolset: TOOLSET_OF[tool.name] }));
+        // The params as MCP lists them and the model sees them: where an id goes, a name may (#52.1).
+        const described = shown.map((tool) => {
+          const description = describeTool(tool);
+          return { ...description, inputSchema: namedSchema(tool, description.inputSchema), toolset: TOOLSET_OF[tool.name] };
+        });
         process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
         return;
       }

@@ -62,9 +62,14 @@ describe('cms-admin mcp --http', () => {
       expect(created.isError).toBe(false);
       const onSite = await wp().get<Array<{ name: string }>>('/wp/v2/tags', { search: name });
       expect(onSite.map((t) => t.name)).toEqual([name]);
-      const bad = await client.callTool({ name: 'delete-tag', arguments: { id: 'x' } });
+      const bad = await client.callTool({ name: 'delete-tag', arguments: {} });
       expect(bad.isError).toBe(true);
       expect(JSON.stringify(bad.content)).toContain('invalid_params');
+      // A slug where the id goes is looked up (#52.1): one no tag has is refused, naming it.
+      const unknown = await client.callTool({ name: 'delete-tag', arguments: { id: unique('no-such-tag') } });
+      expect(unknown.isError).toBe(true);
+      expect(JSON.stringify(unknown.content)).toContain('name_not_found');
+      expect(await wp().get<Array<{ name: string }>>('/wp/v2/tags', { search: name })).toHaveLength(1);
       // A tool the server does not list: a JSON-RPC error over HTTP too (issue #37 finding 1).
       await expect(client.callTool({ name: 'delete-tags', arguments: { id: 1 } })).rejects.toMatchObject({
         code: -32602,
