@@ -87,7 +87,9 @@ describe('undo of delete-user with delete_content', () => {
     const [user, heir] = [await makeUser({ prefix: 'undo_gone', roles: ['author'] }), await makeUser({ prefix: 'undo_heir', roles: ['author'] })];
     await callOkIn(context, 'delete-user', { id: user.id, reassign_to: heir.id });
     const [entry] = await journal.entries();
-    expect(entry).toMatchObject({ reversible: false, summary: `deleted user ${user.id} (${user.username}), posts to user ${heir.id}` });
+    // The heir named as the site shows them (#52.11), not "user N" alone.
+    const { name } = await wp().get<{ name: string }>(`/wp/v2/users/${heir.id}`);
+    expect(entry).toMatchObject({ reversible: false, summary: `deleted user ${user.id} (${user.username}), posts to user ${heir.id} (${name})` });
     await expect(undoChange(context, journal)).rejects.toMatchObject({ code: 'change_not_reversible' });
   });
 });

@@ -57,8 +57,8 @@ export const deleteUserUndo: ToolUndo<P> = {
     const lost = gone.length ? [`${gone.join(', ')}: deleted for good with the account, cannot be restored`] : [];
     return { trashOf: params.id, notRestorable: [`${who}: a deleted account cannot be recreated`, ...lost] };
   },
-  summary: (params, result: { username?: string; posts_trashed?: Record<string, number> }, before) => {
-    if (!params.delete_content) return `deleted ${userWithLogin(result, params.id)}, posts to user ${params.reassign_to}`;
+  summary: (params, result: { username?: string; posts_trashed?: Record<string, number>; reassigned_to?: { username?: string } }, before) => {
+    if (!params.delete_content) return `deleted ${userWithLogin(result, params.id)}, posts to ${userWithLogin(result.reassigned_to, params.reassign_to)}`;
     const ids = Object.keys(before.trashed ?? {});
     const total = Object.values(result.posts_trashed ?? {}).reduce((a, b) => a + b, 0);
     const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? ` and ${ids.length - 20} more` : '');
