@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './cli.js';
@@ -31,9 +31,41 @@ export function runAsync(cmd: string, args: string[], cwd: string, env: NodeJS.P
   });
 }
 
-/** `npm pack` of this checkout (its prepack builds dist/): the tarball's path. */
-export function packTarball(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cms-pack-'));
+/**
+ * `npm pack` of this checkout (its prepack builds dist/): the tarball's path. Once per test run:
+ * the package files that install it (pack.test.ts, peer-floors.test.ts) share one tarball in the
+ * run's folder, so dist/ is never rebuilt by two workers at once and the build is paid once. The
+ * first caller packs (a folder made with mkdir is the claim); the others wait for its answer.
+ */
+export async function packTarball(): Promise<string> {
+  const runDir = process.env.CMS_TEST_RUN_TMP;
+  if (!runDir) return packNow(mkdtempSync(path.join(tmpdir(), 'cms-pack-')));
+  const dir = path.join(runDir, 'pack');
+  const answer = path.join(dir, 'tarball.json');
+  try {
+    mkdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Another file of this run packs: its answer (a path, or the error) is written when it is done.
+    for (let i = 0; i < 6000 && !existsSync(answer); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!existsSync(answer)) throw new Error(`the run's npm pack (${dir}) gave no answer in 10 minutes`);
+    const { tarball, error } = JSON.parse(readFileSync(answer, 'utf8')) as { tarball?: string; error?: string };
+    if (!tarball) throw new Error(`the run's npm pack failed: ${error}`);
+    return tarball;
+  }
+  let result: { tarball?: string; error?: string };
+  try {
+    result = { tarball: packNow(dir) };
+  } catch (err) {
+    result = { error: (err as Error).message };
+  }
+  writeFileSync(`${answer}.tmp`, JSON.stringify(result));
+  renameSync(`${answer}.tmp`, answer);
+  if (!result.tarball) throw new Error(result.error);
+  return result.tarball;
+}
+
+function packNow(dir: string): string {
   run('npm', ['pack', '--silent', '--pack-destination', dir], REPO_ROOT);
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack wrote no tarball in ${dir}`);

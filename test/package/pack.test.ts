@@ -32,7 +32,7 @@ let apps: { library: Promise<string>; coreOnly: Promise<string>; agent: Promise<
 beforeAll(async () => {
   const coreOnly = newApp('core-only', 'commonjs', [core]);
   coreOnly.catch(() => {}); // awaited by its test; a failure here must not be an unhandled rejection
-  tarball = packTarball();
+  tarball = await packTarball();
   apps = {
     coreOnly,
     library: newApp('library', 'commonjs', [core, tarball]),

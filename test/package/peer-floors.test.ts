@@ -37,7 +37,7 @@ let server: ScriptedOpenAI;
 
 beforeAll(async () => {
   server = await new ScriptedOpenAI().start();
-  const tarball = packTarball();
+  const tarball = await packTarball();
   app = await newApp('peer-floors', 'module', [...Object.entries(floors).map(([name, v]) => `${name}@${v}`), tarball]);
 }, 300_000);
 afterAll(() => server?.stop());
