@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, rmSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,14 +49,14 @@ const WRITER = `
 const node = (script: string, args: string[]) =>
   spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
 
-const children: ChildProcessWithoutNullStreams[] = [];
+const children: Array<ReturnType<typeof node>> = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill();
 });
 
 /** The holder: `say(line)` resolves with its answer to that line. */
 function holder(file: string) {
-  const child = node(HOLDER, [file]) as ChildProcessWithoutNullStreams;
+  const child = node(HOLDER, [file]);
   children.push(child);
   let buffered = '';
   const waiting: Array<(line: string) => void> = [];
