@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
 import { ToolError } from '../tools/tool-error.js';
 import { holdOwner, newOwner, ORPHANED, type Owner, releaseOwner } from './change-store-pg-owner.js';
-import { entryGone, firstLine, journalUnavailable, type PruneRule, retention } from './change-store-shared.js';
+import { entryGone, firstLine, forReading, journalUnavailable, type PruneRule, retention } from './change-store-shared.js';
 
 /**
  * The change store in PostgreSQL (issue #49, "many replicas, one PostgreSQL"): the same rows
@@ -158,6 +158,7 @@ function values(entry: ChangeEntry, site: string, owner: number | null): unknown
 export function pgChangeStore(url: string) {
   const name = redactedStoreUrl(url);
   const ready = () => open(url).catch(unavailable(name));
+  const readable = () => ready().catch((err: unknown) => Promise.reject(forReading(err)));
   const store = {
     /** The store as messages name it (no password). */
     file: name,
@@ -214,12 +215,12 @@ export function pgChangeStore(url: string) {
           h.owner.mine.delete(changeId);
         },
         async entries() {
-          const h = await ready();
+          const h = await readable();
           const rows = await h.pool.query<Row>(`SELECT ${COLUMNS} FROM cms_changes ${site ? 'WHERE site = $1' : ''} ORDER BY seq`, siteArgs);
           return rows.rows.map(parse);
         },
         async *latest() {
-          const h = await ready();
+          const h = await readable();
           let before = '9223372036854775807';
           for (;;) {
             const rows = (
@@ -234,7 +235,7 @@ export function pgChangeStore(url: string) {
           }
         },
         async byRun(runId) {
-          const h = await ready();
+          const h = await readable();
           const rows = await h.pool.query<Row>(
             `SELECT ${COLUMNS} FROM cms_changes WHERE run = $1 ${site ? 'AND site = $2' : ''} ORDER BY seq`,
             [runId, ...siteArgs],
@@ -246,11 +247,11 @@ export function pgChangeStore(url: string) {
       return view;
     },
     async runSites(runId: string): Promise<string[]> {
-      const h = await ready();
+      const h = await readable();
       return (await h.pool.query<{ site: string }>('SELECT DISTINCT site FROM cms_changes WHERE run = $1', [runId])).rows.map((r) => r.site);
     },
     async count(site?: string): Promise<number> {
-      const h = await ready();
+      const h = await readable();
       const out = await h.pool.query<{ n: string }>(`SELECT count(*) AS n FROM cms_changes ${site ? 'WHERE site = $1' : ''}`, site ? [site] : []);
       return Number(out.rows[0]?.n ?? 0);
     },

@@ -7,11 +7,12 @@ import { ToolError } from '../tools/tool-error.js';
 const JOURNAL_HINT =
   'Fix the cause (disk space, permissions, the path), or choose another journal with --journal FILE / CMS_JOURNAL=FILE; --journal off (CMS_JOURNAL=off) writes without undo.';
 
-/** The store cannot be written; `storeCause` keeps the cause alone (not in the answer's payload). */
+/** The store cannot be used; `storeCause` keeps the cause alone (not in the answer's payload). */
 class JournalUnavailable extends ToolError {
   constructor(
     message: string,
     hint: string,
+    readonly file: string,
     readonly storeCause: string,
     /** The entry to complete is not in the store: it was deleted or replaced since the intent. */
     readonly entryGone = false,
@@ -25,14 +26,21 @@ export function journalUnavailable(file: string, cause: string, hint = JOURNAL_H
   return new JournalUnavailable(
     `The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`,
     hint,
+    file,
     cause,
   );
+}
+
+/** The same, said by a read (`changes`, `undo`, list-changes): no write is in question. */
+export function forReading(err: unknown): unknown {
+  if (!(err instanceof JournalUnavailable)) return err;
+  return new JournalUnavailable(`The change journal ${err.file} cannot be read (${err.storeCause}).`, err.hint ?? JOURNAL_HINT, err.file, err.storeCause);
 }
 
 /** An intent to complete is no longer in the store (deleted or replaced while its write ran). */
 export function entryGone(file: string, changeId: string): ToolError {
   const cause = `the change journal ${file} was deleted or replaced while the change was made`;
-  return new JournalUnavailable(`Change ${changeId} is not in the change journal ${file}: it was deleted or replaced since the change began.`, JOURNAL_HINT, cause, true);
+  return new JournalUnavailable(`Change ${changeId} is not in the change journal ${file}: it was deleted or replaced since the change began.`, JOURNAL_HINT, file, cause, true);
 }
 
 /**

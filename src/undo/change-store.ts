@@ -4,7 +4,7 @@ import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
 import { ToolError } from '../tools/tool-error.js';
 import { DAMAGED_HINT, damagedHeader, sameFiles, type StoreFiles, storeFileFor, storeFiles } from './change-store-files.js';
 import { importJsonl, legacyJournalFor, legacyJournalsOf, notYetImported } from './change-store-legacy.js';
-import { entryGone, firstLine, journalUnavailable, type PruneRule, retention } from './change-store-shared.js';
+import { entryGone, firstLine, forReading, journalUnavailable, type PruneRule, retention } from './change-store-shared.js';
 import { loadSqlite, type SqliteDatabase, type SqliteValue } from './sqlite.js';
 
 export { journalUnavailable, pendingHere, type PruneRule, stillRunning, storeFailure } from './change-store-shared.js';
@@ -231,6 +231,7 @@ export function changeStore(file: string) {
         if (site && legacyFile) await importOnce(dbFile, h.db, legacyFile, site);
         return h;
       };
+      const readable = () => ready().catch((err: unknown) => Promise.reject(forReading(err)));
       const where = site ? 'site = ? AND ' : '';
       const siteArgs: SqliteValue[] = site ? [site] : [];
       const view: ChangeJournal = {
@@ -279,7 +280,7 @@ export function changeStore(file: string) {
           );
         },
         async entries() {
-          const { db } = await ready();
+          const { db } = await readable();
           const rows = db
             .prepare(`SELECT doc FROM changes ${site ? 'WHERE site = ?' : ''} ORDER BY seq`)
             .all(...siteArgs)
@@ -287,7 +288,7 @@ export function changeStore(file: string) {
           return site ? rows : [...olderOf(db), ...rows];
         },
         async *latest() {
-          const { db } = await ready();
+          const { db } = await readable();
           const older = site ? [] : olderOf(db);
           const page = db.prepare(`SELECT seq, doc FROM changes WHERE ${where}seq < ? ORDER BY seq DESC LIMIT ${PAGE}`);
           let before: SqliteValue = Number.MAX_SAFE_INTEGER;
@@ -300,7 +301,7 @@ export function changeStore(file: string) {
           yield* older.reverse();
         },
         async byRun(runId) {
-          const { db } = await ready();
+          const { db } = await readable();
           return db
             .prepare(`SELECT doc FROM changes WHERE run = ? ${site ? 'AND site = ?' : ''} ORDER BY seq`)
             .all(runId, ...siteArgs)
@@ -311,14 +312,14 @@ export function changeStore(file: string) {
     },
     /** The sites that have entries of a run (a site killed mid-run included). */
     async runSites(runId: string): Promise<string[]> {
-      const { db } = await handle();
+      const { db } = await handle().catch((err: unknown) => Promise.reject(forReading(err)));
       return db
         .prepare('SELECT DISTINCT site FROM changes WHERE run = ?')
         .all(runId)
         .map((r) => String(r.site));
     },
     async count(site?: string): Promise<number> {
-      const { db } = await handle();
+      const { db } = await handle().catch((err: unknown) => Promise.reject(forReading(err)));
       const stored = Number(db.prepare(`SELECT count(*) AS n FROM changes ${site ? 'WHERE site = ?' : ''}`).get(...(site ? [site] : []))?.n ?? 0);
       return site ? stored : stored + olderOf(db).length;
     },
