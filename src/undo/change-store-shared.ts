@@ -7,40 +7,37 @@ import { ToolError } from '../tools/tool-error.js';
 const JOURNAL_HINT =
   'Fix the cause (disk space, permissions, the path), or choose another journal with --journal FILE / CMS_JOURNAL=FILE; --journal off (CMS_JOURNAL=off) writes without undo.';
 
-/** The store cannot be used; `storeCause` keeps the cause alone (not in the answer's payload). */
-class JournalUnavailable extends ToolError {
-  constructor(
-    message: string,
-    hint: string,
-    readonly file: string,
-    readonly storeCause: string,
-    /** The entry to complete is not in the store: it was deleted or replaced since the intent. */
-    readonly entryGone = false,
-  ) {
-    super('journal_unavailable', message, { hint });
-  }
+/** What a store error was about, kept beside it (not in the answer's payload). */
+interface StoreError {
+  file: string;
+  cause: string;
+  /** The entry to complete is not in the store: it was deleted or replaced since the intent. */
+  gone?: boolean;
+}
+const about = new WeakMap<ToolError, StoreError>();
+
+function storeError(message: string, hint: string, what: StoreError): ToolError {
+  const err = new ToolError('journal_unavailable', message, { hint });
+  about.set(err, what);
+  return err;
 }
 
 /** The store cannot be written: the write it was to record is not made (issue #47). */
 export function journalUnavailable(file: string, cause: string, hint = JOURNAL_HINT): ToolError {
-  return new JournalUnavailable(
-    `The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`,
-    hint,
-    file,
-    cause,
-  );
+  return storeError(`The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`, hint, { file, cause });
 }
 
 /** The same, said by a read (`changes`, `undo`, list-changes): no write is in question. */
 export function forReading(err: unknown): unknown {
-  if (!(err instanceof JournalUnavailable)) return err;
-  return new JournalUnavailable(`The change journal ${err.file} cannot be read (${err.storeCause}).`, err.hint ?? JOURNAL_HINT, err.file, err.storeCause);
+  const what = err instanceof ToolError ? about.get(err) : undefined;
+  if (!what || !(err instanceof ToolError)) return err;
+  return storeError(`The change journal ${what.file} cannot be read (${what.cause}).`, err.hint ?? JOURNAL_HINT, what);
 }
 
 /** An intent to complete is no longer in the store (deleted or replaced while its write ran). */
 export function entryGone(file: string, changeId: string): ToolError {
   const cause = `the change journal ${file} was deleted or replaced while the change was made`;
-  return new JournalUnavailable(`Change ${changeId} is not in the change journal ${file}: it was deleted or replaced since the change began.`, JOURNAL_HINT, file, cause, true);
+  return storeError(`Change ${changeId} is not in the change journal ${file}: it was deleted or replaced since the change began.`, JOURNAL_HINT, { file, cause, gone: true });
 }
 
 /**
@@ -48,7 +45,8 @@ export function entryGone(file: string, changeId: string): ToolError {
  * (not "this write was not made"), and whether the entry is gone with the store.
  */
 export function storeFailure(err: unknown): { cause: string; gone: boolean } {
-  return err instanceof JournalUnavailable ? { cause: err.storeCause, gone: err.entryGone } : { cause: firstLine(err), gone: false };
+  const what = err instanceof ToolError ? about.get(err) : undefined;
+  return what ? { cause: what.cause, gone: what.gone === true } : { cause: firstLine(err), gone: false };
 }
 
 export function firstLine(err: unknown): string {
