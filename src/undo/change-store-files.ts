@@ -31,11 +31,16 @@ function head(file: string, bytes: number): Buffer | undefined {
   }
 }
 
-/** Text with at least one line that is a change entry: a JSON Lines journal of before #47 (damaged lines allowed). */
+/**
+ * Text with at least one line that is a change entry — or that starts as one, for a first line
+ * longer than what is read (a bulk write's entry) — a JSON Lines journal of before #47 (damaged
+ * lines allowed).
+ */
 function isJsonLines(bytes: Buffer): boolean {
   if (bytes.includes(0)) return false;
-  return bytes
-    .toString('utf8')
+  const text = bytes.toString('utf8');
+  if (/^\s*\{"change_id":"/.test(text)) return true;
+  return text
     .split('\n')
     .some((line) => {
       try {
