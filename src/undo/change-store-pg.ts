@@ -46,7 +46,12 @@ CREATE TABLE IF NOT EXISTS cms_changes (
   begun timestamptz DEFAULT now(),
   doc text NOT NULL
 );
-ALTER TABLE cms_changes ADD COLUMN IF NOT EXISTS begun timestamptz DEFAULT now();
+-- A table made before #59 gets the column (checked first: ALTER TABLE would lock it on every start).
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'cms_changes'::regclass AND attname = 'begun' AND NOT attisdropped) THEN
+    ALTER TABLE cms_changes ADD COLUMN begun timestamptz DEFAULT now();
+  END IF;
+END $$;
 CREATE INDEX IF NOT EXISTS cms_changes_site ON cms_changes (site, seq);
 CREATE INDEX IF NOT EXISTS cms_changes_site_user ON cms_changes (site, user_id, seq);
 CREATE INDEX IF NOT EXISTS cms_changes_run ON cms_changes (run, site, seq);

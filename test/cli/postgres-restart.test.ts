@@ -36,6 +36,28 @@ afterAll(async () => {
 const env = () => ({ CMS_URL: proxy.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_STORE: db.url, CMS_JOURNAL: undefined });
 
 describe('PostgreSQL restarted during a write (#59.2)', () => {
+  it('a table made before intents recorded when they began gets the column; its rows read as before', async () => {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query('DROP TABLE IF EXISTS cms_changes');
+      await admin.query(
+        'CREATE TABLE cms_changes (seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE, site text NOT NULL, user_id bigint, login text, run text, tool text NOT NULL, status text NOT NULL, undoes text, at text NOT NULL, owner integer, doc text NOT NULL)',
+      );
+      const old: ChangeEntry = { change_id: newChangeId(), at: new Date().toISOString(), tool: 'update-category', params: {}, summary: 'from before', reversible: true, before: {}, after: {} };
+      await admin.query("INSERT INTO cms_changes (id, site, tool, status, at, doc) VALUES ($1, 'http://old', 'update-category', 'done', $2, $3)", [old.change_id, old.at, JSON.stringify(old)]);
+      const store = pgChangeStore(`${db.url}?application_name=upgrade`);
+      try {
+        expect((await store.journal().entries()).map((e) => e.summary)).toEqual(['from before']);
+      } finally {
+        await store.close();
+      }
+      expect((await admin.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'cms_changes' AND column_name = 'begun'")).rowCount).toBe(1);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it("another process's undo answers change_in_progress; the write lands, is journalled done, and its undo takes it back", { timeout: 180_000 }, async () => {
     const name = unique('Pg restart');
     const cat = await wp().post<{ id: number }>('/wp/v2/categories', { name });
