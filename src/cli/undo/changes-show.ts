@@ -98,7 +98,7 @@ async function exportTo(out: string, journal: ChangeJournal): Promise<number> {
   const entries = await journal.entries();
   // An existing file keeps its mode when written: made 0600 first, or refused (#58.6).
   try {
-    tightenExisting(out, { what: 'The export file', why: 'It names users and emails', option: 'another --export FILE' });
+    tightenExisting(out, { what: 'The export file', why: 'It names users and emails', option: '--export' });
   } catch (err) {
     process.stderr.write(`${(err as Error).message} Nothing was exported.\n`);
     return 1;
