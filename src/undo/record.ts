@@ -235,9 +235,11 @@ export async function beginChange(
     } catch (err) {
       // The write was made. Its intent stays (pending: undo reconciles it), unless the store went (#59.7).
       const { cause, gone } = storeFailure(err);
+      // A failed call may still have changed part (its summary says so): never "was made" of it.
+      const made = failure ? 'This write failed after changing part of what it asked' : 'This write was made';
       const why = gone
-        ? `This write was made, but its journal entry is gone (${cause}), so this change cannot be undone`
-        : `This write was made, but its journal entry could not be completed (${cause}): it stays in ${journal?.path ?? 'the journal'} marked incomplete, and undo reads the site to take it back`;
+        ? `${made}, but its journal entry is gone (${cause}), so this change cannot be undone`
+        : `${made}, but its journal entry could not be completed (${cause}): it stays in ${journal?.path ?? 'the journal'} marked incomplete, and undo reads the site to take it back`;
       process.stderr.write(`cms-admin: ${why}\n`);
       return { journalFailed: why };
     }
