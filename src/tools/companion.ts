@@ -52,6 +52,12 @@ export const COMPANION_ROUTES = {
   'network/delete': '0.5.3',
   /** 0.6.0: roles created, changed and deleted, accounts' own capabilities, who holds a capability (roles-editor.php). */
   'roles/edit': '0.6.0',
+  /**
+   * 0.7.0 (#58): power judged from capability maps (capability-maps.php): no role slug is a
+   * capability's name; a role change is judged by its effect on every holder, denials included,
+   * and the role and own-capability routes take `check` (judged, not written).
+   */
+  'roles/judge': '0.7.0',
   /** 0.5.0: every account's application passwords in one listing (app-passwords.php). */
   'app-passwords': '0.5.0',
   /** 0.6.0 (#51): each term's objects of every type and status, children, last use (term-cleanup.php). */

@@ -4,7 +4,9 @@ import { refusal } from '../refusals.js';
 import { forUser } from './records.js';
 import { loadRoles } from './roles.js';
 import { explainGuardError } from './write-errors.js';
-import { POWER_CAPABILITIES } from './risk.js';
+import { type Caps, capabilitiesBeyond, capabilityMap, capabilityNames, isKnownCapability, roleGrants } from './capability-maps.js';
+
+export { capabilitiesBeyond } from './capability-maps.js';
 
 /**
  * The stronger-account rule, said before anything is sent. WordPress maps `edit_user` to
@@ -36,13 +38,21 @@ export async function warnOldPlugin(client: WordPressClient): Promise<void> {
   );
 }
 
-/** Granted capabilities of `caps` that `mine` lacks; role names and legacy `level_*` left out. */
-export function capabilitiesBeyond(caps: Record<string, boolean> | string[], mine: Record<string, boolean>, roleNames: string[] = []): string[] {
-  const granted = Array.isArray(caps) ? caps : Object.keys(caps).filter((cap) => caps[cap]);
-  const beyond = granted.filter((cap) => !/^level_\d+$/.test(cap) && !roleNames.includes(cap) && !mine[cap]);
-  const power = POWER_CAPABILITIES as readonly string[];
-  const rank = (cap: string) => (power.includes(cap) ? power.indexOf(cap) : power.length);
-  return beyond.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+/**
+ * Capabilities `account` holds (WordPress's `allcaps`, the REST `capabilities` field) that `me`
+ * does not, most dangerous first. Its keys that are only role slugs are not capabilities; a slug
+ * that is a capability name is (capability-maps.ts): the site's roles are read only to tell.
+ */
+export async function accountBeyond(
+  client: WordPressClient,
+  account: { capabilities?: Caps; roles?: string[] },
+  mine: Caps,
+): Promise<string[]> {
+  const all = account.capabilities ?? {};
+  const roles = account.roles ?? [];
+  const undecided = roles.some((role) => all[role] && !mine[role] && !isKnownCapability(role));
+  const names = undecided ? capabilityNames((await loadRoles(client)).items) : { has: isKnownCapability };
+  return capabilitiesBeyond(capabilityMap(all, roles, names), mine);
 }
 
 const list = (caps: string[]) => `${caps.slice(0, 5).join(', ')}${caps.length > 5 ? ', …' : ''}`;
@@ -63,7 +73,7 @@ export async function refuseStrongerAccount(client: WordPressClient, id: number,
     }),
   ]);
   if (me.id === id) return;
-  const beyond = capabilitiesBeyond(target.capabilities ?? {}, me.capabilities, [...(target.roles ?? []), ...me.roles]);
+  const beyond = await accountBeyond(client, target, me.capabilities);
   if (!beyond.length) return;
   throw refusal('account_stronger_than_caller', `You cannot ${what} ${target.username ?? `user ${id}`}: that account holds capabilities yours (${me.username}) does not (${list(beyond)}). Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
 }
@@ -75,7 +85,7 @@ export async function refuseStrongerRole(client: WordPressClient, role: string, 
   if (!found) return; // unknown here: WordPress checks it (editable_roles)
   // WordPress's own answer where the plugin gives it (meta capabilities such as upload_plugins
   // are mapped: an administrator holds it through install_plugins); else the account's capabilities.
-  const beyond = found.beyond_caller ?? capabilitiesBeyond(found.capabilities, me.capabilities, roles.items.map((r) => r.role));
+  const beyond = found.beyond_caller ?? capabilitiesBeyond(roleGrants(role, found.capabilities, capabilityNames(roles.items)), me.capabilities);
   if (!beyond.length) return;
   throw refusal('role_stronger_than_caller', `The ${isDefault ? 'site’s default role' : 'role'} ${role} grants capabilities the toolkit’s account (${me.username}) does not hold (${list(beyond)}); an account may only give roles up to its own. Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
 }
