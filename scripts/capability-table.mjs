@@ -40,7 +40,7 @@ export const CAPABILITY_TABLE = {
   powerful: {
 ${powerful}
   },
-${['harmless', 'wordpress', 'meta', 'network'].map(list).join('\n')}
+${['harmless', 'never_beyond', 'wordpress', 'meta', 'network'].map(list).join('\n')}
 } as const;
 `;
 }

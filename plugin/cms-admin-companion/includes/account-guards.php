@@ -29,7 +29,7 @@ function cms_admin_capabilities_beyond_caller(WP_User $user, ?WP_User $caller = 
         $cap = (string) $cap;
         // user_can(): what the account can really do; a site constant (DISALLOW_FILE_EDIT)
         // may take a granted capability away from everyone.
-        if ($granted && cms_admin_is_capability($cap) && !cms_admin_is_harmless_capability($cap) && user_can($user, $cap) && !user_can($caller, $cap)) {
+        if ($granted && cms_admin_is_capability($cap) && !cms_admin_never_beyond($cap) && user_can($user, $cap) && !user_can($caller, $cap)) {
             $beyond[] = $cap;
         }
     }

@@ -66,7 +66,7 @@ function cms_admin_role_beyond_caller(string $role): array
     $beyond = [];
     foreach (cms_admin_role_grants($role, (array) $object->capabilities) as $cap => $granted) {
         $cap = (string) $cap;
-        if ($granted && cms_admin_is_capability($cap) && !cms_admin_is_harmless_capability($cap) && !current_user_can($cap)
+        if ($granted && cms_admin_is_capability($cap) && !cms_admin_never_beyond($cap) && !current_user_can($cap)
             && !in_array('do_not_allow', map_meta_cap($cap, get_current_user_id()), true)) {
             $beyond[] = $cap;
         }

@@ -16,7 +16,7 @@ if (!defined('ABSPATH')) {
     exit;
 }
 
-/** capabilities.json: `powerful` (in order, with words), `harmless`, `wordpress`, `meta`, `network`. */
+/** capabilities.json: `powerful` (in order, with words), `harmless`, `never_beyond`, `wordpress`, `meta`, `network`. */
 function cms_admin_capability_table(): array
 {
     static $table = null;
@@ -34,10 +34,10 @@ function cms_admin_is_known_capability(string $cap): bool
     return isset($known[$cap]) || 1 === preg_match('/^level_\d+$/', $cap);
 }
 
-/** Author's capabilities and below, level_0 … level_2: never "beyond" anyone. */
-function cms_admin_is_harmless_capability(string $cap): bool
+/** level_0 … level_2, Author's user levels (custom roles rarely carry them): never "beyond" anyone. */
+function cms_admin_never_beyond(string $cap): bool
 {
-    return in_array($cap, cms_admin_capability_table()['harmless'], true);
+    return in_array($cap, cms_admin_capability_table()['never_beyond'], true);
 }
 
 /** A capability's name on this site: a known one, or a key of any role's map (granted or denied). */
@@ -110,13 +110,13 @@ function cms_admin_effective_caps(WP_User $user, array $roles = [], ?array $entr
     return array_merge($all, $entries);
 }
 
-/** The powers a map grants: keys that are capabilities (capability names or no role's slug), harmless ones left out. */
+/** The powers a map grants: keys that are capabilities (capability names or no role's slug), level_0 … level_2 left out. */
 function cms_admin_powers_of(array $map): array
 {
     $out = [];
     foreach ($map as $cap => $granted) {
         $cap = (string) $cap;
-        if ($granted && cms_admin_is_capability($cap) && !cms_admin_is_harmless_capability($cap)) {
+        if ($granted && cms_admin_is_capability($cap) && !cms_admin_never_beyond($cap)) {
             $out[] = $cap;
         }
     }
@@ -140,7 +140,7 @@ function cms_admin_entries_beyond_caller(array $old, array $new): array
         $cap = (string) $cap;
         $was = array_key_exists($cap, $old) ? (bool) $old[$cap] : null;
         $is = array_key_exists($cap, $new) ? (bool) $new[$cap] : null;
-        if ($was !== $is && cms_admin_is_capability($cap) && !cms_admin_is_harmless_capability($cap) && !cms_admin_caller_holds($cap)) {
+        if ($was !== $is && cms_admin_is_capability($cap) && !cms_admin_never_beyond($cap) && !cms_admin_caller_holds($cap)) {
             $beyond[] = $cap;
         }
     }

@@ -123,7 +123,7 @@ function cms_admin_caps_beyond_caller(array $caps): array
     $held = wp_get_current_user()->allcaps;
     $beyond = [];
     foreach ($caps as $cap => $granted) {
-        if ($granted && cms_admin_is_capability((string) $cap) && !cms_admin_is_harmless_capability((string) $cap) && empty($held[$cap]) && !current_user_can($cap)) {
+        if ($granted && cms_admin_is_capability((string) $cap) && !cms_admin_never_beyond((string) $cap) && empty($held[$cap]) && !current_user_can($cap)) {
             $beyond[] = (string) $cap;
         }
     }

@@ -21,12 +21,16 @@ const KNOWN: ReadonlySet<string> = new Set<string>([
   ...Object.keys(CAPABILITY_TABLE.powerful),
 ]);
 const HARMLESS: ReadonlySet<string> = new Set<string>(CAPABILITY_TABLE.harmless);
+const NEVER_BEYOND: ReadonlySet<string> = new Set<string>(CAPABILITY_TABLE.never_beyond);
 
 /** A name that is a capability whatever the site holds (the slug rule's static part). */
 export const isKnownCapability = (cap: string): boolean => KNOWN.has(cap) || LEVEL.test(cap);
 
-/** Author's capabilities and below, level_0 … level_2: never "beyond" anyone, never asked about. */
+/** Author's capabilities and below, level_0 … level_2: never asked about. */
 export const isHarmless = (cap: string): boolean => HARMLESS.has(cap);
+
+/** level_0 … level_2 (Author's and below; custom roles rarely carry them): never "beyond" anyone. */
+export const neverBeyond = (cap: string): boolean => NEVER_BEYOND.has(cap);
 
 export interface CapabilityNames {
   has(cap: string): boolean;
@@ -75,11 +79,11 @@ export const byPower = (a: string, b: string): number => powerRank(a) - powerRan
 
 /**
  * Capabilities of `caps` (a map or granted names) that `mine` does not hold, most dangerous first;
- * harmless ones (Author's and below) never count. Both maps hold capabilities only (capabilityMap).
+ * level_0 … level_2 never count. Both maps hold capabilities only (capabilityMap).
  */
 export function capabilitiesBeyond(caps: Caps | readonly string[], mine: Caps): string[] {
   const granted = Array.isArray(caps) ? caps : Object.keys(caps).filter((cap) => (caps as Caps)[cap]);
-  return [...new Set(granted)].filter((cap) => !isHarmless(cap) && !mine[cap]).sort(byPower);
+  return [...new Set(granted)].filter((cap) => !neverBeyond(cap) && !mine[cap]).sort(byPower);
 }
 
 /** Entries of a map that a change sets, flips or drops (a denial is an entry too). */

@@ -3,7 +3,7 @@
 
 /** The one table of capabilities, shared with the companion plugin (capability-maps.php): see its `about`. */
 export const CAPABILITY_TABLE = {
-  about: "The one table of capabilities for cms-admin-companion and cms-admin-toolkit (issue #58). `powerful`: each capability a question names, most dangerous first, with its group and its plain words. `harmless`: Author's and below, never asked about and never 'beyond' anyone. `wordpress`, `meta`, `network` (and level_0 … level_10): names that are capabilities whatever a site holds, so no role may take one as its slug. src/tools/users/capability-table.ts is this file for the toolkit: `node scripts/capability-table.mjs` writes it, test/unit/capability-table.test.ts fails when the two differ.",
+  about: "The one table of capabilities for cms-admin-companion and cms-admin-toolkit (issue #58). `powerful`: each capability a question names, most dangerous first, with its group and its plain words. `harmless`: Author's and below, never asked about. `never_beyond`: the user levels of Author and below, which custom roles rarely carry, so they never make an account 'stronger' than another (every other capability does). `wordpress`, `meta`, `network` (and level_0 … level_10): names that are capabilities whatever a site holds, so no role may take one as its slug. src/tools/users/capability-table.ts is this file for the toolkit: `node scripts/capability-table.mjs` writes it, test/unit/capability-table.test.ts fails when the two differ.",
   powerful: {
     manage_options: { group: "site settings", words: "change every site setting" },
     promote_users: { group: "users", words: "give accounts roles" },
@@ -61,6 +61,9 @@ export const CAPABILITY_TABLE = {
   harmless: [
     "read", "edit_posts", "delete_posts", "upload_files", "publish_posts", "edit_published_posts",
     "delete_published_posts", "level_0", "level_1", "level_2",
+  ],
+  never_beyond: [
+    "level_0", "level_1", "level_2",
   ],
   wordpress: [
     "activate_plugins", "create_users", "delete_others_pages", "delete_others_posts", "delete_pages",

@@ -55,23 +55,30 @@ export function inWords(cap: string): string {
   return words ? `${words} (${cap})` : cap;
 }
 
-/**
- * The powerful ones of `caps`, in words, most dangerous first: "…; …" (the first `max`, then how
- * many more). The user levels are one item, in the words of the highest ("… (level_3 to level_10)").
- */
-export function powerWords(caps: readonly string[], max = 6): string {
-  const powerful = [...new Set(caps)].filter(isPowerful).sort(byPower);
-  const levels = powerful.filter((cap) => cap.startsWith('level_'));
-  const items: Array<[name: string, words: string]> = powerful.filter((cap) => !levels.includes(cap)).map((cap) => [cap, inWords(cap)]);
+/** `caps` as items of a question, in their order: the user levels one item at the end, in the words of the highest. */
+function items(caps: readonly string[]): Array<[name: string, words: string]> {
+  const levels = caps.filter((cap) => cap.startsWith('level_')).sort(byPower);
+  const out: Array<[string, string]> = caps.filter((cap) => !levels.includes(cap)).map((cap) => [cap, inWords(cap)]);
   const [top] = levels;
   if (top) {
     const numbers = levels.map((cap) => Number(cap.slice(6)));
     const runs = numbers.every((n, i) => i === 0 || numbers[i - 1] === n + 1);
     const names = levels.length > 2 && runs ? `${levels[levels.length - 1]} to ${top}` : levels.join(', ');
-    items.push([names, `${POWERFUL[top]?.words} (${names})`]);
+    out.push([names, `${POWERFUL[top]?.words ?? top} (${names})`]);
   }
-  const more = items.length - max;
-  return items.slice(0, max).map(([, words]) => words).join('; ') + (more > 0 ? `; and ${more} more (${items.slice(max).map(([name]) => name).join(', ')})` : '');
+  return out;
+}
+
+/** The first `max` items' words, then how many more (and, with `named`, which). */
+function said(list: Array<[string, string]>, max: number, named: boolean): string {
+  const more = list.length - max;
+  const rest = named ? ` (${list.slice(max).map(([name]) => name).join(', ')})` : '';
+  return list.slice(0, max).map(([, words]) => words).join('; ') + (more > 0 ? `; and ${more} more${rest}` : '');
+}
+
+/** The powerful ones of `caps`, in words, most dangerous first: "…; …" (the first `max`, then how many more and which). */
+export function powerWords(caps: readonly string[], max = 6): string {
+  return said(items([...new Set(caps)].filter(isPowerful).sort(byPower)), max, true);
 }
 
 /**
@@ -79,8 +86,7 @@ export function powerWords(caps: readonly string[], max = 6): string {
  * list), in words: the first `max`, then how many more. The bulk account tools' questions.
  */
 export function powersInWords(capabilities: readonly string[], max = 6): string {
-  const shown = capabilities.slice(0, max).map(inWords).join('; ');
-  return capabilities.length > max ? `${shown}; and ${capabilities.length - max} more` : shown;
+  return said(items(capabilities), max, false);
 }
 
 /** Granted capabilities by group, for list-user-roles (level_N left out: legacy, the other capabilities say it). */

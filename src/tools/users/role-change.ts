@@ -2,7 +2,7 @@ import type { WordPressClient } from '../../client/index.js';
 import { companionEntry } from '../companion.js';
 import type { CallReview } from '../define-tool.js';
 import { refusal } from '../refusals.js';
-import { type Caps, capabilitiesBeyond, capabilityNames, changedEntries, isHarmless, roleGrants } from './capability-maps.js';
+import { type Caps, capabilitiesBeyond, capabilityNames, changedEntries, neverBeyond, roleGrants } from './capability-maps.js';
 import { isPowerful, powerWords } from './capability-words.js';
 import { judgedByPlugin, type RoleChange, refuseLastManager, refuseStrongerHolders } from './role-holders.js';
 import { loadRoles } from './roles.js';
@@ -49,7 +49,7 @@ export async function guardRoleChange(client: WordPressClient, change: RoleChang
     if (stronger.length)
       throw refusal('role_stronger_than_caller', `The role ${change.slug} grants capabilities your account (${me.username}) does not hold (${list(stronger)}): only an account with them may change or delete it. Nothing was changed.`, { capabilities: stronger.slice(0, 20) });
     // Every entry set, flipped or dropped — a denial too — is one the caller holds (finding 9).
-    const beyond = changed.filter((cap) => !isHarmless(cap) && !me.capabilities[cap]);
+    const beyond = changed.filter((cap) => !neverBeyond(cap) && !me.capabilities[cap]);
     if (beyond.length) {
       const grants = beyond.every((cap) => change.to?.[cap] === true);
       throw refusal('capability_beyond_caller', `Your account (${me.username}) does not hold ${list(beyond)}, so it cannot ${grants ? 'grant' : 'grant, deny or take away'} ${beyond.length === 1 ? 'it' : 'them'}: nobody gives or takes more than they have. Nothing was changed.`, { capabilities: beyond.slice(0, 20) });
