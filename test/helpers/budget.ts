@@ -44,12 +44,14 @@ export const UNDO_SEEDS: Record<Budget, UndoSeeds> = {
 };
 
 /**
- * The privilege property's fixed seeds (#58): each found a finding of the issue on the code before
- * its fix (docs/testing.md says which). Both budgets add the run's random seed.
+ * The privilege property's fixed seeds (#58). On the code before its fix seed 9 found finding 1 (a
+ * role named `activate_plugins`, then set-user-role gave it unasked: the accomplice held
+ * activate_plugins) and seeds 5 and 10 finding 2 (denials on the author role stripped an
+ * administrator who also held it); quick keeps 9 and 5. Both budgets add the run's random seed.
  */
 export const PRIVILEGE_SEEDS: Record<Budget, number[]> = {
-  quick: [1, 2],
-  full: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+  quick: [9, 5],
+  full: [9, 5, 10, 1, 2, 3, 4, 6],
 };
 
 /** The privilege property's seeds under this run's budget (PRIVILEGE_SEEDS=a,b replaces the fixed ones), then the run's random one. */
