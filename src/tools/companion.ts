@@ -33,9 +33,11 @@ export const COMPANION_ROUTES = {
    * the last-administrator check runs under a lock; disabled accounts get no reset. 0.3.1: a
    * new account given no role gets no default role above its creator's; the delete and
    * own-password guards hold for any case of the route. 0.4.0: those guards read the ids
-   * WordPress acts on (a query or body `id`, `user_id`, `uuid` wins over the route's).
+   * WordPress acts on (a query or body `id`, `user_id`, `uuid` wins over the route's). 0.7.0
+   * (#58): power compared as capability maps, so a role named after a capability no longer hands
+   * it out, and a denial on a role no longer strips the stronger accounts holding it.
    */
-  'user-guards': '0.4.0',
+  'user-guards': '0.7.0',
   'users/sessions': '0.3.0',
   /** What an account authored, every type and status (offboarding.php). */
   'users/content': '0.3.0',

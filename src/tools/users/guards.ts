@@ -19,15 +19,18 @@ export { capabilitiesBeyond } from './capability-maps.js';
 /**
  * A plugin older than 0.3.0 lets core's routes and wp-admin act on stronger accounts (0.3.0:
  * create accounts with a default role above the creator's; before 0.4.0 its delete and
- * own-password guards checked the route's id, not the query's `id` WordPress acts on); the
- * toolkit's own checks still hold, but anyone else's requests do not meet them. Said once.
+ * own-password guards checked the route's id, not the query's `id` WordPress acts on; before
+ * 0.7.0 it judged a role slug that is a capability's name as no capability, and denials not at
+ * all); the toolkit's own checks still hold, but anyone else's requests do not meet them. Said once.
  */
 export async function warnOldPlugin(client: WordPressClient): Promise<void> {
   const version = await companionVersion(client);
   const need = COMPANION_ROUTES['user-guards'];
   if (version === undefined || compareVersions(version, need) >= 0) return;
   const lets =
-    compareVersions(version, '0.3.1') >= 0
+    compareVersions(version, '0.4.0') >= 0
+      ? 'an account holding a role named after a capability (made by anyone who may edit roles) hold that capability, and a denial on a weak role strip the stronger accounts holding it'
+      : compareVersions(version, '0.3.1') >= 0
       ? 'a request delete the account it is signed in with, or the last administrator, or revoke its own application password, by naming it in the query (`?id=`), which WordPress obeys over the route'
       : compareVersions(version, '0.3.0') >= 0
         ? 'an account with create_users give a new account the default role even when it is above its own'
