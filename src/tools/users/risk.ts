@@ -4,6 +4,7 @@ import type { CallReview } from '../define-tool.js';
 import { byPower, capabilityNames, isHarmless, roleGrants } from './capability-maps.js';
 import { CAPABILITY_TABLE } from './capability-table.js';
 import { loadRoles } from './roles.js';
+import { readRole } from './role-routes.js';
 
 /**
  * What Author and the roles below it (Contributor, Subscriber) may do in a default WordPress:
@@ -52,6 +53,13 @@ export async function defaultRole(client: WordPressClient): Promise<string | und
   if (!(await hasCompanion(client))) return undefined;
   const { default_role } = await client.get<{ default_role?: string }>(`/${COMPANION_NAMESPACE}/roles`);
   return default_role || undefined;
+}
+
+/** The capabilities `roles` deny (false in their maps), read with the plugin's role route (0.6.0); none known without it. */
+export async function roleDenials(client: WordPressClient, roles: readonly string[]): Promise<string[]> {
+  if (!roles.length || !(await hasCompanion(client, 'roles/edit'))) return [];
+  const maps = await Promise.all(roles.map((role) => readRole(client, role)));
+  return [...new Set(maps.flatMap((role) => Object.keys(role?.capabilities ?? {}).filter((cap) => role?.capabilities[cap] === false)))];
 }
 
 /** "administrator (manage_options, edit_users, …)" for a prompt. */

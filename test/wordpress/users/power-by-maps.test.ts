@@ -177,6 +177,11 @@ describe('finding 9: create-role with explicit denials', () => {
     expect(admin.asked).toEqual([expect.stringMatching(/denying edit_others_posts, manage_options.*it denies: change every site setting \(manage_options\)/)]);
     expect(admin.outcome).toMatchObject({ ok: true, result: { role: slug, denied: ['edit_others_posts', 'manage_options'] } });
     expect(await roleMap(slug)).toEqual({ read: true, edit_posts: true, manage_options: false, edit_others_posts: false });
+    // Given beside administrator, it would take manage_options away: asked, in words; declined, nothing.
+    const other = await makeUser({ prefix: 'admindenied', roles: ['administrator'] });
+    const add = await as({ context: testContext() } as Who, 'set-user-role', { id: other.id, add_roles: [slug] }, false);
+    expect(add.asked).toEqual([expect.stringContaining('its new role denies: change every site setting (manage_options)')]);
+    expect(await account(other.id)).toMatchObject({ roles: ['administrator'], can: ['manage_options', 'promote_users', 'edit_users'] });
 
     const weak = await as(mallory, 'create-role', { slug: `${slug}_m`, name: 'Mine', capabilities: ['read'], deny_capabilities: ['manage_options'] });
     expect(weak.outcome).toMatchObject({ ok: false, error: { code: 'capability_beyond_caller', message: expect.stringContaining('manage_options') } });
