@@ -148,6 +148,26 @@ describe('finding 2: denials on a weak role', () => {
     expect(put).toMatchObject({ status: 403, body: { code: 'cms_admin_cannot_change_own_capabilities' } });
     expect(await roleMap(slug)).toEqual({ read: true });
     expect((await account(victim.id)).can).toContain('manage_options');
+    await wpPhp(`get_userdata(${victim.id})->remove_role('${slug}');`);
+  });
+
+  it('the last enabled administrator giving herself a role that denies manage_options through core’s route is refused', async () => {
+    const slug = `deny_${unique('core').replace(/\W/g, '').toLowerCase()}`;
+    made.push(slug);
+    await wpPhp(`add_role('${slug}', 'Core deny', ['read' => true, 'edit_users' => true, 'manage_options' => false]);`);
+    // Every other administrator disabled for the moment (PHP, not the tools): she is the last one.
+    const others = JSON.parse(
+      await wpPhp(`$ids = array_values(array_filter(cms_admin_enabled_administrators(), fn ($id) => $id !== ${victim.id})); foreach ($ids as $id) { update_user_meta($id, '_cms_admin_disabled', ['reason' => 'test', 'disabled_at' => gmdate('c'), 'disabled_by' => 0]); } echo json_encode($ids);`),
+    ) as number[];
+    try {
+      const answer = await restAs(victim, 'POST', '/wp/v2/users/me', { roles: ['administrator', slug] });
+      expect(answer).toMatchObject({ status: 409, body: { code: 'cms_admin_last_administrator' } });
+      const after = await account(victim.id);
+      expect(after.roles).not.toContain(slug);
+      expect(after.can).toEqual(['manage_options', 'promote_users', 'edit_users']);
+    } finally {
+      await wpPhp(`foreach (${JSON.stringify(others)} as $id) { delete_user_meta($id, '_cms_admin_disabled'); } get_userdata(${victim.id})->set_role('administrator');`);
+    }
   });
 });
 
