@@ -28,6 +28,9 @@ export const SLOW_FILES = [
   // It brings up two more sandboxes (one WordPress 6.1) when not running (test/helpers/fleet.ts).
   'test/agent/fleet-agent.test.ts',
   'test/reliability/undo-property.test.ts',
+  // #58: seeded sequences of role and account writes by a non-administrator, the site read after each step.
+  'test/reliability/privilege-property.test.ts',
+  'test/wordpress/users/power-by-maps.test.ts',
   'test/wordpress/users/import-users.test.ts',
   'test/reliability/concurrent-writers.test.ts',
   'test/cli/mcp-http-oauth-load.test.ts',

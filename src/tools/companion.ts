@@ -33,9 +33,11 @@ export const COMPANION_ROUTES = {
    * the last-administrator check runs under a lock; disabled accounts get no reset. 0.3.1: a
    * new account given no role gets no default role above its creator's; the delete and
    * own-password guards hold for any case of the route. 0.4.0: those guards read the ids
-   * WordPress acts on (a query or body `id`, `user_id`, `uuid` wins over the route's).
+   * WordPress acts on (a query or body `id`, `user_id`, `uuid` wins over the route's). 0.7.0
+   * (#58): power compared as capability maps, so a role named after a capability no longer hands
+   * it out, and a denial on a role no longer strips the stronger accounts holding it.
    */
-  'user-guards': '0.4.0',
+  'user-guards': '0.7.0',
   'users/sessions': '0.3.0',
   /** What an account authored, every type and status (offboarding.php). */
   'users/content': '0.3.0',
@@ -52,6 +54,12 @@ export const COMPANION_ROUTES = {
   'network/delete': '0.5.3',
   /** 0.6.0: roles created, changed and deleted, accounts' own capabilities, who holds a capability (roles-editor.php). */
   'roles/edit': '0.6.0',
+  /**
+   * 0.7.0 (#58): power judged from capability maps (capability-maps.php): no role slug is a
+   * capability's name; a role change is judged by its effect on every holder, denials included,
+   * and the role and own-capability routes take `check` (judged, not written).
+   */
+  'roles/judge': '0.7.0',
   /** 0.5.0: every account's application passwords in one listing (app-passwords.php). */
   'app-passwords': '0.5.0',
   /** 0.6.0 (#51): each term's objects of every type and status, children, last use (term-cleanup.php). */

@@ -29,6 +29,8 @@ export const REFUSALS = {
   default_role_protected: 'Pass force: true to delete editor, author, contributor or subscriber; administrator is never deleted.',
   role_exists: 'Use update-role to change it, or choose another slug.',
   invalid_capability: 'Capabilities are names such as edit_posts or manage_categories; a role’s name is not one.',
+  role_slug_is_capability:
+    'Choose a slug that is no capability’s name (e.g. shop_manager rather than manage_options); list-user-roles and find-users-with-capability show the names in use.',
 } as const satisfies Record<string, string>;
 
 export type RefusalCode = keyof typeof REFUSALS;

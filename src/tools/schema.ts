@@ -67,6 +67,7 @@ export const SELF_DESCRIBING_PARAMS: ReadonlySet<string> = new Set([
   'cursor',
   'add_capabilities',
   'remove_capabilities',
+  'deny_capabilities',
   'capability',
   'capabilities',
   'clone_from',

@@ -43,6 +43,23 @@ export const UNDO_SEEDS: Record<Budget, UndoSeeds> = {
   full: { plugin: [1, 2, 3, 4, 5], core: [6] },
 };
 
+/**
+ * The privilege property's fixed seeds (#58). On the code before its fix seed 9 found finding 1 (a
+ * role named `activate_plugins`, then set-user-role gave it unasked: the accomplice held
+ * activate_plugins) and seeds 5 and 10 finding 2 (denials on the author role stripped an
+ * administrator who also held it); quick keeps 9 and 5. Both budgets add the run's random seed.
+ */
+export const PRIVILEGE_SEEDS: Record<Budget, number[]> = {
+  quick: [9, 5],
+  full: [9, 5, 10, 1, 2, 3, 4, 6],
+};
+
+/** The privilege property's seeds under this run's budget (PRIVILEGE_SEEDS=a,b replaces the fixed ones), then the run's random one. */
+export function privilegeRuns(env: NodeJS.ProcessEnv = process.env): Array<{ seed: number; random: boolean }> {
+  const fixed = env.PRIVILEGE_SEEDS === undefined ? PRIVILEGE_SEEDS[testBudget(env)] : env.PRIVILEGE_SEEDS.split(',').filter(Boolean).map(Number);
+  return [...fixed.map((seed) => ({ seed, random: false })), { seed: runSeed(env), random: true }];
+}
+
 /** The fuzz test's properties, each with its runs under the full budget (fuzz.test.ts). */
 export const FUZZ_RUNS = {
   garbage: 1_500,
@@ -88,6 +105,13 @@ export const BUDGETS = {
     quick: 300,
     full: 1_000,
     why: 'still three pages of posts and 60 unknown ids, so the answer still has to cap its failures and fold its ids into ranges',
+  },
+  privilegeProperty: {
+    test: 'test/reliability/privilege-property.test.ts',
+    unit: 'sequences of role and account writes',
+    quick: PRIVILEGE_SEEDS.quick.length + 1,
+    full: PRIVILEGE_SEEDS.full.length + 1,
+    why: 'the seeds that found findings 1 and 2 of #58 on the code before its fix, and a new random seed every run',
   },
   cleanupMess: {
     test: 'test/wordpress/cleanup/prune-terms.test.ts',

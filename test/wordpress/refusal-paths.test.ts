@@ -146,6 +146,12 @@ const WALKED: Record<string, Walk> = {
       return { tool: 'create-role', params: { slug, name: 'Walk caps', capabilities: ['read', 'editor'] }, read: roles };
     },
   },
+  role_slug_is_capability: {
+    async setup() {
+      // #58: a role named after a capability would give it to every account holding it.
+      return { tool: 'create-role', params: { slug: 'manage_options', name: 'Harmless', capabilities: ['read'] }, read: roles };
+    },
+  },
   invalid_date: {
     async setup() {
       return { tool: 'prune-terms', params: { taxonomy: 'post_tag', older_than: 'not a date' }, read: () => wp().get<unknown[]>('/wp/v2/tags', { per_page: 100, _fields: 'id' }) };

@@ -13,8 +13,10 @@ if (!defined('ABSPATH')) {
 }
 
 /**
- * Capabilities `$user` holds and `$caller` (default: the current user) does not (role names
- * left out: they are not capabilities). A super admin holds everything on a network.
+ * Capabilities `$user` holds and `$caller` (default: the current user) does not, compared as maps
+ * (0.7.0, #58): every key of its map that is a capability — its role slugs only when a slug is a
+ * capability's name (capability-maps.php) — level_3 … level_10 included, Author's and below
+ * (level_0 … level_2) left out. A super admin holds everything on a network.
  */
 function cms_admin_capabilities_beyond_caller(WP_User $user, ?WP_User $caller = null): array
 {
@@ -24,25 +26,30 @@ function cms_admin_capabilities_beyond_caller(WP_User $user, ?WP_User $caller = 
     }
     $beyond = [];
     foreach ($user->allcaps as $cap => $granted) {
+        $cap = (string) $cap;
         // user_can(): what the account can really do; a site constant (DISALLOW_FILE_EDIT)
         // may take a granted capability away from everyone.
-        if ($granted && cms_admin_is_capability((string) $cap) && user_can($user, $cap) && !user_can($caller, $cap)) {
+        if ($granted && cms_admin_is_capability($cap) && !cms_admin_never_beyond($cap) && user_can($user, $cap) && !user_can($caller, $cap)) {
             $beyond[] = $cap;
         }
     }
     return cms_admin_power_first($beyond);
 }
 
-/** Not a role name and not one of level_0…level_10, the user levels WordPress 2.0 replaced with capabilities. */
+/**
+ * Whether a key of an account's map is a capability: any capability's name (capability-maps.php),
+ * and any other string that is no role's slug (a custom capability). Only a role slug that is no
+ * capability's name is left out: WordPress puts the account's role slugs among its capabilities.
+ */
 function cms_admin_is_capability(string $cap): bool
 {
-    return 1 !== preg_match('/^level_\d+$/', $cap) && !wp_roles()->is_role($cap);
+    return cms_admin_is_capability_name($cap) || !wp_roles()->is_role($cap);
 }
 
-/** The capabilities that hand over the site first, so a message names what matters. */
+/** The capabilities that hand over the site first (the one table's order), so a message names what matters. */
 function cms_admin_power_first(array $caps): array
 {
-    $power = ['manage_options', 'promote_users', 'edit_users', 'create_users', 'delete_users', 'activate_plugins', 'install_plugins', 'edit_plugins', 'edit_themes', 'edit_files', 'unfiltered_upload', 'edit_theme_options', 'unfiltered_html'];
+    $power = array_keys(cms_admin_capability_table()['powerful']);
     sort($caps);
     return array_values(array_unique(array_merge(array_intersect($power, $caps), $caps)));
 }

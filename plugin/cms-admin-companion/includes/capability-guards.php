@@ -52,8 +52,10 @@ add_filter(
 );
 
 /**
- * Capabilities `$role` grants that the current user lacks. Capabilities no one can have on
- * this site (DISALLOW_FILE_EDIT maps edit_plugins to do_not_allow) do not count.
+ * Capabilities `$role` grants that the current user lacks — its slug too when that is a
+ * capability's name (0.7.0: holding the role grants it; capability-maps.php). Capabilities no one
+ * can have on this site (DISALLOW_FILE_EDIT maps edit_plugins to do_not_allow) do not count, nor
+ * Author's and below.
  */
 function cms_admin_role_beyond_caller(string $role): array
 {
@@ -62,9 +64,9 @@ function cms_admin_role_beyond_caller(string $role): array
         return [];
     }
     $beyond = [];
-    foreach ($object->capabilities as $cap => $granted) {
+    foreach (cms_admin_role_grants($role, (array) $object->capabilities) as $cap => $granted) {
         $cap = (string) $cap;
-        if ($granted && cms_admin_is_capability($cap) && !current_user_can($cap)
+        if ($granted && cms_admin_is_capability($cap) && !cms_admin_never_beyond($cap) && !current_user_can($cap)
             && !in_array('do_not_allow', map_meta_cap($cap, get_current_user_id()), true)) {
             $beyond[] = $cap;
         }

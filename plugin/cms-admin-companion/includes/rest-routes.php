@@ -174,6 +174,8 @@ function cms_admin_rest_roles(): array
             'capabilities' => $granted,
             'beyond_caller' => cms_admin_role_beyond_caller((string) $slug),
             'users_count' => (int) ($counts[$slug] ?? 0),
+            // 0.7.0: a slug that is a capability's name (a role made before the slug rule) grants it.
+            'slug_is_capability' => cms_admin_is_capability_name((string) $slug),
         ];
     }
     return ['roles' => $items, 'default_role' => (string) get_option('default_role')];

@@ -4,17 +4,21 @@
  * screen either; WP-CLI's `wp role` and `wp cap` write the option directly).
  *
  *   GET    cms-admin/v1/roles/{slug}                   the role: capabilities (denied ones false), users   list_users
- *   PUT    cms-admin/v1/roles/{slug}   {name, capabilities, create}  creates it (only, with create) or sets exactly these  promote_users
- *   DELETE cms-admin/v1/roles/{slug}   {move_users_to, force}  its users get move_users_to first     promote_users
+ *   PUT    cms-admin/v1/roles/{slug}   {name, capabilities, create, check}  creates it (only, with create) or sets exactly these  promote_users
+ *   DELETE cms-admin/v1/roles/{slug}   {move_users_to, force, check}  its users get move_users_to first     promote_users
  *   GET    cms-admin/v1/users/{id}/capabilities        the account's own grants and denials         edit_user
- *   PUT    cms-admin/v1/users/{id}/capabilities  {capabilities}  sets exactly these                  promote_user
+ *   PUT    cms-admin/v1/users/{id}/capabilities  {capabilities, check}  sets exactly these           promote_user
  *   GET    cms-admin/v1/capabilities/{cap}/users       who holds it, through which role or grant    list_users
  *
- * The rules hold here, whoever calls: nobody grants a capability they do not hold, or changes a
- * role stronger than their own; no account changes its own capabilities; the last account with
- * manage_options never loses it (checked and written under the administrators' lock); the five
- * default roles go only with `force`, administrator never. On a network each site has its
- * roles (the route of that site's URL); a super admin holds every capability there.
+ * The rules hold here, whoever calls (0.7.0, #58: judged from capability maps, capability-maps.php):
+ * no role's slug is a capability's name; nobody grants, denies or drops an entry for a capability
+ * they do not hold, or changes a role stronger than their own or one a stronger account holds
+ * (role-effects.php: every holder's map before and after); no account changes its own
+ * capabilities; the last account with manage_options never loses it, denials included (checked
+ * and written under the administrators' lock); the five default roles go only with `force`,
+ * administrator never. `check`: judged, nothing written (the toolkit's review asks so). On a
+ * network each site has its roles (the route of that site's URL); a super admin holds every
+ * capability there.
  */
 
 if (!defined('ABSPATH')) {
@@ -27,19 +31,20 @@ add_action('rest_api_init', static function (): void {
     $ns = CMS_ADMIN_COMPANION_NAMESPACE;
     $slug = '(?P<slug>[A-Za-z0-9_-]+)';
     $caps = ['type' => 'object', 'additionalProperties' => ['type' => 'boolean']];
+    $check = ['type' => 'boolean', 'default' => false];
     register_rest_route($ns, "/roles/$slug", [
         ['methods' => WP_REST_Server::READABLE, 'callback' => 'cms_admin_role_get', 'permission_callback' => static fn () => current_user_can('list_users')],
         [
             'methods' => 'PUT',
             'callback' => 'cms_admin_role_put',
             'permission_callback' => 'cms_admin_can_edit_roles',
-            'args' => ['name' => ['type' => 'string', 'maxLength' => 200], 'capabilities' => $caps + ['required' => true], 'create' => ['type' => 'boolean', 'default' => false]],
+            'args' => ['name' => ['type' => 'string', 'maxLength' => 200], 'capabilities' => $caps + ['required' => true], 'create' => ['type' => 'boolean', 'default' => false], 'check' => $check],
         ],
         [
             'methods' => WP_REST_Server::DELETABLE,
             'callback' => 'cms_admin_role_delete',
             'permission_callback' => 'cms_admin_can_edit_roles',
-            'args' => ['move_users_to' => ['type' => 'string', 'default' => ''], 'force' => ['type' => 'boolean', 'default' => false]],
+            'args' => ['move_users_to' => ['type' => 'string', 'default' => ''], 'force' => ['type' => 'boolean', 'default' => false], 'check' => $check],
         ],
     ]);
     register_rest_route($ns, '/users/(?P<id>\d+)/capabilities', [
@@ -48,7 +53,7 @@ add_action('rest_api_init', static function (): void {
             'methods' => 'PUT',
             'callback' => 'cms_admin_user_caps_put',
             'permission_callback' => static fn ($r) => current_user_can('promote_user', (int) $r['id']) || current_user_can('list_users'),
-            'args' => ['capabilities' => $caps + ['required' => true]],
+            'args' => ['capabilities' => $caps + ['required' => true], 'check' => $check],
         ],
     ]);
     register_rest_route($ns, '/capabilities/(?P<cap>[A-Za-z0-9_-]+)/users', [
@@ -89,13 +94,13 @@ function cms_admin_role_get(WP_REST_Request $request)
         ?? cms_admin_roles_error('cms_admin_unknown_role', sprintf(__('There is no role %s on this site.', 'cms-admin-companion'), $request['slug']), 404);
 }
 
-/** Keys that are capabilities (not role names, not level_N), values true or false. */
+/** Keys that are capabilities (a role's slug is one only when it is a capability's name), values true or false. */
 function cms_admin_clean_caps($caps)
 {
     $out = [];
     foreach ((array) $caps as $cap => $granted) {
         $cap = (string) $cap;
-        if (!preg_match('/^[A-Za-z0-9_-]{1,100}$/', $cap) || wp_roles()->is_role($cap)) {
+        if (!preg_match('/^[A-Za-z0-9_-]{1,100}$/', $cap) || !cms_admin_is_capability($cap)) {
             return cms_admin_roles_error('cms_admin_invalid_capability', sprintf(__('"%s" is not a capability name.', 'cms-admin-companion'), $cap), 400);
         }
         $out[$cap] = (bool) $granted;
@@ -118,7 +123,7 @@ function cms_admin_caps_beyond_caller(array $caps): array
     $held = wp_get_current_user()->allcaps;
     $beyond = [];
     foreach ($caps as $cap => $granted) {
-        if ($granted && cms_admin_is_capability((string) $cap) && empty($held[$cap]) && !current_user_can($cap)) {
+        if ($granted && cms_admin_is_capability((string) $cap) && !cms_admin_never_beyond((string) $cap) && empty($held[$cap]) && !current_user_can($cap)) {
             $beyond[] = (string) $cap;
         }
     }
@@ -134,7 +139,7 @@ function cms_admin_refuse_beyond(array $beyond, string $what): ?WP_Error
         'cms_admin_capability_beyond_caller',
         sprintf(
             /* translators: 1: what, 2: capability list */
-            __('You cannot %1$s: it grants capabilities your account does not hold (%2$s); nobody grants more than they have.', 'cms-admin-companion'),
+            __('You cannot %1$s: it gives or takes away capabilities your account does not hold (%2$s); nobody gives or takes more than they have.', 'cms-admin-companion'),
             $what,
             implode(', ', array_slice($beyond, 0, 5)) . (count($beyond) > 5 ? ', …' : '')
         ),
@@ -146,28 +151,23 @@ function cms_admin_refuse_beyond(array $beyond, string $what): ?WP_Error
 /**
  * Whether `$user` would hold manage_options with role `$slug` made `$new` (null: deleted, its
  * holders moved to `$move_to`) and the account's own capabilities `$own` (null: as they are).
- * As WP_User::get_role_caps(): roles merged in order, then the account's own entries over them.
+ * As WP_User::get_role_caps(): roles merged in order, then the account's entries over them, so a
+ * denial counts (cms_admin_effective_caps, capability-maps.php).
  */
 function cms_admin_would_manage(WP_User $user, string $slug, ?array $new, string $move_to = '', ?array $own = null): bool
 {
     if (is_multisite() && is_super_admin($user->ID)) {
         return true;
     }
-    $roles = $user->roles;
-    if (null === $new && in_array($slug, $roles, true)) {
-        $roles = array_values(array_diff($roles, [$slug]));
-        if ('' !== $move_to && !in_array($move_to, $roles, true)) {
-            $roles[] = $move_to;
-        }
+    $entries = (array) $user->caps;
+    if (null !== $own) {
+        $entries = array_filter($entries, static fn ($key) => wp_roles()->is_role((string) $key), ARRAY_FILTER_USE_KEY) + $own;
     }
-    $all = [];
-    foreach ($roles as $role) {
-        $caps = $role === $slug && null !== $new ? $new : (array) (get_role($role)->capabilities ?? []);
-        $all = array_merge($all, $caps);
+    if ('' !== $slug && null === $new) {
+        $entries = cms_admin_entries_without_role($entries, $slug, $move_to);
     }
-    $own ??= array_filter($user->caps, static fn ($c) => !wp_roles()->is_role((string) $c), ARRAY_FILTER_USE_KEY);
-    $all = array_merge($all, $own);
-    return !empty($all['manage_options']);
+    $roles = '' !== $slug && null !== $new ? [$slug => $new] : [];
+    return !empty(cms_admin_effective_caps($user, $roles, $entries)['manage_options']);
 }
 
 /** A 409 when no enabled account would keep manage_options after the change `$keeps` describes. */
@@ -195,23 +195,6 @@ function cms_admin_refuse_last_manager(callable $keeps): ?WP_Error
     );
 }
 
-/** Roles the caller holds: changing one that takes capabilities away changes the caller's own. */
-function cms_admin_refuse_own_role(string $slug, array $old, ?array $new): ?WP_Error
-{
-    if (!in_array($slug, wp_get_current_user()->roles, true) || (is_multisite() && is_super_admin())) {
-        return null;
-    }
-    $lost = array_keys(array_filter($old, static fn ($g, $cap) => $g && (null === $new || empty($new[$cap])), ARRAY_FILTER_USE_BOTH));
-    if (!$lost) {
-        return null;
-    }
-    return cms_admin_roles_error(
-        'cms_admin_cannot_change_own_capabilities',
-        sprintf(__('Your account has the role %s: changing it would take capabilities from yourself (%s). Ask another administrator.', 'cms-admin-companion'), $slug, implode(', ', array_slice($lost, 0, 5))),
-        403
-    );
-}
-
 function cms_admin_role_put(WP_REST_Request $request)
 {
     $slug = (string) $request['slug'];
@@ -228,15 +211,16 @@ function cms_admin_role_put(WP_REST_Request $request)
             return cms_admin_roles_error('cms_admin_role_exists', sprintf(__('The role %s already exists.', 'cms-admin-companion'), $slug), 409);
         }
         $old = $existing ? array_map('boolval', $existing->capabilities) : null;
-        // A stronger role is not changed by a weaker account (its holders are stronger accounts).
-        $refused = ($old ? cms_admin_refuse_beyond(cms_admin_caps_beyond_caller($old), "change the role $slug") : null)
-            ?? cms_admin_refuse_beyond(cms_admin_caps_beyond_caller(array_diff_key($caps, array_filter($old ?? []))), $old ? "give the role $slug these capabilities" : "create the role $slug")
-            ?? ($old ? cms_admin_refuse_own_role($slug, $old, $caps) : null)
-            ?? (!empty($old['manage_options']) && empty($caps['manage_options'])
-                ? cms_admin_refuse_last_manager(static fn (WP_User $u) => cms_admin_would_manage($u, $slug, $caps))
-                : null);
-        if ($refused) {
-            return $refused;
+        // A stronger role is not changed by a weaker account (its holders are stronger accounts);
+        // every entry set, flipped or dropped — denials too — is one the caller holds; then what
+        // the change does to each holder, and the last manager (denials included).
+        $refused = ($old ? null : cms_admin_refuse_capability_slug($slug))
+            ?? ($old ? cms_admin_refuse_beyond(cms_admin_caps_beyond_caller(cms_admin_role_grants($slug, $old)), "change the role $slug") : null)
+            ?? cms_admin_refuse_beyond(cms_admin_entries_beyond_caller($old ?? [], $caps), $old ? "set these entries of the role $slug" : "create the role $slug")
+            ?? ($old ? cms_admin_refuse_role_effects($slug, $caps) : null)
+            ?? ($old ? cms_admin_refuse_last_manager(static fn (WP_User $u) => cms_admin_would_manage($u, $slug, $caps)) : null);
+        if ($refused || $request['check']) {
+            return $refused ?? ['role' => $slug, 'checked' => true];
         }
         $name = sanitize_text_field((string) ($request['name'] ?? ''));
         if (!$existing) {
@@ -275,16 +259,15 @@ function cms_admin_role_delete(WP_REST_Request $request)
     if ('' !== $move && ($move === $slug || !get_role($move))) {
         return cms_admin_roles_error('cms_admin_unknown_role', sprintf(__('There is no role %s on this site to move the accounts to.', 'cms-admin-companion'), $move), 400);
     }
-    return cms_admin_with_administrators_lock(static function () use ($slug, $move, $record) {
+    return cms_admin_with_administrators_lock(static function () use ($slug, $move, $record, $request) {
         $old = (array) $record['capabilities'];
-        $refused = cms_admin_refuse_beyond(cms_admin_caps_beyond_caller($old), "delete the role $slug")
-            ?? ('' !== $move && $record['users_count'] ? cms_admin_refuse_beyond(cms_admin_caps_beyond_caller((array) get_role($move)->capabilities), "give the role $move") : null)
-            ?? cms_admin_refuse_own_role($slug, $old, null)
-            ?? (!empty($old['manage_options'])
-                ? cms_admin_refuse_last_manager(static fn (WP_User $u) => cms_admin_would_manage($u, $slug, null, $move))
-                : null);
-        if ($refused) {
-            return $refused;
+        $refused = cms_admin_refuse_beyond(cms_admin_caps_beyond_caller(cms_admin_role_grants($slug, $old)), "delete the role $slug")
+            ?? ('' !== $move && $record['users_count'] ? cms_admin_refuse_beyond(cms_admin_role_beyond_caller($move), "give the role $move") : null)
+            ?? cms_admin_refuse_beyond(cms_admin_entries_beyond_caller($old, []), "delete the role $slug")
+            ?? cms_admin_refuse_role_effects($slug, null, $move)
+            ?? cms_admin_refuse_last_manager(static fn (WP_User $u) => cms_admin_would_manage($u, $slug, null, $move));
+        if ($refused || $request['check']) {
+            return $refused ?? ['role' => $slug, 'checked' => true];
         }
         foreach ($record['users'] as $id) {
             $user = get_userdata($id);
@@ -343,15 +326,16 @@ function cms_admin_user_caps_put(WP_REST_Request $request)
         return cms_admin_refuse_stronger_account($user, 'change the capabilities of')
             ?? cms_admin_roles_error('rest_forbidden', __('Sorry, you are not allowed to change this account\'s capabilities.', 'cms-admin-companion'), 403);
     }
-    return cms_admin_with_administrators_lock(static function () use ($user, $caps) {
+    return cms_admin_with_administrators_lock(static function () use ($user, $caps, $request) {
         $old = cms_admin_user_own_caps($user);
+        // Grants and denials alike: an entry the caller does not hold is not theirs to set or drop (#58).
         $refused = cms_admin_refuse_stronger_account($user, 'change the capabilities of')
-            ?? cms_admin_refuse_beyond(cms_admin_caps_beyond_caller(array_diff_key($caps, array_filter($old))), "grant {$user->user_login} these capabilities")
+            ?? cms_admin_refuse_beyond(cms_admin_entries_beyond_caller($old, $caps), "set these entries of {$user->user_login}")
             ?? (user_can($user, 'manage_options') && !cms_admin_would_manage($user, '', [], '', $caps)
                 ? cms_admin_refuse_last_manager(static fn (WP_User $u) => $u->ID === $user->ID ? false : user_can($u, 'manage_options'))
                 : null);
-        if ($refused) {
-            return $refused;
+        if ($refused || $request['check']) {
+            return $refused ?? cms_admin_user_caps_answer($user) + ['checked' => true];
         }
         foreach ($old as $cap => $granted) {
             if (!array_key_exists($cap, $caps)) {

@@ -1,7 +1,7 @@
 import { type WordPressClient, WordPressError } from '../../client/index.js';
 import { pluginRefusal, type RefusalCode, refusal } from '../refusals.js';
 import { forUser } from './records.js';
-import { capabilitiesBeyond } from './guards.js';
+import { accountBeyond } from './guards.js';
 import { explainGuardError } from './write-errors.js';
 
 /**
@@ -91,7 +91,7 @@ export async function refuseSelf(
 /** Refuses an account that holds capabilities the caller lacks (as the plugin's account-guards.php). */
 export async function refuseStronger(client: WordPressClient, account: Account, what: string): Promise<void> {
   const me = await client.connect();
-  const beyond = capabilitiesBeyond(account.capabilities, me.capabilities, [...account.roles, ...me.roles]);
+  const beyond = await accountBeyond(client, account, me.capabilities);
   if (!beyond.length) return;
   const shown = beyond.slice(0, 5).join(', ') + (beyond.length > 5 ? ', …' : '');
   throw refusal('account_stronger_than_caller', `You cannot ${what} ${account.username}: that account holds capabilities yours (${me.username}) does not (${shown}). Nothing was changed.`, { capabilities: beyond.slice(0, 20) });

@@ -3,44 +3,15 @@
  * person reads it, and list-user-roles groups them. Power is judged from capabilities, never
  * from role names. https://wordpress.org/documentation/article/roles-and-capabilities/
  */
+import { CAPABILITY_TABLE } from './capability-table.js';
+import { byPower } from './capability-maps.js';
+
 export type CapabilityGroup = 'content' | 'taxonomy' | 'users' | 'site settings' | 'code-running';
 
-const USERS = ['promote_users', 'edit_users', 'create_users', 'delete_users', 'remove_users', 'add_users', 'list_users'];
-const SETTINGS = ['manage_options', 'edit_theme_options', 'switch_themes', 'customize', 'export', 'import'];
-const CODE = [
-  'install_plugins', 'upload_plugins', 'edit_plugins', 'activate_plugins', 'update_plugins', 'delete_plugins',
-  'install_themes', 'upload_themes', 'edit_themes', 'update_themes', 'delete_themes', 'edit_files', 'update_core',
-  'unfiltered_html', 'unfiltered_upload', 'install_languages', 'update_languages',
-];
+const POWERFUL: Readonly<Record<string, { group: string; words: string }>> = CAPABILITY_TABLE.powerful;
 
-const WORDS: Record<string, string> = {
-  manage_options: 'change every site setting',
-  promote_users: 'give accounts roles',
-  edit_users: 'edit other accounts (emails, passwords)',
-  create_users: 'create accounts',
-  delete_users: 'delete accounts',
-  remove_users: 'remove accounts from the site',
-  add_users: 'add accounts to the site',
-  list_users: 'see every account and its email',
-  install_plugins: 'install plugins (code run on the server)',
-  upload_plugins: 'upload plugins (code run on the server)',
-  edit_plugins: 'edit plugin code run on the server',
-  activate_plugins: 'turn plugins on and off',
-  update_plugins: 'update plugins',
-  delete_plugins: 'delete plugins',
-  install_themes: 'install themes (code run on the server)',
-  upload_themes: 'upload themes (code run on the server)',
-  edit_themes: 'edit theme code run on the server',
-  update_themes: 'update themes',
-  delete_themes: 'delete themes',
-  switch_themes: 'change the theme',
-  edit_theme_options: 'change menus, widgets and the customizer',
-  edit_files: 'edit files on the server',
-  update_core: 'update WordPress',
-  unfiltered_html: 'publish scripts and any HTML',
-  unfiltered_upload: 'upload any file type',
-  import: 'import content',
-  export: 'export all content',
+/** Words for capabilities that are not powers (find-users-with-capability names any). */
+const CONTENT_WORDS: Record<string, string> = {
   edit_others_posts: 'edit others’ posts',
   delete_others_posts: 'delete others’ posts',
   edit_others_pages: 'edit others’ pages',
@@ -61,33 +32,53 @@ const WORDS: Record<string, string> = {
   delete_private_pages: 'delete private pages',
 };
 
+/** The group list-user-roles shows a capability in (network and legacy powers count as settings). */
 export function capabilityGroup(cap: string): CapabilityGroup {
-  if (USERS.includes(cap)) return 'users';
-  if (SETTINGS.includes(cap) || cap.startsWith('manage_network') || cap === 'manage_sites') return 'site settings';
-  if (CODE.includes(cap)) return 'code-running';
+  const group = POWERFUL[cap]?.group;
+  if (group === 'users' || group === 'code-running') return group;
+  if (group) return 'site settings';
   if (/categor|_terms$|^manage_.*_terms?$/.test(cap)) return 'taxonomy';
   return 'content';
 }
 
-/** Capabilities that manage accounts, settings or run code: any grant of one is asked about. */
+/**
+ * Capabilities that manage accounts, settings, the network or run code, and the user levels above
+ * Author's (level_3 … level_10): the one table's (capabilities.json). Any grant of one is asked about.
+ */
 export function isPowerful(cap: string): boolean {
-  const group = capabilityGroup(cap);
-  return group === 'users' || group === 'site settings' || group === 'code-running';
+  return cap in POWERFUL;
 }
 
 /** "change every site setting (manage_options)". */
 export function inWords(cap: string): string {
-  const words = WORDS[cap];
+  const words = POWERFUL[cap]?.words ?? CONTENT_WORDS[cap];
   return words ? `${words} (${cap})` : cap;
 }
 
-/** The powerful ones of `caps`, in words, most dangerous first: "…; …" (the first `max`, then how many more). */
+/** `caps` as items of a question, in their order: the user levels one item at the end, in the words of the highest. */
+function items(caps: readonly string[]): Array<[name: string, words: string]> {
+  const levels = caps.filter((cap) => cap.startsWith('level_')).sort(byPower);
+  const out: Array<[string, string]> = caps.filter((cap) => !levels.includes(cap)).map((cap) => [cap, inWords(cap)]);
+  const [top] = levels;
+  if (top) {
+    const numbers = levels.map((cap) => Number(cap.slice(6)));
+    const runs = numbers.every((n, i) => i === 0 || numbers[i - 1] === n + 1);
+    const names = levels.length > 2 && runs ? `${levels[levels.length - 1]} to ${top}` : levels.join(', ');
+    out.push([names, `${POWERFUL[top]?.words ?? top} (${names})`]);
+  }
+  return out;
+}
+
+/** The first `max` items' words, then how many more (and, with `named`, which). */
+function said(list: Array<[string, string]>, max: number, named: boolean): string {
+  const more = list.length - max;
+  const rest = named ? ` (${list.slice(max).map(([name]) => name).join(', ')})` : '';
+  return list.slice(0, max).map(([, words]) => words).join('; ') + (more > 0 ? `; and ${more} more${rest}` : '');
+}
+
+/** The powerful ones of `caps`, in words, most dangerous first: "…; …" (the first `max`, then how many more and which). */
 export function powerWords(caps: readonly string[], max = 6): string {
-  const order = [...SETTINGS.slice(0, 1), ...USERS, ...CODE, ...SETTINGS.slice(1)];
-  const rank = (cap: string) => (order.includes(cap) ? order.indexOf(cap) : order.length);
-  const powerful = [...new Set(caps)].filter(isPowerful).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const more = powerful.length - max;
-  return powerful.slice(0, max).map(inWords).join('; ') + (more > 0 ? `; and ${more} more (${powerful.slice(max).join(', ')})` : '');
+  return said(items([...new Set(caps)].filter(isPowerful).sort(byPower)), max, true);
 }
 
 /**
@@ -95,11 +86,10 @@ export function powerWords(caps: readonly string[], max = 6): string {
  * list), in words: the first `max`, then how many more. The bulk account tools' questions.
  */
 export function powersInWords(capabilities: readonly string[], max = 6): string {
-  const shown = capabilities.slice(0, max).map(inWords).join('; ');
-  return capabilities.length > max ? `${shown}; and ${capabilities.length - max} more` : shown;
+  return said(items(capabilities), max, false);
 }
 
-/** Granted capabilities by group, for list-user-roles (role names and level_N left out). */
+/** Granted capabilities by group, for list-user-roles (level_N left out: legacy, the other capabilities say it). */
 export function grouped(caps: readonly string[]): Partial<Record<CapabilityGroup, string[]>> {
   const out: Partial<Record<CapabilityGroup, string[]>> = {};
   for (const cap of [...caps].sort()) {

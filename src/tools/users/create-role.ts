@@ -12,6 +12,7 @@ type Params = {
   slug: string;
   name: string;
   capabilities?: string[];
+  deny_capabilities?: string[];
   clone_from?: string;
   add_capabilities?: string[];
   remove_capabilities?: string[];
@@ -26,7 +27,7 @@ async function plan({ client }: ToolContext, params: Params): Promise<RoleChange
     });
   if (await readRole(client, params.slug))
     throw refusal('role_exists', `The role ${params.slug} already exists. Nothing was changed.`);
-  // A list, granted (strict tool schemas take no open map of capability → true/false); a clone keeps its source's denials.
+  // Lists, granted and denied (strict tool schemas take no open map of capability → true/false); a clone keeps its source's denials.
   let base: Caps = capsFrom(params.capabilities);
   if (params.clone_from) {
     const source = await readRole(client, params.clone_from);
@@ -34,28 +35,31 @@ async function plan({ client }: ToolContext, params: Params): Promise<RoleChange
       throw new ToolError('unknown_role', `There is no role "${params.clone_from}" to copy on this site.`, { hint: 'list-user-roles lists this site’s roles.' });
     base = source.capabilities;
   }
-  const to = applyCaps(base, params.add_capabilities, params.remove_capabilities);
+  const to = applyCaps(base, params.add_capabilities, params.remove_capabilities, params.deny_capabilities);
   return { slug: params.slug, name: params.name, from: null, to, users: 0, source: params.clone_from };
 }
 
 function words(change: RoleChange & { source?: string }, params: Params): string {
   const n = grantedOf(change.to).length;
+  const no = denied(change.to ?? {}).denied ?? [];
+  const denying = no.length ? `, denying ${no.join(', ')}` : '';
   const extra = [
     params.add_capabilities?.length ? `plus ${params.add_capabilities.join(', ')}` : '',
     params.remove_capabilities?.length ? `minus ${params.remove_capabilities.join(', ')}` : '',
   ].filter(Boolean);
   const from = change.source ? `, a copy of ${change.source}${extra.length ? ` ${extra.join(', ')}` : ''}` : '';
-  return `create the role ${change.name} (${change.slug}) with ${n} capabilit${n === 1 ? 'y' : 'ies'}${from}`;
+  return `create the role ${change.name} (${change.slug}) with ${n} capabilit${n === 1 ? 'y' : 'ies'}${denying}${from}`;
 }
 
 export const createRole = defineTool({
   name: 'create-role',
   toolkit: 'users',
-  description: 'Create a role: capabilities, or clone_from one plus add/remove.',
+  description: 'Create a role: capabilities, or clone_from one plus add/remove; deny_capabilities are set false.',
   schema: () => z.strictObject({
     slug: roleSlug(),
     name: text(200),
     capabilities: capList().optional(),
+    deny_capabilities: capList().optional(),
     clone_from: roleSlug().optional(),
     add_capabilities: capList().optional(),
     remove_capabilities: capList().optional(),

@@ -16,6 +16,11 @@ export interface RoleRecord {
   beyond_caller?: string[];
   /** How many accounts have it (companion 0.6.0). */
   users_count?: number;
+  /**
+   * Its slug is a capability name (companion 0.7.0): a role made before the slug rule, whose holders
+   * hold that capability (capability-maps.ts). Internal.
+   */
+  slug_is_capability?: boolean;
 }
 
 export const WORDPRESS_DEFAULT_ROLES: readonly RoleRecord[] = [

@@ -1,7 +1,7 @@
 import type { WordPressClient } from '../../client/index.js';
 import { chunk, decodeEntities } from '../../client/index.js';
 import { ToolError } from '../tool-error.js';
-import { capabilitiesBeyond } from './guards.js';
+import { capabilitiesBeyond, capabilityMap, capabilityNames } from './capability-maps.js';
 import { type ImportRow, importRows } from './import-rows.js';
 import { roleJudge, type RoleJudge } from './role-plan.js';
 import { loadRoles } from './roles.js';
@@ -95,6 +95,7 @@ export async function planImport(client: WordPressClient, params: ImportParams):
     return roles.items.find((r) => r.role === given || lower(r.role) === wanted || lower(r.name) === wanted)?.role;
   };
   const roleNames = roles.items.map((r) => r.role);
+  const names = capabilityNames(roles.items);
   const matched = params.update_existing ? rows.flatMap((r) => (r.problem ? [] : [index.logins.get(lower(r.user_login))])) : [];
   const existing = await readExisting(client, [...new Set(matched.filter((id): id is number => id !== undefined))]);
   const judges = new Map<string, RoleJudge | string>();
@@ -154,7 +155,7 @@ export async function planImport(client: WordPressClient, params: ImportParams):
       body.roles = [role];
       gains = verdict.gains;
     } else if (Object.keys(body).length) {
-      const beyond = capabilitiesBeyond(account.capabilities, me.capabilities, [...account.roles, ...roleNames]);
+      const beyond = capabilitiesBeyond(capabilityMap(account.capabilities, account.roles, names), me.capabilities);
       if (beyond.length && account.id !== me.id) return error(`the account holds capabilities yours lacks (${beyond.slice(0, 3).join(', ')})`);
     }
     if (!Object.keys(body).length) return { ...base, id, outcome: 'skip', reason: 'nothing to change' };

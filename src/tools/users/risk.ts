@@ -1,68 +1,24 @@
 import type { WordPressClient } from '../../client/index.js';
 import { COMPANION_NAMESPACE, hasCompanion } from '../companion.js';
 import type { CallReview } from '../define-tool.js';
+import { byPower, capabilityNames, isHarmless, roleGrants } from './capability-maps.js';
+import { CAPABILITY_TABLE } from './capability-table.js';
 import { loadRoles } from './roles.js';
+import { readRole } from './role-routes.js';
 
 /**
  * What Author and the roles below it (Contributor, Subscriber) may do in a default WordPress:
- * write and publish their own posts, upload files, read. Every other capability counts as
- * powerful — a list of dangerous ones would always miss one (edit_plugins, upload_plugins,
- * edit_files, unfiltered_upload… run PHP or take the site; a plugin's own capabilities are
- * unknown here). https://wordpress.org/documentation/article/roles-and-capabilities/
+ * write and publish their own posts, upload files, read, user levels 0–2 (the one table's
+ * `harmless`, capabilities.json). Every other capability counts as powerful — a list of dangerous
+ * ones would always miss one (edit_plugins, upload_plugins, edit_files, unfiltered_upload… run PHP
+ * or take the site; a plugin's own capabilities are unknown here).
+ * https://wordpress.org/documentation/article/roles-and-capabilities/
  */
-export const SAFE_CAPABILITIES: ReadonlySet<string> = new Set([
-  'read',
-  'edit_posts',
-  'delete_posts',
-  'upload_files',
-  'publish_posts',
-  'edit_published_posts',
-  'delete_published_posts',
-  // The WordPress 2.0 user levels of those roles (level_3 and up are Editor's and Administrator's).
-  'level_0',
-  'level_1',
-  'level_2',
-]);
+export const SAFE_CAPABILITIES: ReadonlySet<string> = new Set<string>(CAPABILITY_TABLE.harmless);
 
-/**
- * The powerful capabilities a question names first: those that take over accounts or the site,
- * or run code (plugins, themes, files, unfiltered HTML or uploads).
- */
-export const POWER_CAPABILITIES = [
-  'manage_options',
-  'promote_users',
-  'edit_users',
-  'create_users',
-  'delete_users',
-  'remove_users',
-  'list_users',
-  'install_plugins',
-  'upload_plugins',
-  'edit_plugins',
-  'activate_plugins',
-  'edit_themes',
-  'install_themes',
-  'upload_themes',
-  'edit_files',
-  'unfiltered_upload',
-  'unfiltered_html',
-  'edit_theme_options',
-  'update_core',
-  'update_plugins',
-  'update_themes',
-  'delete_plugins',
-  'delete_themes',
-  'switch_themes',
-  'import',
-  'export',
-] as const;
-
-/** The capabilities of `granted` outside the safe set, the most dangerous first. */
+/** The capabilities of `granted` outside the safe set, the most dangerous first (the table's order). */
 export function powerfulOf(granted: readonly string[]): string[] {
-  const power = POWER_CAPABILITIES as readonly string[];
-  const powerful = [...new Set(granted)].filter((cap) => !SAFE_CAPABILITIES.has(cap));
-  const rank = (cap: string) => (power.includes(cap) ? power.indexOf(cap) : power.length);
-  return powerful.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return [...new Set(granted)].filter((cap) => !isHarmless(cap)).sort(byPower);
 }
 
 export const required = (summary: string): CallReview => ({ approval: 'required', summary });
@@ -78,7 +34,9 @@ export const none = (summary: string): CallReview => ({ approval: 'none', summar
 export async function rolePowers(client: WordPressClient): Promise<(role: string) => string[]> {
   const { source, items } = await loadRoles(client);
   if (source !== 'site') return (role) => [`capabilities of ${role} on this site unknown without the companion plugin`];
-  const byRole = new Map(items.map((r) => [r.role, r.capabilities]));
+  // Holding a role whose slug is a capability name (made before the slug rule) grants that capability too.
+  const names = capabilityNames(items);
+  const byRole = new Map(items.map((r) => [r.role, roleGrants(r.role, r.capabilities, names)]));
   return (role) => {
     const caps = byRole.get(role);
     if (!caps) return ['unknown capabilities'];
@@ -95,6 +53,13 @@ export async function defaultRole(client: WordPressClient): Promise<string | und
   if (!(await hasCompanion(client))) return undefined;
   const { default_role } = await client.get<{ default_role?: string }>(`/${COMPANION_NAMESPACE}/roles`);
   return default_role || undefined;
+}
+
+/** The capabilities `roles` deny (false in their maps), read with the plugin's role route (0.6.0); none known without it. */
+export async function roleDenials(client: WordPressClient, roles: readonly string[]): Promise<string[]> {
+  if (!roles.length || !(await hasCompanion(client, 'roles/edit'))) return [];
+  const maps = await Promise.all(roles.map((role) => readRole(client, role)));
+  return [...new Set(maps.flatMap((role) => Object.keys(role?.capabilities ?? {}).filter((cap) => role?.capabilities[cap] === false)))];
 }
 
 /** "administrator (manage_options, edit_users, …)" for a prompt. */

@@ -1,7 +1,8 @@
 import { chunk, type WordPressClient, WordPressError } from '../../client/index.js';
 import { explainGuardError } from './write-errors.js';
 import { ToolError } from '../tool-error.js';
-import { capabilitiesBeyond, refuseStrongerRole, warnOldPlugin } from './guards.js';
+import { capabilitiesBeyond, capabilityMap, capabilityNames } from './capability-maps.js';
+import { refuseStrongerRole, warnOldPlugin } from './guards.js';
 import { loadRoles, resolveRole } from './roles.js';
 import { rolePowers } from './risk.js';
 
@@ -71,7 +72,7 @@ export async function roleJudge(client: WordPressClient, wanted: string, changin
     client.all<{ id: number }>('/wp/v2/users', { capabilities: 'manage_options', _fields: 'id', context: 'edit' }),
     warnOldPlugin(client),
   ]);
-  const roleNames = roles.items.map((r) => r.role);
+  const names = capabilityNames(roles.items);
   const target = powersOf(role);
   const keepsOptions = target.includes('manage_options') || roles.items.find((r) => r.role === role)?.capabilities.includes('manage_options') === true;
   const changingSet = new Set(changing);
@@ -87,7 +88,7 @@ export async function roleJudge(client: WordPressClient, wanted: string, changin
       const plan = { ...base, gains, loses };
       if (current.length === 1 && current[0] === role) return { ...plan, outcome: 'skip', reason: `already ${role}` };
       if (account.id === me.id) return { ...plan, outcome: 'refused', reason: 'an account cannot change its own role' };
-      const beyond = capabilitiesBeyond(account.capabilities ?? {}, me.capabilities, [...current, ...roleNames]);
+      const beyond = capabilitiesBeyond(capabilityMap(account.capabilities ?? {}, current, names), me.capabilities);
       if (beyond.length)
         return { ...plan, outcome: 'refused', reason: `holds capabilities your account lacks (${beyond.slice(0, 3).join(', ')})` };
       if (account.capabilities?.manage_options && !keepsOptions && keepers === 0)

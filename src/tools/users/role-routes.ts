@@ -30,8 +30,11 @@ export async function readRole(client: WordPressClient, slug: string): Promise<R
   }
 }
 
-/** Creates the role or sets exactly these capabilities (and the name when given). */
-export async function putRole(client: WordPressClient, slug: string, state: { name?: string; capabilities: Record<string, boolean>; create?: boolean }) {
+/**
+ * Creates the role or sets exactly these capabilities (and the name when given); with `check`
+ * (plugin 0.7.0) the plugin judges the change and answers without writing.
+ */
+export async function putRole(client: WordPressClient, slug: string, state: { name?: string; capabilities: Record<string, boolean>; create?: boolean; check?: boolean }) {
   try {
     // An exact state: safe to send again after a lost answer.
     return (await client.request<RoleDetail & { created: boolean }>({ method: 'PUT', path: slugPath(slug), body: state, idempotent: true })).data;
@@ -40,11 +43,12 @@ export async function putRole(client: WordPressClient, slug: string, state: { na
   }
 }
 
-export async function removeRole(client: WordPressClient, slug: string, moveUsersTo?: string, force?: boolean) {
+export async function removeRole(client: WordPressClient, slug: string, moveUsersTo?: string, force?: boolean, check?: boolean) {
   try {
     return await client.delete<RoleDetail & { moved_to: string }>(slugPath(slug), {
       ...(moveUsersTo ? { move_users_to: moveUsersTo } : {}),
       ...(force ? { force: true } : {}),
+      ...(check ? { check: true } : {}),
     });
   } catch (err) {
     throw roleRouteError(err);
@@ -68,10 +72,11 @@ export async function readUserCaps(client: WordPressClient, id: number): Promise
   }
 }
 
-export async function putUserCaps(client: WordPressClient, id: number, capabilities: Record<string, boolean>) {
+/** Sets exactly these own entries; with `check` (plugin 0.7.0) judged and not written. */
+export async function putUserCaps(client: WordPressClient, id: number, capabilities: Record<string, boolean>, check?: boolean) {
   try {
     return (
-      await client.request<UserCaps>({ method: 'PUT', path: `/${COMPANION_NAMESPACE}/users/${id}/capabilities`, body: { capabilities }, idempotent: true })
+      await client.request<UserCaps>({ method: 'PUT', path: `/${COMPANION_NAMESPACE}/users/${id}/capabilities`, body: { capabilities, ...(check ? { check: true } : {}) }, idempotent: true })
     ).data;
   } catch (err) {
     throw roleRouteError(err);

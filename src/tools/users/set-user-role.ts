@@ -8,7 +8,7 @@ import { ToolError } from '../tool-error.js';
 import { forUser, getUser, type RawUser } from './records.js';
 import { resolveRole, roleError } from './roles.js';
 import { text, wpId } from '../schema.js';
-import { none, required, rolePowers, withPowers } from './risk.js';
+import { none, required, roleDenials, rolePowers, withPowers } from './risk.js';
 import { refuseStrongerAccount, refuseStrongerRole } from './guards.js';
 import { explainGuardError } from './write-errors.js';
 
@@ -45,7 +45,9 @@ export const setUserRole = defineTool({
     const union = (list: string[]) => new Set(list.flatMap(powersOf));
     const [was_, is_] = [union(user.roles), union(after)];
     const gained = [...is_].filter((cap) => !was_.has(cap));
-    const lost = [...was_].filter((cap) => !is_.has(cap));
+    // A role given that denies a capability takes it whatever the account's other roles grant (#58).
+    const denies = (await roleDenials(client, given.filter((r) => !user.roles.includes(r)))).filter((cap) => was_.has(cap) && is_.has(cap));
+    const lost = [...[...was_].filter((cap) => !is_.has(cap)), ...denies];
     const was = user.roles.length ? user.roles.join(', ') : 'no role';
     const [role = ''] = given;
     let summary = !params.role
@@ -56,6 +58,7 @@ export const setUserRole = defineTool({
     // Each powerful capability it grants, in plain words (#50).
     const power = powerWords(gained);
     if (power) summary += `; it grants power: ${power}`;
+    if (powerWords(denies)) summary += `; its new role denies: ${powerWords(denies)}`;
     // Granting power hands over accounts; taking it away can lock the site's owners out.
     return gained.length || lost.length ? required(summary) : none(summary);
   },

@@ -11,6 +11,8 @@ import { capList } from './role-params.js';
 import { needRoleRoutes, putUserCaps, readUserCaps } from './role-routes.js';
 import { userWithLogin } from './undo-users.js';
 import { loadRoles } from './roles.js';
+import { capabilityNames, roleGrants } from './capability-maps.js';
+import { hasCompanion } from '../companion.js';
 
 type Params = { user_id: number; add_capabilities?: string[]; remove_capabilities?: string[] };
 
@@ -28,7 +30,8 @@ async function plan({ client }: ToolContext, params: Params) {
   const user = await readUserCaps(client, params.user_id);
   if (!user) throw new ToolError('user_not_found', `There is no user ${params.user_id} on this site.`, { hint: 'list-users finds accounts.' });
   const roles = (await loadRoles(client)).items;
-  const fromRoles = new Set(roles.filter((r) => user.roles.includes(r.role)).flatMap((r) => r.capabilities));
+  const names = capabilityNames(roles);
+  const fromRoles = new Set(roles.filter((r) => user.roles.includes(r.role)).flatMap((r) => roleGrants(r.role, r.capabilities, names)));
   const own: Caps = { ...user.capabilities };
   for (const cap of params.add_capabilities ?? []) own[cap] = true;
   for (const cap of params.remove_capabilities ?? []) {
@@ -83,6 +86,8 @@ async function guard(context: ToolContext, params: Params) {
   const { lost } = capsDiff(planned.before, planned.after);
   // The same rules as a role's: here the "role" is the account's own entries, held by no one else.
   await guardRoleChange(client, { slug: `user:${planned.user.id}`, name: planned.user.username, from: planned.before, to: planned.after, users: 1 });
+  // The plugin's own judgment (0.7.0: denials included, the effective map before and after), asked without writing.
+  if (await hasCompanion(client, 'roles/judge')) await putUserCaps(client, planned.user.id, planned.own, true);
   if (lost.includes('manage_options')) {
     const { users } = await capabilityHolders(client, 'manage_options', 500);
     if (!users.some((u) => u.id !== planned.user.id && !u.disabled))

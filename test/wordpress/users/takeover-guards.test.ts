@@ -147,7 +147,8 @@ describe('an older companion plugin', () => {
     ['0.2.0', 'edit, promote or re-enable administrators'],
     ['0.3.0', 'give a new account the default role even when it is above its own'],
     ['0.3.2', 'delete the account it is signed in with, or the last administrator'],
-  ])('%s: user writes say to update the companion plugin (0.4.0 makes WordPress itself refuse)', async (version, lets) => {
+    ['0.6.0', 'an account holding a role named after a capability'],
+  ])('%s: user writes say to update the companion plugin (0.7.0 makes WordPress itself refuse)', async (version, lets) => {
     const context = createContext(testSite());
     const { client } = context;
     const index = client.index.bind(client);
@@ -156,7 +157,7 @@ describe('an older companion plugin', () => {
     const outcome = await runIn(context, 'update-user', { id: user.id, name: 'Renamed' });
     expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true });
     const warnings = client.warnings.join(' ');
-    expect(warnings).toContain(`Update the companion plugin (have ${version}, need 0.4.0 for user-guards)`);
+    expect(warnings).toContain(`Update the companion plugin (have ${version}, need 0.7.0 for user-guards)`);
     expect(warnings).toContain(lets);
   });
 });
