@@ -1,5 +1,5 @@
 import { type BatchItemResult, type BatchRequest, sendBatches } from './batch.js';
-import { type CurrentUser, fetchCurrentUser } from './current-user.js';
+import { type CurrentUser, fetchCurrentUser, servedTo, USER_HEADER } from './current-user.js';
 import { redactUrl, redactUrlsIn, WordPressError } from './errors.js';
 import { insecureHttpAllowed, insecureHttpProblem } from './insecure-http.js';
 import { numberHeader, type Query } from './http-helpers.js';
@@ -97,6 +97,10 @@ export class WordPressClient {
   readonly #onWarning: (message: string) => void;
   readonly #warned = new Set<string>();
   #me: Promise<CurrentUser> | undefined;
+  /** The credentials were accepted: connect() answered, or an answer named the account (USER_HEADER). */
+  #confirmed = false;
+  /** connect()'s own request, which the check of the credentials must not wait for. */
+  readonly #asking = new WeakSet<WpRequest>();
   #index: Promise<RestIndex> | undefined;
   readonly #indexFields: string;
   /** The REST index's top-level fields `index()` reads and caches (`namespaces` and `indexFields`). */
@@ -145,9 +149,13 @@ export class WordPressClient {
       }
       const { raw, parsed, url } = sent;
       if (parsed.kind === 'json' && (raw.status < 300 || (method === 'HEAD' && raw.status < 400))) {
+        await this.#confirm(req, raw);
         return this.#answer(raw, parsed.value as T);
       }
-      if (method === 'HEAD' && parsed.kind === 'empty' && raw.status < 300) return this.#answer(raw, undefined as T);
+      if (method === 'HEAD' && parsed.kind === 'empty' && raw.status < 300) {
+        await this.#confirm(req, raw);
+        return this.#answer(raw, undefined as T);
+      }
       const error =
         parsed.kind === 'json' ? jsonError(raw, parsed.value, method, url) : notJsonError(raw, parsed, method, url);
       const passing = RETRYABLE_STATUS.has(raw.status) || (parsed.kind === 'other' && cutJson(raw.status, raw.body));
@@ -156,8 +164,23 @@ export class WordPressClient {
         continue;
       }
       if (error.code === 'rest_no_route') this.forgetNamespaces();
+      // Refused before the credentials were confirmed: if they are the cause, connect() says so
+      // (authentication_failed, with the fix) instead of this answer; else this answer stands.
+      if ((raw.status === 401 || raw.status === 403) && !this.#confirmed && !this.#asking.has(req)) await this.connect();
       throw error;
     }
+  }
+
+  /**
+   * A request before the credentials were confirmed (#61: a read makes no connect() first) is
+   * their check: an answer the companion plugin says was served to the account confirms them;
+   * one without that (no plugin, or a visitor's answer: WordPress serves public routes to
+   * credentials that never arrived) asks connect(), whose error is then the request's.
+   */
+  async #confirm(req: WpRequest, raw: RawResponse): Promise<void> {
+    if (this.#confirmed || this.#asking.has(req)) return;
+    if (servedTo(raw.headers[USER_HEADER])) this.#confirmed = true;
+    else await this.connect();
   }
 
   #answer<T>(raw: RawResponse, data: T): WpResponse<T> {
@@ -244,7 +267,15 @@ export class WordPressClient {
    * visitor, so without this check bad credentials only surface later as a 401 on a write.
    */
   connect(): Promise<CurrentUser> {
-    this.#me ??= fetchCurrentUser(this);
+    const ask = async <T>(path: string, query?: Query): Promise<T> => {
+      const req = { path, query };
+      this.#asking.add(req);
+      return (await this.request<T>(req)).data;
+    };
+    this.#me ??= fetchCurrentUser({ siteUrl: this.siteUrl, username: this.username, credentialsFrom: this.credentialsFrom, get: ask }).then((me) => {
+      this.#confirmed = true;
+      return me;
+    });
     this.#me.catch(() => {
       this.#me = undefined;
     });
