@@ -164,9 +164,11 @@ export class WordPressClient {
         continue;
       }
       if (error.code === 'rest_no_route') this.forgetNamespaces();
-      // Refused before the credentials were confirmed: if they are the cause, connect() says so
-      // (authentication_failed, with the fix) instead of this answer; else this answer stands.
-      if ((raw.status === 401 || raw.status === 403) && !this.#confirmed && !this.#asking.has(req)) await this.connect();
+      // WordPress refused before the credentials were confirmed: if they are the cause, connect()
+      // says so (authentication_failed, with the fix) instead; else this answer stands. A page
+      // (a firewall's) is no answer about credentials (#28): it stands as it is.
+      const refused = parsed.kind === 'json' && (raw.status === 401 || raw.status === 403);
+      if (refused && !this.#confirmed && !this.#asking.has(req)) await this.connect();
       throw error;
     }
   }
