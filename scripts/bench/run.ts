@@ -13,17 +13,8 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createContext } from '../../src/config.js';
-import {
-  packageRoot,
-  readCredentials,
-  restoreSnapshot,
-  saveSnapshot,
-  siteSeed,
-  siteStatus,
-  siteUp,
-} from '../../src/sandbox/index.js';
-import { runWpScript } from '../../src/sandbox/wp-scripts.js';
-import { resolveInstance } from '../../src/sandbox/paths.js';
+import { packageRoot, restoreSnapshot, siteStatus } from '../../src/sandbox/index.js';
+import { benchInstance, grownSite } from './bench-site.js';
 import { allPostIds, benchAssign, benchMerge } from './bulk.js';
 import { benchGenreAssign, benchGenreRemove } from './bulk-terms.js';
 import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
@@ -40,23 +31,11 @@ import { benchLargeSite } from './large-site.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
-const BENCH = { name: 'bench', port: Number(process.env.CMS_BENCH_PORT ?? 8930), log: (l: string) => console.error(`[bench] ${l}`) };
+const BENCH = benchInstance('bench', { name: 'bench', port: 8930, portVar: 'CMS_BENCH_PORT' });
 const LARGE = 'bench_large';
 
 async function largeSite() {
-  await siteUp(BENCH);
-  try {
-    await restoreSnapshot(BENCH, LARGE);
-  } catch {
-    await siteSeed(BENCH);
-    const inst = resolveInstance(BENCH);
-    const grown = await runWpScript(inst, BENCH.port, '../bench/large-site.php');
-    BENCH.log(`large site: ${JSON.stringify(grown)}`);
-    await saveSnapshot(BENCH, LARGE);
-  }
-  const site = await readCredentials(BENCH);
-  if (!site) throw new Error('bench sandbox has no credentials');
-  return site;
+  return (await grownSite(BENCH, { snapshot: LARGE, script: 'large-site.php' })).creds;
 }
 
 // Renamed when huge-site.php grows, so an older snapshot is not reused.
@@ -64,19 +43,8 @@ const HUGE = 'bench_huge_posts';
 
 /** The large-site section: its own snapshot of the bench sandbox, seeded once with SQL. */
 async function largeSiteSection(): Promise<string> {
-  await siteUp(BENCH);
-  let seedSeconds = 0;
-  try {
-    await restoreSnapshot(BENCH, HUGE);
-  } catch {
-    await siteSeed(BENCH);
-    const grown = await runWpScript<{ seconds: number }>(resolveInstance(BENCH), BENCH.port, '../bench/huge-site.php');
-    BENCH.log(`huge site: ${JSON.stringify(grown)}`);
-    seedSeconds = grown.seconds;
-    await saveSnapshot(BENCH, HUGE);
-  }
-  const site = await readCredentials(BENCH);
-  if (!site) throw new Error('bench sandbox has no credentials');
+  const { creds: site, grown } = await grownSite<{ seconds: number }>(BENCH, { snapshot: HUGE, script: 'huge-site.php' });
+  const seedSeconds = grown?.seconds ?? 0;
   const client = createContext(site).client;
   const counts = {
     tags: await client.count('/wp/v2/tags', { hide_empty: false }),

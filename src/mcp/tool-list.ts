@@ -43,7 +43,11 @@ const ids = new WeakMap<AnyToolDefinition, number>();
 let lastId = 0;
 function idOf(tool: AnyToolDefinition): number {
   let id = ids.get(tool);
-  if (id === undefined) ids.set(tool, (id = ++lastId));
+  if (id === undefined) {
+    lastId += 1;
+    id = lastId;
+    ids.set(tool, id);
+  }
   return id;
 }
 
@@ -53,7 +57,10 @@ const entries = new WeakMap<AnyToolDefinition, Map<string, McpTool>>();
 function entryOf(tool: AnyToolDefinition, shape: ListShape): McpTool {
   const variant = `${shape.strict ? 's' : ''}${shape.fleet ? 'f' : ''}`;
   let byShape = entries.get(tool);
-  if (!byShape) entries.set(tool, (byShape = new Map()));
+  if (!byShape) {
+    byShape = new Map();
+    entries.set(tool, byShape);
+  }
   let entry = byShape.get(variant);
   if (!entry) {
     entry = buildEntry(shape.fleet ? (fleetTools([tool])[0] as AnyToolDefinition) : tool, shape);
