@@ -172,7 +172,7 @@ export const JOBS: Record<string, (site: BenchInstance, creds: SandboxCredential
     const groups = tool.value.reduce((sum, p) => sum + p.items.length, 0);
     const wp = await floor(site, 'find-duplicate-terms', {});
     expectDone('find-duplicate-terms (groups, tool against floor)', groups, wp.done);
-    const note = `${tool.value.length} pages, ${n(groups)} groups; the first page alone ${Math.round(page.side.ms)} ms, ${page.side.requests} requests`;
+    const note = `${tool.value.length} page${tool.value.length === 1 ? '' : 's'}, ${n(groups)} groups; the first page alone ${Math.round(page.side.ms)} ms, ${page.side.requests} requests`;
     return [{ job: 'find-duplicate-terms', size: `${n(seeded.tags)} tags, all pages`, tool: tool.side, floor: wp, load: loadavg()[0] ?? 0, note }];
   },
 
@@ -183,6 +183,6 @@ export const JOBS: Record<string, (site: BenchInstance, creds: SandboxCredential
     const listed = tool.value.reduce((sum, p) => sum + p.items.length, 0);
     const wp = await floor(site, 'list-users', {});
     expectDone('list-users (accounts, tool against floor)', listed, wp.done);
-    return [{ job: 'list-users', size: `${n(listed)} accounts, all pages`, tool: tool.side, floor: wp, load: loadavg()[0] ?? 0, note: `${tool.value.length} pages` }];
+    return [{ job: 'list-users', size: `${n(listed)} accounts, all pages`, tool: tool.side, floor: wp, load: loadavg()[0] ?? 0, note: `${tool.value.length} page${tool.value.length === 1 ? '' : 's'}` }];
   },
 };

@@ -57,7 +57,7 @@ const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}Ã—` : 'â€
 
 function line(r: FloorRow): string {
   const cells = [
-    `\`${r.job}\``,
+    r.job.replace(/[a-z]+-[a-z-]+/, (name) => `\`${name}\``),
     r.size,
     ms(r.tool.ms),
     String(r.tool.requests),
