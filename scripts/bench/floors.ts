@@ -48,8 +48,12 @@ export async function floorsSection(options: FloorOptions = {}, kept = ''): Prom
   await siteSeed({ ...site, log: () => {} });
   const wordpress = (await siteStatus(site)).wordpress;
   const ran = new Set(rows.map((r) => r.job));
-  const old = kept.split('\n').filter((line) => /^\| [a-z]/.test(line) && !line.startsWith('| job ') && !ran.has(line.split('|')[1]?.trim().replace(/`/g, '') ?? ''));
-  return render(rows.map(line).concat(old), wordpress ?? '?', options.small === true);
+  const jobOf = (row: string) => row.split('|')[1]?.trim().replace(/`/g, '') ?? '';
+  const old = kept.split('\n').filter((row) => /^\| [`a-z]/.test(row) && !row.startsWith('| job ') && !ran.has(jobOf(row)));
+  // In JOBS' order, an undo after its job.
+  const order = (row: string) => Object.keys(JOBS).indexOf(jobOf(row).replace(/^undo of /, '')) * 2 + (jobOf(row).startsWith('undo of ') ? 1 : 0);
+  const lines = [...rows.map(line), ...old].sort((a, b) => order(a) - order(b));
+  return render(lines, wordpress ?? '?', options.small === true);
 }
 
 const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
