@@ -97,8 +97,11 @@ export class WordPressClient {
   readonly #onWarning: (message: string) => void;
   readonly #warned = new Set<string>();
   #me: Promise<CurrentUser> | undefined;
-  /** The credentials were accepted: connect() answered, or an answer named the account (USER_HEADER). */
-  #confirmed = false;
+  /**
+   * The credentials' check: `armed` by checkWithFirstAnswer() (a read without connect(), #61),
+   * `done` once connect() answered or an answer named the account (USER_HEADER).
+   */
+  #check: 'none' | 'armed' | 'done' = 'none';
   /** connect()'s own request, which the check of the credentials must not wait for. */
   readonly #asking = new WeakSet<WpRequest>();
   #index: Promise<RestIndex> | undefined;
@@ -168,20 +171,25 @@ export class WordPressClient {
       // says so (authentication_failed, with the fix) instead; else this answer stands. A page
       // (a firewall's) is no answer about credentials (#28): it stands as it is.
       const refused = parsed.kind === 'json' && (raw.status === 401 || raw.status === 403);
-      if (refused && !this.#confirmed && !this.#asking.has(req)) await this.connect();
+      if (refused && this.#check === 'armed' && !this.#asking.has(req)) await this.connect();
       throw error;
     }
   }
 
   /**
-   * A request before the credentials were confirmed (#61: a read makes no connect() first) is
-   * their check: an answer the companion plugin says was served to the account confirms them;
-   * one without that (no plugin, or a visitor's answer: WordPress serves public routes to
-   * credentials that never arrived) asks connect(), whose error is then the request's.
+   * Checks the credentials with the next answer instead of connect() first (#61: a read makes one
+   * request): an answer the companion plugin says was served to the account confirms them; one
+   * without that (no plugin, or a visitor's answer: WordPress serves public routes to credentials
+   * that never arrived) asks connect() then, and so does WordPress refusing the request (401/403),
+   * so an authentication failure is connect()'s clear error, as before. Nothing once connected.
    */
+  checkWithFirstAnswer(): void {
+    if (this.#check === 'none') this.#check = 'armed';
+  }
+
   async #confirm(req: WpRequest, raw: RawResponse): Promise<void> {
-    if (this.#confirmed || this.#asking.has(req)) return;
-    if (servedTo(raw.headers[USER_HEADER])) this.#confirmed = true;
+    if (this.#check !== 'armed' || this.#asking.has(req)) return;
+    if (servedTo(raw.headers[USER_HEADER])) this.#check = 'done';
     else await this.connect();
   }
 
@@ -275,7 +283,7 @@ export class WordPressClient {
       return (await this.request<T>(req)).data;
     };
     this.#me ??= fetchCurrentUser({ siteUrl: this.siteUrl, username: this.username, credentialsFrom: this.credentialsFrom, get: ask }).then((me) => {
-      this.#confirmed = true;
+      this.#check = 'done';
       return me;
     });
     this.#me.catch(() => {
