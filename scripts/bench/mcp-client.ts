@@ -22,8 +22,21 @@ export interface Answer {
   body: Buffer;
 }
 
-/** One POST (a GET without a body), the whole answer read. */
-export function post(url: string, message?: unknown, session?: Session, authorization?: string): Promise<Answer> {
+/**
+ * One POST (a GET without a body), the whole answer read. Sent again once when a kept-alive
+ * socket was closed under it (Node's server closes one idle for 5 s, which a slow start-up of
+ * 32 sessions can leave): every request measured here is idempotent.
+ */
+export async function post(url: string, message?: unknown, session?: Session, authorization?: string): Promise<Answer> {
+  try {
+    return await send(url, message, session, authorization);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') throw err;
+    return send(url, message, session, authorization);
+  }
+}
+
+function send(url: string, message?: unknown, session?: Session, authorization?: string): Promise<Answer> {
   const body = message === undefined ? undefined : JSON.stringify(message);
   return new Promise((resolve, reject) => {
     const req = http.request(

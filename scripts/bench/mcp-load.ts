@@ -36,8 +36,9 @@ function bin(): string {
 /** A bare Node server answering every POST with `body` (the same bytes the MCP server sent). */
 const BARE = `const http = require('node:http');
 const body = Buffer.from(process.env.BODY, 'base64');
-http.createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': process.env.TYPE }); res.end(body); }); })
-  .listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write('ready\\n'));`;
+const server = http.createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': process.env.TYPE }); res.end(body); }); });
+server.keepAliveTimeout = 60000;
+server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write('ready\\n'));`;
 
 interface Row {
   what: string;
