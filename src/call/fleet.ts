@@ -161,7 +161,7 @@ function inOrder(sites: ReadonlyArray<{ name: string }>, results: SiteResult[]):
 }
 
 /** list-sites runs once for the session, logging in to no site unless asked (`check`, per site). */
-const localClient = (site: FleetSite) => ({ connect: async () => ({ username: site.username }), checkWithFirstAnswer: () => {} }) as never;
+const localClient = (site: FleetSite) => ({ connect: async () => ({ username: site.username }) }) as never;
 
 async function decideThenRun(
   tool: AnyToolDefinition,
