@@ -43,6 +43,8 @@ require_once __DIR__ . '/includes/roles-editor.php';
 require_once __DIR__ . '/includes/role-effects.php';
 require_once __DIR__ . '/includes/term-cleanup.php';
 require_once __DIR__ . '/includes/new-user-email.php';
+require_once __DIR__ . '/includes/term-duplicates.php';
+require_once __DIR__ . '/includes/request-user.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

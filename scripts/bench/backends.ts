@@ -5,10 +5,11 @@
  * (get-cms-categories on a fresh install, median of 5). Writes the "Sandbox backends" section of
  * BENCHMARKS.md, which `npm run bench` keeps.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { replaceSection } from './sections.js';
+import { keptSection } from './bench-site.js';
 import { createContext } from '../../src/config.js';
 import { invoke } from '../../src/call/envelope.js';
 import { packageRoot, resolveInstance, siteDown, siteStatus, siteUp } from '../../src/sandbox/index.js';
@@ -18,12 +19,7 @@ export const END = '<!-- sandbox-backends:end -->';
 const file = join(packageRoot(), 'BENCHMARKS.md');
 
 /** The section as it is in BENCHMARKS.md now, for `npm run bench` to keep. */
-export async function backendSection(): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  return start >= 0 && end > start ? `\n${text.slice(start, end + END.length)}\n` : '';
-}
+export const backendSection = (): Promise<string> => keptSection(BEGIN, END);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const time = async (fn: () => Promise<unknown>) => {

@@ -11,14 +11,12 @@
  *
  *   npm run bench:cleanup [-- --runs 3 --sample 250]
  */
-import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { replaceSection } from './sections.js';
+import { benchInstance, grownSite, keptSection, withHeapPeak } from './bench-site.js';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
-import { packageRoot, readCredentials, restoreSnapshot, saveSnapshot, siteSeed, siteStatus, siteUp } from '../../src/sandbox/index.js';
-import { resolveInstance } from '../../src/sandbox/paths.js';
-import { runWpScript } from '../../src/sandbox/wp-scripts.js';
+import { packageRoot, restoreSnapshot, siteStatus } from '../../src/sandbox/index.js';
 import type { ToolContext } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { callTool, freshContext, median } from './measure.js';
@@ -33,16 +31,11 @@ const arg = (name: string, fallback: number) => {
 const RUNS = arg('--runs', 3);
 /** delete-tag one call at a time on this many tags, scaled to 5,000 (a full run takes ~20 minutes). */
 const SAMPLE = arg('--sample', 250);
-const SITE = { name: 'cleanup-bench', port: Number(process.env.CMS_BENCH_CLEANUP_PORT ?? 9302), log: (l: string) => console.error(`[bench:cleanup] ${l}`) };
+const SITE = benchInstance('bench:cleanup', { name: 'cleanup-bench', port: 9302, portVar: 'CMS_BENCH_CLEANUP_PORT' });
 const SNAPSHOT = 'bench_cleanup';
 
 /** The section as it is in BENCHMARKS.md now, for `npm run bench` to keep. */
-export async function cleanupSection(): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  return start >= 0 && end > start ? `\n${text.slice(start, end + END.length)}\n` : '';
-}
+export const cleanupSection = (): Promise<string> => keptSection(BEGIN, END);
 
 interface Seeded {
   tags: number[];
@@ -51,14 +44,8 @@ interface Seeded {
 }
 
 async function cleanupSite(): Promise<{ site: SandboxCredentials; seeded: Seeded }> {
-  await siteUp(SITE);
-  await siteSeed(SITE);
-  const seeded = await runWpScript<Seeded & { seconds: number }>(resolveInstance(SITE), SITE.port, '../bench/cleanup-site.php');
-  SITE.log(`seeded ${seeded.tags.length} tags, ${seeded.categories.length} categories, ${seeded.posts} posts in ${seeded.seconds} s`);
-  await saveSnapshot(SITE, SNAPSHOT);
-  const site = await readCredentials(SITE);
-  if (!site) throw new Error('cleanup-bench sandbox has no credentials');
-  return { site, seeded };
+  const { creds, grown } = await grownSite<Seeded & { seconds: number }>(SITE, { snapshot: SNAPSHOT, script: 'cleanup-site.php', fresh: true });
+  return { site: creds, seeded: grown as Seeded };
 }
 
 interface Sample {
@@ -72,18 +59,9 @@ interface Sample {
 async function sample(site: SandboxCredentials, job: (context: ToolContext) => Promise<number>): Promise<Sample> {
   await restoreSnapshot({ ...SITE, log: () => {} }, SNAPSHOT);
   const context = Object.assign(await freshContext(site), { journal: memoryJournal() });
-  globalThis.gc?.();
-  const base = process.memoryUsage().heapUsed;
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
-  }, 5);
   const started = performance.now();
-  const calls = await job(context);
-  const ms = performance.now() - started;
-  clearInterval(timer);
-  peak = Math.max(peak, process.memoryUsage().heapUsed);
-  return { ms, requests: context.client.stats.requests, calls, heapMb: (peak - base) / 1024 / 1024 };
+  const { value: calls, heapMb } = await withHeapPeak(() => job(context), 5);
+  return { ms: performance.now() - started, requests: context.client.stats.requests, calls, heapMb };
 }
 
 async function runs(site: SandboxCredentials, n: number, job: (context: ToolContext) => Promise<number>) {

@@ -19,8 +19,8 @@ import { findTool, runTool } from '../../src/call/index.js';
 import { FaultProxy, seededRandom } from '../../test/helpers/fault-proxy.js';
 import { replaceSection } from './sections.js';
 
-const BEGIN = '<!-- fleet:begin -->';
-const END = '<!-- fleet:end -->';
+export const BEGIN = '<!-- fleet:begin -->';
+export const END = '<!-- fleet:end -->';
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;

@@ -9,35 +9,26 @@
  *
  *   npm run bench:import [-- --sizes 1000,10000]
  */
-import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createContext } from '../../src/config.js';
-import { packageRoot, readCredentials, siteSeed, siteStatus, siteUp } from '../../src/sandbox/index.js';
+import { packageRoot, siteSeed, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import type { ToolContext } from '../../src/call/index.js';
 import { callTool } from './measure.js';
 import { replaceSection } from './sections.js';
+import { benchInstance, credentialsOf, keptSection, withHeapPeak } from './bench-site.js';
 
 export const BEGIN = '<!-- import-users:begin -->';
 export const END = '<!-- import-users:end -->';
 const file = join(packageRoot(), 'BENCHMARKS.md');
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = sizesArg > 0 ? (process.argv[sizesArg + 1] ?? '').split(',').map(Number) : [1000, 10_000];
-const SITE = {
-  name: process.env.CMS_BENCH_IMPORT || 'bench-import',
-  port: Number(process.env.CMS_BENCH_IMPORT_PORT ?? 8933),
-  log: (l: string) => console.error(`[bench:import] ${l}`),
-};
+const SITE = benchInstance('bench:import', { name: 'bench-import', nameVar: 'CMS_BENCH_IMPORT', port: 8933, portVar: 'CMS_BENCH_IMPORT_PORT' });
 
 /** The section as it is in BENCHMARKS.md now, for `npm run bench` to keep. */
-export async function importSection(): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  return start >= 0 && end > start ? `\n${text.slice(start, end + END.length)}\n` : '';
-}
+export const importSection = (): Promise<string> => keptSection(BEGIN, END);
 
 function csvOf(rows: number): string {
   const tag = Date.now().toString(36);
@@ -54,28 +45,16 @@ interface Step {
 
 /** Time, requests and peak heap growth of one step, on a client whose counter starts at zero. */
 async function step(context: ToolContext, job: () => Promise<unknown>): Promise<Step> {
-  global.gc?.();
-  const base = process.memoryUsage().heapUsed;
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
-  }, 20);
   context.client.stats.requests = 0;
   const started = performance.now();
-  try {
-    await job();
-  } finally {
-    clearInterval(timer);
-  }
-  peak = Math.max(peak, process.memoryUsage().heapUsed);
-  return { ms: performance.now() - started, requests: context.client.stats.requests, heapMb: (peak - base) / 2 ** 20 };
+  const { heapMb } = await withHeapPeak(job);
+  return { ms: performance.now() - started, requests: context.client.stats.requests, heapMb };
 }
 
 async function main() {
   await siteUp(SITE);
   await siteSeed(SITE);
-  const site = await readCredentials(SITE);
-  if (!site) throw new Error('no sandbox credentials');
+  const site = await credentialsOf(SITE);
   const rows: string[] = [];
   for (const size of SIZES) {
     const csv = csvOf(size);

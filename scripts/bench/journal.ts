@@ -14,13 +14,12 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createContext } from '../../src/config.js';
-import { packageRoot, readCredentials, siteUp } from '../../src/sandbox/index.js';
+import { packageRoot, siteUp } from '../../src/sandbox/index.js';
 import { runTool, findTool } from '../../src/call/index.js';
 import { changeStore } from '../../src/undo/change-store.js';
 import { fileJournal, newChangeId } from '../../src/undo/journal.js';
@@ -28,6 +27,7 @@ import { siteKey } from '../../src/undo/site-key.js';
 import { loadSqlite } from '../../src/undo/sqlite.js';
 import { writeProfiles } from '../../src/sites/store.js';
 import { replaceSection } from './sections.js';
+import { benchInstance, credentialsOf, keptSection } from './bench-site.js';
 
 const run = promisify(execFile);
 export const BEGIN = '<!-- journal:begin -->';
@@ -45,15 +45,10 @@ const SITES = 8;
 const RUNS = Number(arg('--runs') ?? 3);
 // Recent entries (one every 3 s up to now): retention deletes only entries past 90 days.
 const START = Date.now() - ENTRIES * 3_000;
-const SITE = { name: 'bench-journal', port: Number(process.env.CMS_BENCH_JOURNAL_PORT ?? 8932), log: (l: string) => console.error(`[bench:journal] ${l}`) };
+const SITE = benchInstance('bench:journal', { name: 'bench-journal', port: 8932, portVar: 'CMS_BENCH_JOURNAL_PORT' });
 
 /** The section as it is in BENCHMARKS.md now, for `npm run bench` to keep. */
-export async function journalSection(): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  return start >= 0 && end > start ? `\n${text.slice(start, end + END.length)}\n` : '';
-}
+export const journalSection = (): Promise<string> => keptSection(BEGIN, END);
 
 let seq = 0;
 /** One entry like the tools write (src/undo/record.ts), ~1.3 KB on average. */
@@ -197,8 +192,7 @@ async function storeReads(path: string, sites: string[], runId: string): Promise
 
 async function main() {
   await siteUp(SITE);
-  const site = await readCredentials(SITE);
-  if (!site) throw new Error('bench-journal sandbox has no credentials');
+  const site = await credentialsOf(SITE);
   const dir = mkdtempSync(join(tmpdir(), 'bench-journal-'));
   const store = join(dir, 'changes.db');
   const { urls, close } = await siteUrls(SITE.port);

@@ -1,6 +1,5 @@
 import os from 'node:os';
 import type { Measurement } from './measure.js';
-import { cliStartSection } from './extras.js';
 
 const ms = (m: Measurement) => `${m.ms.toFixed(0)} ms`;
 const x = (n: number) => `${n.toFixed(2)}×`;
@@ -54,12 +53,5 @@ ${toolRows}
 ## Output size
 
 \`list-users\` for ${r.output.users} users: ${r.output.ourBytes} bytes vs WordPress's raw JSON (context=edit) ${r.output.rawBytes} bytes — ${x(r.output.ratio)} smaller (target ≥5×).
-
-${cliStartSection(r.cli, r.runs)}
-
-## Tool schemas sent to the model
-
-The default toolsets' ${r.schemas.tools} tools of one site (enable-toolset included when offered) as ChatOpenAI sends them (captured at a scripted OpenAI-compatible server):
-${r.schemas.chars} characters, **${r.schemas.tokens} tokens** (o200k_base). Target ≤2,800 tokens (issue #21; 1,812 for the spec's 20 tools before it). Each toolset and \`all\`: docs/providers.md (test/agent/toolset-size.test.ts).
 `;
 }

@@ -1,38 +1,30 @@
 /**
  * `npm run bench`: builds a large site on a sandbox instance of its own ("bench", port 8930),
  * measures every tool, the bulk tools against the floor and the per-post pattern, listing,
- * output size, CLI start-up and the tool schemas' size, and writes BENCHMARKS.md.
- *
- * Then the large-site benchmark (20,000 tags, 2,000 categories, 5,000 users; large-site.ts), and
- * the fleet section (one call on 50 sites, fleet.ts; alone: `npm run bench:fleet`).
+ * output size and CLI start-up; then the large-site benchmark (20,000 tags, 2,000 categories,
+ * 5,000 users; large-site.ts), each bulk job beside WordPress doing it in one PHP process
+ * (floors.ts), the MCP server under load (mcp-load.ts) and the fleet section (fleet.ts). Each
+ * section replaces its own part of BENCHMARKS.md (between its markers): what is written by hand
+ * around them stays, and so do the sections other commands write (bench:undo, bench:import …).
  *
  *   npm run bench [-- --runs 5]
- *   npm run bench -- --large-only     only the large-site section of BENCHMARKS.md
+ *   npm run bench -- --only floors,mcp [--small] [--jobs prune-terms] [--seconds 5]
+ *       only these sections; names: report, large, floors, mcp, fleet, and the ones with a command
+ *       of their own (undo, cleanup, import, journal, backends, network, start), run as that command
+ *   npm run bench -- --large-only     the same as --only large
  */
 import { execFileSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createContext } from '../../src/config.js';
-import {
-  packageRoot,
-  readCredentials,
-  restoreSnapshot,
-  saveSnapshot,
-  siteSeed,
-  siteStatus,
-  siteUp,
-} from '../../src/sandbox/index.js';
-import { runWpScript } from '../../src/sandbox/wp-scripts.js';
-import { resolveInstance } from '../../src/sandbox/paths.js';
+import { packageRoot, restoreSnapshot, siteStatus } from '../../src/sandbox/index.js';
+import { benchInstance, grownSite, keptSection } from './bench-site.js';
 import { allPostIds, benchAssign, benchMerge } from './bulk.js';
 import { benchGenreAssign, benchGenreRemove } from './bulk-terms.js';
-import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOutputSize, benchUsersCutoff } from './extras.js';
-import { backendSection } from './backends.js';
-import { undoSection } from './undo.js';
-import { cleanupSection } from './cleanup.js';
-import { importSection } from './import-users.js';
-import { journalSection } from './journal.js';
-import { fleetSection } from './fleet.js';
+import { benchCliStart, benchListing, benchNodes, benchToolSchemas, benchUserOutputSize, benchUsersCutoff, CLI_BEGIN, CLI_END, cliStartSection } from './extras.js';
+import { BEGIN as FLEET_BEGIN, END as FLEET_END, fleetSection } from './fleet.js';
+import { BEGIN as FLOORS_BEGIN, END as FLOORS_END, floorOptions, floorsSection } from './floors.js';
+import { BEGIN as MCP_BEGIN, END as MCP_END, mcpSection } from './mcp-load.js';
+import { replaceSection } from './sections.js';
 import { renderReport } from './report.js';
 import { benchTools } from './tool-cases.js';
 import { LARGE_END, LARGE_START, renderLargeSite } from './large-report.js';
@@ -40,23 +32,11 @@ import { benchLargeSite } from './large-site.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
-const BENCH = { name: 'bench', port: Number(process.env.CMS_BENCH_PORT ?? 8930), log: (l: string) => console.error(`[bench] ${l}`) };
+const BENCH = benchInstance('bench', { name: 'bench', port: 8930, portVar: 'CMS_BENCH_PORT' });
 const LARGE = 'bench_large';
 
 async function largeSite() {
-  await siteUp(BENCH);
-  try {
-    await restoreSnapshot(BENCH, LARGE);
-  } catch {
-    await siteSeed(BENCH);
-    const inst = resolveInstance(BENCH);
-    const grown = await runWpScript(inst, BENCH.port, '../bench/large-site.php');
-    BENCH.log(`large site: ${JSON.stringify(grown)}`);
-    await saveSnapshot(BENCH, LARGE);
-  }
-  const site = await readCredentials(BENCH);
-  if (!site) throw new Error('bench sandbox has no credentials');
-  return site;
+  return (await grownSite(BENCH, { snapshot: LARGE, script: 'large-site.php' })).creds;
 }
 
 // Renamed when huge-site.php grows, so an older snapshot is not reused.
@@ -64,19 +44,8 @@ const HUGE = 'bench_huge_posts';
 
 /** The large-site section: its own snapshot of the bench sandbox, seeded once with SQL. */
 async function largeSiteSection(): Promise<string> {
-  await siteUp(BENCH);
-  let seedSeconds = 0;
-  try {
-    await restoreSnapshot(BENCH, HUGE);
-  } catch {
-    await siteSeed(BENCH);
-    const grown = await runWpScript<{ seconds: number }>(resolveInstance(BENCH), BENCH.port, '../bench/huge-site.php');
-    BENCH.log(`huge site: ${JSON.stringify(grown)}`);
-    seedSeconds = grown.seconds;
-    await saveSnapshot(BENCH, HUGE);
-  }
-  const site = await readCredentials(BENCH);
-  if (!site) throw new Error('bench sandbox has no credentials');
+  const { creds: site, grown } = await grownSite<{ seconds: number }>(BENCH, { snapshot: HUGE, script: 'huge-site.php' });
+  const seedSeconds = grown?.seconds ?? 0;
   const client = createContext(site).client;
   const counts = {
     tags: await client.count('/wp/v2/tags', { hide_empty: false }),
@@ -89,25 +58,45 @@ async function largeSiteSection(): Promise<string> {
   return renderLargeSite(result, counts, seedSeconds, (await siteStatus(BENCH)).wordpress);
 }
 
-async function largeOnly() {
-  const section = await largeSiteSection();
-  const path = join(packageRoot(), 'BENCHMARKS.md');
-  const current = await readFile(path, 'utf8').catch(() => '# Benchmarks\n');
-  const start = current.indexOf(LARGE_START);
-  const end = current.indexOf(LARGE_END);
-  const next =
-    start >= 0 && end > start
-      ? `${current.slice(0, start)}${section.trimEnd()}${current.slice(end + LARGE_END.length)}`
-      : `${current.trimEnd()}\n\n${section}`;
-  await writeFile(path, next);
-  console.log(section);
+const BENCHMARKS_FILE = join(packageRoot(), 'BENCHMARKS.md');
+const REPORT_BEGIN = '<!-- report:begin -->';
+const REPORT_END = '<!-- report:end -->';
+
+/** Sections a command of their own writes (run as that command by --only). */
+const OWN_COMMANDS: Record<string, string> = {
+  undo: 'undo.ts',
+  cleanup: 'cleanup.ts',
+  import: 'import-users.ts',
+  journal: 'journal.ts',
+  backends: 'backends.ts',
+  network: 'network-users.ts',
+  start: 'start.ts',
+};
+
+/** Sections measured here, each written in place. */
+const SECTIONS: Record<string, () => Promise<void>> = {
+  report: reportSection,
+  large: async () => replaceSection(BENCHMARKS_FILE, LARGE_START, LARGE_END, await largeSiteSection()),
+  floors: async () => {
+    const options = floorOptions(process.argv);
+    const kept = options.jobs ? await keptSection(FLOORS_BEGIN, FLOORS_END) : '';
+    await replaceSection(BENCHMARKS_FILE, FLOORS_BEGIN, FLOORS_END, await floorsSection(options, kept));
+  },
+  mcp: async () => {
+    const at = process.argv.indexOf('--seconds');
+    await replaceSection(BENCHMARKS_FILE, MCP_BEGIN, MCP_END, await mcpSection(at > 0 ? { seconds: Number(process.argv[at + 1]) } : {}));
+  },
+  fleet: async () => replaceSection(BENCHMARKS_FILE, FLEET_BEGIN, FLEET_END, await fleetSection()),
+};
+
+function build() {
+  BENCH.log('building dist/ (the CLI start-up and the MCP server run the built bin)');
+  execFileSync('npm', ['run', 'build'], { cwd: packageRoot(), stdio: 'inherit' });
 }
 
-async function main() {
-  if (process.argv.includes('--large-only')) return largeOnly();
+/** Every tool, the bulk jobs against paged REST and per-post writes, listing, output size, CLI start-up. */
+async function reportSection() {
   const started = Date.now();
-  BENCH.log('building dist/ for the CLI start-up measurement');
-  execFileSync('npm', ['run', 'build'], { cwd: packageRoot(), stdio: 'inherit' });
   const site = await largeSite();
   const client = createContext(site).client;
   const postIds = await allPostIds(client);
@@ -141,13 +130,28 @@ async function main() {
   const cli = [];
   for (const { node, version } of benchNodes()) cli.push({ version, cli: await benchCliStart(RUNS, node) });
   const schemas = await benchToolSchemas(site);
-
-  BENCH.log('large site (20,000 tags, 2,000 categories, 5,000 users)');
-  const large = await largeSiteSection();
+  // The tool schemas' section is kept by test/agent/schema-size.test.ts (the same capture); logged here.
+  BENCH.log(`tool schemas: ${JSON.stringify(schemas)}`);
   const wordpress = (await siteStatus(BENCH)).wordpress;
-  const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, cli, schemas, seconds: (Date.now() - started) / 1000 });
-  await writeFile(join(packageRoot(), 'BENCHMARKS.md'), `${report}\n${large}${await backendSection()}${await undoSection()}${await importSection()}${await journalSection()}\n\n${await fleetSection()}\n${await cleanupSection()}`);
-  console.log(report);
+  const report = renderReport({ runs: RUNS, wordpress, counts, assign, merge, genreAssign, genreRemove, tools, listing, users, cutoff, output, seconds: (Date.now() - started) / 1000 });
+  await replaceSection(BENCHMARKS_FILE, REPORT_BEGIN, REPORT_END, `${REPORT_BEGIN}\n${report.trimEnd()}\n${REPORT_END}`);
+  await replaceSection(BENCHMARKS_FILE, CLI_BEGIN, CLI_END, cliStartSection(cli, RUNS));
+}
+
+async function main() {
+  const at = process.argv.indexOf('--only');
+  const only = process.argv.includes('--large-only') ? ['large'] : at > 0 ? (process.argv[at + 1] ?? '').split(',').filter(Boolean) : undefined;
+  const unknown = (only ?? []).filter((name) => !(name in SECTIONS) && !(name in OWN_COMMANDS));
+  if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}: ${[...Object.keys(SECTIONS), ...Object.keys(OWN_COMMANDS)].join(', ')}`);
+  const names = only ?? ['report', 'large', 'floors', 'mcp', 'fleet'];
+  if (names.some((name) => name === 'report' || name === 'mcp')) build();
+  for (const name of names) {
+    const started = Date.now();
+    BENCH.log(`section ${name}`);
+    if (name in SECTIONS) await SECTIONS[name]!();
+    else execFileSync(process.execPath, ['--import', 'tsx', join(packageRoot(), 'scripts', 'bench', OWN_COMMANDS[name]!)], { stdio: 'inherit' });
+    BENCH.log(`section ${name}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
 }
 
 main().catch((err) => {

@@ -9,16 +9,14 @@
  *
  *   npm run bench:undo [-- --runs 3]
  */
-import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { replaceSection } from './sections.js';
+import { benchInstance, grownSite, keptSection } from './bench-site.js';
 import { chunk, type WordPressClient } from '../../src/client/index.js';
 import { createContext } from '../../src/config.js';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
-import { packageRoot, readCredentials, restoreSnapshot, saveSnapshot, siteSeed, siteStatus, siteUp } from '../../src/sandbox/index.js';
-import { resolveInstance } from '../../src/sandbox/paths.js';
-import { runWpScript } from '../../src/sandbox/wp-scripts.js';
+import { packageRoot, restoreSnapshot, siteStatus } from '../../src/sandbox/index.js';
 import type { ToolContext } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
@@ -34,29 +32,14 @@ const STATUSES = 'publish,draft,pending,private,future';
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
 // Its own instance, so it never restores a snapshot under another run's feet.
-const SITE = { name: 'bench-undo', port: Number(process.env.CMS_BENCH_UNDO_PORT ?? 8931), log: (l: string) => console.error(`[bench:undo] ${l}`) };
+const SITE = benchInstance('bench:undo', { name: 'bench-undo', port: 8931, portVar: 'CMS_BENCH_UNDO_PORT' });
 const SNAPSHOT = 'bench_large';
 
 /** The section as it is in BENCHMARKS.md now, for `npm run bench` to keep. */
-export async function undoSection(): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  return start >= 0 && end > start ? `\n${text.slice(start, end + END.length)}\n` : '';
-}
+export const undoSection = (): Promise<string> => keptSection(BEGIN, END);
 
 async function largeSite(): Promise<SandboxCredentials> {
-  await siteUp(SITE);
-  try {
-    await restoreSnapshot(SITE, SNAPSHOT);
-  } catch {
-    await siteSeed(SITE);
-    SITE.log(`large site: ${JSON.stringify(await runWpScript(resolveInstance(SITE), SITE.port, '../bench/large-site.php'))}`);
-    await saveSnapshot(SITE, SNAPSHOT);
-  }
-  const site = await readCredentials(SITE);
-  if (!site) throw new Error('bench-undo sandbox has no credentials');
-  return site;
+  return (await grownSite(SITE, { snapshot: SNAPSHOT, script: 'large-site.php' })).creds;
 }
 
 type PostCats = { id: number; categories: number[] };

@@ -34,7 +34,11 @@ export async function runTool(tool: AnyToolDefinition, context: ToolContext, raw
   try {
     // Every request of this call (tool code, paging, batches) stops when the call is cancelled.
     const result = await withAbortSignal(context.signal, async () => {
-      user = (await context.client.connect()).username;
+      // A write asks who is signed in first (its journal and audit log name the account); a read
+      // or a dry run has its first answer check the credentials instead: one request less (#61).
+      // (A client made for one call, as a fleet's list-sites has, logs in nowhere: nothing to check.)
+      if (!dryRun && !tool.annotations.readOnly) user = (await context.client.connect()).username;
+      else context.client.checkWithFirstAnswer?.();
       if (dryRun) return enforceBudget(await previewCall(tool, context, params), answerBudget(context));
       // The change journal (src/undo/record.ts): the state the write replaces, read first.
       change = await beginChange(tool, context, params, secrets);

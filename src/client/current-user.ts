@@ -12,6 +12,23 @@ export interface CurrentUser {
   registered?: string;
 }
 
+/**
+ * The companion plugin's `X-CMS-Admin-User: <id> <login>` (0.7.0, includes/request-user.php): the
+ * answer was served to a logged-in account, so its credentials were accepted.
+ */
+export const USER_HEADER = 'x-cms-admin-user';
+
+/** The account an answer was served to, from USER_HEADER; undefined without it (no plugin, or not logged in). */
+export function servedTo(value: unknown): { id: number; username: string } | undefined {
+  const match = typeof value === 'string' ? /^(\d+) (\S+)$/.exec(value) : null;
+  if (!match || match[1] === '0') return undefined;
+  try {
+    return { id: Number(match[1]), username: decodeURIComponent(match[2] as string) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** What this needs of the client (not its class: that would be an import cycle). */
 interface UserSource {
   readonly siteUrl: string;

@@ -1,5 +1,5 @@
 import { type BatchItemResult, type BatchRequest, sendBatches } from './batch.js';
-import { type CurrentUser, fetchCurrentUser } from './current-user.js';
+import { type CurrentUser, fetchCurrentUser, servedTo, USER_HEADER } from './current-user.js';
 import { redactUrl, redactUrlsIn, WordPressError } from './errors.js';
 import { insecureHttpAllowed, insecureHttpProblem } from './insecure-http.js';
 import { numberHeader, type Query } from './http-helpers.js';
@@ -97,6 +97,13 @@ export class WordPressClient {
   readonly #onWarning: (message: string) => void;
   readonly #warned = new Set<string>();
   #me: Promise<CurrentUser> | undefined;
+  /**
+   * The credentials' check: `armed` by checkWithFirstAnswer() (a read without connect(), #61),
+   * `done` once connect() answered or an answer named the account (USER_HEADER).
+   */
+  #check: 'none' | 'armed' | 'done' = 'none';
+  /** connect()'s own request, which the check of the credentials must not wait for. */
+  readonly #asking = new WeakSet<WpRequest>();
   #index: Promise<RestIndex> | undefined;
   readonly #indexFields: string;
   /** The REST index's top-level fields `index()` reads and caches (`namespaces` and `indexFields`). */
@@ -145,9 +152,13 @@ export class WordPressClient {
       }
       const { raw, parsed, url } = sent;
       if (parsed.kind === 'json' && (raw.status < 300 || (method === 'HEAD' && raw.status < 400))) {
+        await this.#confirm(req, raw);
         return this.#answer(raw, parsed.value as T);
       }
-      if (method === 'HEAD' && parsed.kind === 'empty' && raw.status < 300) return this.#answer(raw, undefined as T);
+      if (method === 'HEAD' && parsed.kind === 'empty' && raw.status < 300) {
+        await this.#confirm(req, raw);
+        return this.#answer(raw, undefined as T);
+      }
       const error =
         parsed.kind === 'json' ? jsonError(raw, parsed.value, method, url) : notJsonError(raw, parsed, method, url);
       const passing = RETRYABLE_STATUS.has(raw.status) || (parsed.kind === 'other' && cutJson(raw.status, raw.body));
@@ -156,8 +167,30 @@ export class WordPressClient {
         continue;
       }
       if (error.code === 'rest_no_route') this.forgetNamespaces();
+      // WordPress refused before the credentials were confirmed: if they are the cause, connect()
+      // says so (authentication_failed, with the fix) instead; else this answer stands. A page
+      // (a firewall's) is no answer about credentials (#28): it stands as it is.
+      const refused = parsed.kind === 'json' && (raw.status === 401 || raw.status === 403);
+      if (refused && this.#check === 'armed' && !this.#asking.has(req)) await this.connect();
       throw error;
     }
+  }
+
+  /**
+   * Checks the credentials with the next answer instead of connect() first (#61: a read makes one
+   * request): an answer the companion plugin says was served to the account confirms them; one
+   * without that (no plugin, or a visitor's answer: WordPress serves public routes to credentials
+   * that never arrived) asks connect() then, and so does WordPress refusing the request (401/403),
+   * so an authentication failure is connect()'s clear error, as before. Nothing once connected.
+   */
+  checkWithFirstAnswer(): void {
+    if (this.#check === 'none') this.#check = 'armed';
+  }
+
+  async #confirm(req: WpRequest, raw: RawResponse): Promise<void> {
+    if (this.#check !== 'armed' || this.#asking.has(req)) return;
+    if (servedTo(raw.headers[USER_HEADER])) this.#check = 'done';
+    else await this.connect();
   }
 
   #answer<T>(raw: RawResponse, data: T): WpResponse<T> {
@@ -244,7 +277,15 @@ export class WordPressClient {
    * visitor, so without this check bad credentials only surface later as a 401 on a write.
    */
   connect(): Promise<CurrentUser> {
-    this.#me ??= fetchCurrentUser(this);
+    const ask = async <T>(path: string, query?: Query): Promise<T> => {
+      const req = { path, query };
+      this.#asking.add(req);
+      return (await this.request<T>(req)).data;
+    };
+    this.#me ??= fetchCurrentUser({ siteUrl: this.siteUrl, username: this.username, credentialsFrom: this.credentialsFrom, get: ask }).then((me) => {
+      this.#check = 'done';
+      return me;
+    });
     this.#me.catch(() => {
       this.#me = undefined;
     });

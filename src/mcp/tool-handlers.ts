@@ -1,6 +1,4 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { describeTool, modelParameters } from '../adapters/json-schema.js';
 import { closestNames, resolveCall, withIds } from '../call/envelope.js';
 import {
   type AnyToolDefinition,
@@ -12,7 +10,6 @@ import {
   fleetTools,
   isDryRun,
   isFleet,
-  namedSchema,
   runOnFleet,
   runTool,
   type ToolContext,
@@ -23,6 +20,9 @@ import {
   ToolsetSession,
 } from '../call/index.js';
 import { previewOutput } from '../tools/output-schemas.js';
+import { enableToolsetListing, type McpTool, mcpToolList } from './tool-list.js';
+
+export type { McpTool };
 
 /** What `createMcpServer` offers (the options both protocol revisions share). */
 export interface ToolHandlerOptions {
@@ -44,14 +44,6 @@ export interface McpToolResult {
   isError: boolean;
 }
 
-export interface McpTool {
-  name: string;
-  description: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  outputSchema?: { type: 'object'; [key: string]: unknown };
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-}
-
 /**
  * The tools over MCP, whatever the protocol revision: `list()` is tools/list's tools (the
  * registry's order: deterministic), `call()` is one tools/call through the envelope, the one
@@ -71,25 +63,8 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
   const toolsets = options.toolsets ?? new ToolsetSession(tools, fleet ? { ...filter, fleet: true } : filter);
   const listed = () => (fleet ? fleetTools(toolsets.tools()) : toolsets.tools());
   return {
-    list: () => [
-      ...listed().map((tool) => {
-        const described = describeTool(tool);
-        return {
-          name: described.name,
-          description: described.description,
-          // As the model sees it: a login, an email or a slug where an id goes (strings; #52.1).
-          inputSchema: (options.strict ? modelParameters(tool, { strict: true }) : namedSchema(tool, described.inputSchema)) as McpTool['inputSchema'],
-          ...(tool.outputSchema && !fleet && { outputSchema: outputSchemaOf(tool) }),
-          annotations: {
-            readOnlyHint: tool.annotations.readOnly,
-            destructiveHint: tool.annotations.destructive,
-            idempotentHint: tool.annotations.idempotent,
-            openWorldHint: false,
-          },
-        };
-      }),
-      ...enableToolsetListing(toolsets),
-    ],
+    // Built once per selection and kept (tool-list.ts); enable-toolset changes the selection.
+    list: () => mcpToolList(toolsets.tools(), { strict: Boolean(options.strict), fleet: Boolean(fleet) }, enableToolsetListing(toolsets.enableTool())),
     async call(name, params, approver, signal) {
       if (name === ENABLE_TOOLSET && toolsets.enableTool()) {
         const outcome = toolsets.enable(params ?? {});
@@ -169,39 +144,6 @@ function unlistedTool(
   return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data: { code, tool: shown, closest: close } });
 }
 
-/** enable-toolset in tools/list while some toolset is not enabled. */
-function enableToolsetListing(toolsets: ToolsetSession): McpTool[] {
-  const spec = toolsets.enableTool();
-  if (!spec) return [];
-  const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-  return [{ name: spec.name, description: spec.description, inputSchema: spec.inputSchema, outputSchema: ENABLE_TOOLSET_OUTPUT, annotations }];
-}
-
-/** enable-toolset's answer (like every listed tool, it has an outputSchema and returns structuredContent). */
-const ENABLE_TOOLSET_OUTPUT = {
-  type: 'object' as const,
-  properties: {
-    enabled: { type: 'string' },
-    tools: { type: 'array', items: { type: 'string' } },
-    toolsets: { type: 'array', items: { type: 'string' } },
-    note: { type: 'string' },
-  },
-  required: ['enabled', 'tools', 'toolsets'],
-};
-
 export function errorResult(error: ToolErrorPayload): McpToolResult {
   return { content: [{ type: 'text' as const, text: JSON.stringify({ error }) }], isError: true };
-}
-
-/**
- * The tool's outputSchema as JSON schema (an object schema, as MCP requires); a write tool's
- * also admits its dry run's answer (`{dry_run: true, …}`).
- */
-function outputSchemaOf(tool: AnyToolDefinition): { type: 'object'; [key: string]: unknown } {
-  const json = (schema: z.ZodObject) => {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
-    return rest as { type: 'object'; [key: string]: unknown };
-  };
-  const own = json(tool.outputSchema as z.ZodObject);
-  return tool.annotations.readOnly ? own : { type: 'object', anyOf: [own, json(previewOutput)] };
 }

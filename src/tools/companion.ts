@@ -68,6 +68,8 @@ export const COMPANION_ROUTES = {
   'terms/prune': '0.6.0',
   /** 0.6.0: WordPress's stored counts recomputed (wp_update_term_count_now), what changed. */
   'terms/recount': '0.6.0',
+  /** 0.7.0 (#61): near-duplicate groups with their counts in one request a page (term-duplicates.php). */
+  'term-duplicates': '0.7.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

@@ -120,6 +120,13 @@ export const BUDGETS = {
     full: 1_000,
     why: "the issue's mess (#51): 300 of 500 tags used by nothing or only by drafts, so a prune spans requests of 500 and its undo recreates hundreds of terms with their posts",
   },
+  duplicateSite: {
+    test: 'test/wordpress/cleanup/duplicate-terms.test.ts',
+    unit: 'tags seeded',
+    quick: 3_000,
+    full: 25_000,
+    why: 'still six times the 500 terms the old code read a request, so one request a page against one a 500 terms shows, and several pages of groups to follow',
+  },
 } as const satisfies Record<string, BudgetEntry>;
 
 export type BudgetName = keyof typeof BUDGETS;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateGroups, duplicateKey } from '../../src/tools/taxonomy/find-duplicate-terms.js';
+import { duplicateGroups, duplicateKey } from '../../src/tools/taxonomy/duplicate-terms.js';
 
 describe('find-duplicate-terms: which names are one', () => {
   it('case, accents, spacing, punctuation and a plural s do not matter', () => {
@@ -20,7 +20,7 @@ describe('find-duplicate-terms: which names are one', () => {
     const term = (id: number, name: string, posts: number) => ({ id, name, slug: String(id), parent: 0, posts });
     const groups = duplicateGroups([term(1, 'React', 1), term(2, 'react', 5), term(3, 'ReactJS', 9), term(4, 'REACT ', 5), term(5, 'Vue', 3)]);
     expect(groups).toEqual([
-      { name: 'react', target_id: 2, terms: [term(2, 'react', 5), term(4, 'REACT ', 5), term(1, 'React', 1)] },
+      { key: 'react', name: 'react', target_id: 2, terms: [term(2, 'react', 5), term(4, 'REACT ', 5), term(1, 'React', 1)] },
     ]);
   });
 });

@@ -56,3 +56,12 @@ it('drops events older than maxAgeMs', async () => {
   expect(store.size().events).toBe(1);
   expect((await replay(store, old)).sent.map((e) => e.message)).toEqual([note(2)]);
 });
+
+it('counts a tools/list answer by its size as JSON, its list measured once (#61)', async () => {
+  const store = new SessionEventStore();
+  const tools = Array.from({ length: 30 }, (_, i) => ({ name: `tool-${i}`, description: 'x'.repeat(200), inputSchema: { type: 'object' } }));
+  const answer = (id: number) => ({ jsonrpc: '2.0', id, result: { tools } }) as JSONRPCMessage;
+  for (const id of [1, 22, 333]) await store.storeEvent('a', answer(id));
+  const exact = [1, 22, 333].reduce((sum, id) => sum + JSON.stringify(answer(id)).length, 0);
+  expect(Math.abs(store.size().bytes - exact)).toBeLessThanOrEqual(3 * 16);
+});

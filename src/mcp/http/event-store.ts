@@ -36,7 +36,7 @@ export class SessionEventStore implements EventStore {
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const bytes = JSON.stringify(message).length;
+    const bytes = bytesOf(message);
     const stored = { streamId, seq: ++this.seq, message, bytes, at: Date.now() };
     this.events.push(stored);
     this.bytes += bytes;
@@ -88,3 +88,25 @@ function parse(eventId: string): { streamId: string; seq: number } | undefined {
   if (at <= 0 || !Number.isSafeInteger(seq) || seq < 1) return undefined;
   return { streamId: eventId.slice(0, at), seq };
 }
+
+/** Tools lists measured: a selection's list is one array, kept (mcp/tool-list.ts). */
+const listBytes = new WeakMap<object, number>();
+
+/**
+ * A message's size as JSON. A tools/list answer is measured by its list, once per list: writing
+ * the answer already serialises its 30–60 kB (the SDK's SSE event), and a second serialisation
+ * per request here was a quarter of the server's CPU under load (#61).
+ */
+function bytesOf(message: JSONRPCMessage): number {
+  const tools = (message as { result?: { tools?: unknown } }).result?.tools;
+  if (!Array.isArray(tools)) return JSON.stringify(message).length;
+  let bytes = listBytes.get(tools);
+  if (bytes === undefined) {
+    bytes = JSON.stringify(tools).length;
+    listBytes.set(tools, bytes);
+  }
+  // The envelope around the list: {"jsonrpc":"2.0","id":…,"result":{"tools":…}}, and any _meta.
+  const { tools: _list, ...rest } = (message as { result: Record<string, unknown> }).result;
+  return bytes + JSON.stringify({ ...message, result: rest }).length + 10;
+}
+

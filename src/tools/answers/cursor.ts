@@ -12,6 +12,8 @@ export interface CursorState {
   last: number | string;
   /** The listing's total then; fewer now means items before the offset may have gone. */
   total: number;
+  /** A listing the site keeps for its next pages (find-duplicate-terms' snapshot id), if any. */
+  snapshot?: string;
 }
 
 interface Encoded {
@@ -21,6 +23,7 @@ interface Encoded {
   o: number;
   l: number | string;
   n: number;
+  s?: string;
 }
 
 /** Short fingerprint of a tool's filters, so a cursor only continues the listing it came from. */
@@ -36,6 +39,7 @@ function fingerprint(filters: Record<string, unknown>): string {
 /** An opaque cursor bound to the tool and its filters. */
 export function encodeCursor(tool: string, filters: Record<string, unknown>, state: CursorState): string {
   const payload: Encoded = { v: 1, t: tool, f: fingerprint(filters), o: state.offset, l: state.last, n: state.total };
+  if (state.snapshot !== undefined) payload.s = state.snapshot;
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
@@ -66,5 +70,6 @@ export function decodeCursor(tool: string, filters: Record<string, unknown>, cur
     throw cursorError(tool, `it came from ${from}, not ${tool}`);
   }
   if (payload.f !== fingerprint(filters)) throw cursorError(tool, 'it was made with other filters');
-  return { offset: payload.o as number, last: payload.l as number | string, total: payload.n as number };
+  const snapshot = typeof payload.s === 'string' ? { snapshot: payload.s } : {};
+  return { offset: payload.o as number, last: payload.l as number | string, total: payload.n as number, ...snapshot };
 }

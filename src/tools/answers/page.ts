@@ -14,8 +14,11 @@ export const pagingParams = {
 
 /** One listing's items in a stable order, a window at a time. */
 export interface ListSource<T> {
-  /** `count` items from `offset` in the listing's order, and how many match in all. */
-  fetch(window: { offset: number; count: number; knownTotal?: number }): Promise<{ items: T[]; total: number }>;
+  /**
+   * `count` items from `offset` in the listing's order, and how many match in all; `snapshot`:
+   * the id of a listing the site keeps for the next pages (given back with the next window).
+   */
+  fetch(window: { offset: number; count: number; knownTotal?: number; snapshot?: string }): Promise<{ items: T[]; total: number; snapshot?: string }>;
   /** The order key (id or slug): strictly increasing along the listing. */
   key(item: T): number | string;
 }
@@ -54,7 +57,7 @@ export async function listPage<T>(
   const state = request.cursor === undefined ? undefined : decodeCursor(tool, filters, request.cursor);
   const offset = state?.offset ?? 0;
   const limit = request.limit ?? request.defaultLimit;
-  const { items, total } = await source.fetch({ offset, count: limit, knownTotal: state?.total });
+  const { items, total, snapshot } = await source.fetch({ offset, count: limit, knownTotal: state?.total, snapshot: state?.snapshot });
   if (state) checkFresh(tool, source, state, items, total);
 
   const budget = request.limit === undefined ? defaultPageBudget(context) : answerBudget(context);
@@ -66,7 +69,7 @@ export async function listPage<T>(
     const page: ListPage & Record<string, unknown> = {
       total,
       items: shown,
-      next_cursor: hasMore ? encodeCursor(tool, filters, { offset: reached, last: source.key(lastItem), total }) : null,
+      next_cursor: hasMore ? encodeCursor(tool, filters, { offset: reached, last: source.key(lastItem), total, snapshot }) : null,
       ...extra,
     };
     if (hasMore) {

@@ -114,8 +114,8 @@ describe('HTML instead of the REST API', () => {
     },
   );
 
-  it('a challenge page on the very first request (/users/me) is http_403 naming the page, not a password problem', async () => {
-    proxy().quirk({ html: { status: 403, page: 'challenge', path: /users\/me/ } });
+  it('a challenge page on the very first request (the read itself, #61) is http_403 naming the page, not a password problem', async () => {
+    proxy().quirk({ html: { status: 403, page: 'challenge', path: /^\/wp-json\// } });
     const outcome = await callIn(siteAt(proxy().url), 'get-cms-tags');
     expect(outcome).toMatchObject({ ok: false, error: { code: 'http_403' } });
     if (!outcome.ok) {
@@ -125,7 +125,7 @@ describe('HTML instead of the REST API', () => {
   });
 
   it('the same through `cms-admin invoke`, as the user who filed #28 ran it: http_403 naming the page, exit 1', async () => {
-    proxy().quirk({ html: { status: 403, page: 'challenge', path: /users\/me/ } });
+    proxy().quirk({ html: { status: 403, page: 'challenge', path: /^\/wp-json\// } });
     const { username, appPassword } = testSite();
     const run = await runCli(['invoke', '{"tool":"get-cms-tags"}'], {
       env: { CMS_URL: proxy().url, CMS_USERNAME: username, CMS_APP_PASSWORD: appPassword, CMS_JOURNAL: 'off' },
