@@ -60,6 +60,16 @@ export const COMPANION_ROUTES = {
   'terms/prune': '0.6.0',
   /** 0.6.0: WordPress's stored counts recomputed (wp_update_term_count_now), what changed. */
   'terms/recount': '0.6.0',
+  /**
+   * 0.7.0 (#59, #61; term-bulk.php): bulk term writes conditional on the state they were planned
+   * on, each item read again as it is written, in the client's time budget: objects migrated
+   * between taxonomies, terms deleted only where nothing unplanned holds them, parents set only
+   * where still as planned; and the bulk post-terms route's `budget_ms`.
+   */
+  'terms/migrate-objects': '0.7.0',
+  'terms/delete': '0.7.0',
+  'terms/parent': '0.7.0',
+  'post-terms/budget': '0.7.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

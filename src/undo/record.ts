@@ -10,6 +10,7 @@ import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
 import { put } from './types.js';
 import { locateCreated, readState, type UndoScope, type UndoState } from './state.js';
+import type { DoneState, PostTermChange } from '../tools/undo-data.js';
 
 /** What journalling a write left to say in its answer. */
 export interface FinishedChange {
@@ -138,7 +139,7 @@ export async function beginChange(
     if (failure && (!undo || whyNot)) return drop();
     let after: UndoState = {};
     // What the tool says its execute changed (#47.2), when it says: journalled as it is.
-    let done: Pick<UndoState, 'post_changes'> | undefined;
+    let done: DoneState | undefined;
     if (undo && !whyNot) {
       done = failure ? undefined : undo.done?.(result, params);
       const created = failure ? {} : (undo.created?.(result, params) ?? {});
@@ -170,14 +171,23 @@ export async function beginChange(
       }
     }
     // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
-    const delta =
-      done?.post_changes ??
-      (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined);
+    const delta = maybeDone(
+      before,
+      done?.post_changes ?? (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined),
+      done?.maybe_post_changes,
+    );
+    // Terms whose write's answer was lost (#59.12): as the call would leave them (undo compares with the site).
+    mayHaveDone(after, done?.terms);
+    if (after.also) mayHaveDone(after.also, done?.also?.terms);
     // A second taxonomy (migrate-terms' source): its posts' own change too.
-    const alsoDelta =
-      before.also?.posts && after.also && scope.also?.postTerms
-        ? postChangesOf(before.also, after.also, scope.also.postTerms)
-        : undefined;
+    const alsoDelta = maybeDone(
+      before.also ?? {},
+      done?.also?.post_changes ??
+        (before.also?.posts && after.also && scope.also?.postTerms
+          ? postChangesOf(before.also, after.also, scope.also.postTerms)
+          : undefined),
+      done?.also?.maybe_post_changes,
+    );
     const changed =
       (delta
         ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length
@@ -288,6 +298,32 @@ function safeSummary(make: () => string, result: unknown): string {
 
 function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
+/** Posts' changes that may have been made (#59.12) beside those known, less what each post had before. */
+function maybeDone(
+  before: UndoState,
+  known: Record<string, PostTermChange> | undefined,
+  maybe: Record<string, PostTermChange> | undefined,
+): Record<string, PostTermChange> | undefined {
+  if (!maybe) return known;
+  const out = { ...known };
+  for (const [id, change] of Object.entries(maybe)) {
+    const had = before.posts?.[id];
+    const added = change.added.filter((t) => !had?.includes(t));
+    const removed = change.removed.filter((t) => !had || had.includes(t));
+    if (added.length || removed.length) out[id] = { added, removed };
+  }
+  return out;
+}
+
+/** Terms recorded as the call would leave them, over what the read after it found. */
+function mayHaveDone(after: UndoState, terms: DoneState['terms']): void {
+  for (const [id, state] of Object.entries(terms ?? {})) {
+    const read = after.terms?.[id];
+    if (state === null) put(after, 'terms', Number(id), null);
+    else if (read) put(after, 'terms', Number(id), { ...read, ...state });
+  }
 }
 
 /** Objects whose state differs between two readings. */
