@@ -103,7 +103,7 @@ function cms_admin_rest_terms_parent(WP_REST_Request $request)
 {
     $taxonomy = (string) $request['taxonomy'];
     if (!is_taxonomy_hierarchical($taxonomy)) {
-        return new WP_Error('cms_admin_not_hierarchical', sprintf('%s has no parents.', $taxonomy), ['status' => 400]);
+        return new WP_Error('not_hierarchical', sprintf('The taxonomy %s is flat: its terms have no parent.', $taxonomy), ['status' => 400]);
     }
     $deadline = cms_admin_deadline($request);
     $out = ['moved' => [], 'skipped' => [], 'failed' => [], 'remaining' => []];
