@@ -31,7 +31,11 @@ beforeAll(() =>
     add_action('pre_delete_term', static function ($term, $taxonomy) {
         $t = get_term($term, $taxonomy);
         if ($t instanceof WP_Term && str_contains($t->slug, 'slowdel')) usleep(str_contains($t->slug, 'stall') ? 14000000 : 100000);
-    }, 10, 2);`),
+    }, 10, 2);
+    // A post whose title says so takes long to get a term (add_term_relationship runs before the row is written).
+    add_action('add_term_relationship', static function ($object_id) {
+        if (str_contains((string) get_the_title($object_id), 'slowassign')) usleep(14000000);
+    });`),
 );
 afterAll(() => slow.remove());
 
@@ -69,6 +73,29 @@ describe('finding 12: a deletion request that outlasts the client’s timeout', 
     await vi.waitFor(async () => expect(Object.keys(await dbSnapshot(prefix, 'category'))).toHaveLength(22), { timeout: 60_000, interval: 1_000 });
     const report = await undoChange(createContext(testSite(), { journal: context.journal }), context.journal!);
     expect(report.conflicts).toEqual([]);
+    expect(await siteState(site)).toEqual(before);
+  });
+});
+
+describe('finding 12, post terms: a bulk post-terms request that outlasts the client’s timeout', () => {
+  it('reports the posts not done yet as unknown, never failed; the entry records them, and undo takes off what landed later', { timeout: 180_000 }, async () => {
+    const prefix = unique('Slowassign').replace(/\s+/g, '-');
+    const s = JSON.parse(
+      await wpPhp(`$p = ${JSON.stringify(prefix)}; $tag = wp_insert_term("$p tag", 'post_tag')['term_id'];
+        $posts = array_map(fn ($t) => wp_insert_post(['post_title' => "$p $t", 'post_status' => 'publish']), ['one', 'two slowassign', 'three']);
+        echo json_encode(compact('tag', 'posts'));`),
+    ) as { tag: number; posts: number[] };
+    const site = { prefix, posts: s.posts };
+    const before = await siteState(site);
+    const context = createContext(testSite(), { journal: memoryJournal(), timeoutMs: 10_000 });
+    const outcome = await callIn(context, 'assign-terms-to-posts', { taxonomy: 'post_tag', post_ids: s.posts, term_ids: [s.tag] });
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    const answer = (outcome as { result: { updated_ids: string; failures: Array<{ post_ids: string; code: string }> } }).result;
+    expect(answer.updated_ids).toBe(String(s.posts[0]));
+    expect(answer.failures).toEqual([expect.objectContaining({ code: 'outcome_unknown' })]);
+    // PHP goes on: the second post gets the tag after the answer was given.
+    await vi.waitFor(async () => expect((await relations([s.posts[1] as number]))[s.posts[1] as number]?.post_tag).toHaveLength(1), { timeout: 60_000, interval: 1_000 });
+    expect((await undoChange(context, context.journal!)).conflicts).toEqual([]);
     expect(await siteState(site)).toEqual(before);
   });
 });
