@@ -10,7 +10,8 @@ import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
 import { put } from './types.js';
 import { locateCreated, readState, type UndoScope, type UndoState } from './state.js';
-import type { DoneState, PostTermChange } from '../tools/undo-data.js';
+import type { DoneState } from '../tools/undo-data.js';
+import { mayHaveDone, maybeDone } from './done-state.js';
 
 /** What journalling a write left to say in its answer. */
 export interface FinishedChange {
@@ -298,32 +299,6 @@ function safeSummary(make: () => string, result: unknown): string {
 
 function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-}
-
-/** Posts' changes that may have been made (#59.12) beside those known, less what each post had before. */
-function maybeDone(
-  before: UndoState,
-  known: Record<string, PostTermChange> | undefined,
-  maybe: Record<string, PostTermChange> | undefined,
-): Record<string, PostTermChange> | undefined {
-  if (!maybe) return known;
-  const out = { ...known };
-  for (const [id, change] of Object.entries(maybe)) {
-    const had = before.posts?.[id];
-    const added = change.added.filter((t) => !had?.includes(t));
-    const removed = change.removed.filter((t) => !had || had.includes(t));
-    if (added.length || removed.length) out[id] = { added, removed };
-  }
-  return out;
-}
-
-/** Terms recorded as the call would leave them, over what the read after it found. */
-function mayHaveDone(after: UndoState, terms: DoneState['terms']): void {
-  for (const [id, state] of Object.entries(terms ?? {})) {
-    const read = after.terms?.[id];
-    if (state === null) put(after, 'terms', Number(id), null);
-    else if (read) put(after, 'terms', Number(id), { ...read, ...state });
-  }
 }
 
 /** Objects whose state differs between two readings. */

@@ -78,7 +78,8 @@ describe('term bulk routes bounded by time (#61)', () => {
     expect(posts(/\/terms\/migrate-objects$/)).toBeGreaterThan(1);
     expect(migrated.terms.every((t: { source_deleted: boolean }) => t.source_deleted === true)).toBe(true);
     const after = await relations(s.posts);
-    s.posts.forEach((id, i) => expect(after[id]).toEqual({ category: ['uncategorized'], post_tag: [`${slug}-cat-${i}`, `${slug}-tag-0`].sort() }));
+    for (const [i, id] of s.posts.entries())
+      expect(after[id]).toEqual({ category: ['uncategorized'], post_tag: [`${slug}-cat-${i}`, `${slug}-tag-0`].sort() });
 
     const pruned = await callOkIn(context, 'prune-terms', { taxonomy: 'post_tag', search: `${prefix} tag` });
     expect(posts(/\/terms\/delete$/)).toBeGreaterThan(2); // the migration's deletion, then the prune's
