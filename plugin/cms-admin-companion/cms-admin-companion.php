@@ -42,6 +42,7 @@ require_once __DIR__ . '/includes/term-meta.php';
 require_once __DIR__ . '/includes/roles-editor.php';
 require_once __DIR__ . '/includes/role-effects.php';
 require_once __DIR__ . '/includes/term-cleanup.php';
+require_once __DIR__ . '/includes/term-bulk.php';
 require_once __DIR__ . '/includes/new-user-email.php';
 require_once __DIR__ . '/includes/term-duplicates.php';
 require_once __DIR__ . '/includes/request-user.php';

@@ -3,6 +3,7 @@ export { type BatchItemResult, type BatchRequest, BATCH_SIZE } from './batch.js'
 export { chunk, mapLimit } from './concurrency.js';
 export { type RedactedRequest, WordPressError } from './errors.js';
 export { decodeEntities, plainText } from './html-text.js';
+export { inSteps, type Steps, stepBudget, stepOptions } from './in-steps.js';
 export {
   type ClientStats,
   type CollectionWindow,

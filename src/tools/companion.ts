@@ -70,6 +70,16 @@ export const COMPANION_ROUTES = {
   'terms/recount': '0.6.0',
   /** 0.7.0 (#61): near-duplicate groups with their counts in one request a page (term-duplicates.php). */
   'term-duplicates': '0.7.0',
+  /**
+   * 0.7.0 (#59, #61; term-bulk.php): bulk term writes conditional on the state they were planned
+   * on, each item read again as it is written, in the client's time budget: objects migrated
+   * between taxonomies, terms deleted only where nothing unplanned holds them, parents set only
+   * where still as planned; and the bulk post-terms route's `budget_ms`.
+   */
+  'terms/migrate-objects': '0.7.0',
+  'terms/delete': '0.7.0',
+  'terms/parent': '0.7.0',
+  'post-terms/budget': '0.7.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

@@ -105,6 +105,26 @@ export interface UndoState {
   also?: UndoState;
 }
 
+/**
+ * What a call's own answers say it did (`ToolUndo.done`), journalled as done instead of the
+ * difference of the reads around it (#47.2, #59): posts' term changes item by item as the site
+ * answered them; `terms`, terms whose write's answer was lost (#59.12: it may still land after
+ * the read after the call), recorded as the call would leave them (null = deleted; fields over
+ * the read) — an undo compares with the site, so one that never landed is skipped. `also`: the
+ * same for the second taxonomy (migrate-terms' source).
+ */
+export interface DoneState {
+  post_changes?: Record<string, PostTermChange>;
+  /**
+   * Posts' changes whose answer was lost (#59.12): recorded as made, less what each post had
+   * before the call (its terms read before it, `before.posts`), so an undo takes off only what
+   * the call could have added and gives back only what it could have removed.
+   */
+  maybe_post_changes?: Record<string, PostTermChange>;
+  terms?: Record<string, Partial<TermState> | null>;
+  also?: DoneState;
+}
+
 /** Which objects a call touches: read before and after it. */
 export interface UndoScope {
   taxonomy?: TaxonomyRef;
@@ -146,6 +166,11 @@ export interface CreateLocator {
    * crashed import of thousands costs a page per hundred accounts made, not a request per login.
    */
   newUsers?: { after: number; usernames: readonly string[] };
+  /**
+   * Many terms a bulk write will create in the scope's taxonomy (migrate-terms' targets, #59.4),
+   * by slug: what goes by one of them now and did not before the write is what it made.
+   */
+  termSlugs?: readonly string[];
 }
 
 /** The taxonomy fields an entry keeps (what the post-terms code needs), copied from a term kind. */

@@ -10,6 +10,8 @@ import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
 import { put } from './types.js';
 import { locateCreated, readState, type UndoScope, type UndoState } from './state.js';
+import type { DoneState } from '../tools/undo-data.js';
+import { mayHaveDone, maybeDone } from './done-state.js';
 
 /** What journalling a write left to say in its answer. */
 export interface FinishedChange {
@@ -138,7 +140,7 @@ export async function beginChange(
     if (failure && (!undo || whyNot)) return drop();
     let after: UndoState = {};
     // What the tool says its execute changed (#47.2), when it says: journalled as it is.
-    let done: Pick<UndoState, 'post_changes'> | undefined;
+    let done: DoneState | undefined;
     if (undo && !whyNot) {
       done = failure ? undefined : undo.done?.(result, params);
       const created = failure ? {} : (undo.created?.(result, params) ?? {});
@@ -170,14 +172,23 @@ export async function beginChange(
       }
     }
     // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
-    const delta =
-      done?.post_changes ??
-      (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined);
+    const delta = maybeDone(
+      before,
+      done?.post_changes ?? (scope.postTerms && before.posts ? postChangesOf(before, after, scope.postTerms) : undefined),
+      done?.maybe_post_changes,
+    );
+    // Terms whose write's answer was lost (#59.12): as the call would leave them (undo compares with the site).
+    mayHaveDone(after, done?.terms);
+    if (after.also) mayHaveDone(after.also, done?.also?.terms);
     // A second taxonomy (migrate-terms' source): its posts' own change too.
-    const alsoDelta =
-      before.also?.posts && after.also && scope.also?.postTerms
-        ? postChangesOf(before.also, after.also, scope.also.postTerms)
-        : undefined;
+    const alsoDelta = maybeDone(
+      before.also ?? {},
+      done?.also?.post_changes ??
+        (before.also?.posts && after.also && scope.also?.postTerms
+          ? postChangesOf(before.also, after.also, scope.also.postTerms)
+          : undefined),
+      done?.also?.maybe_post_changes,
+    );
     const changed =
       (delta
         ? changedCount({ ...before, posts: {} }, { ...after, posts: {} }) + Object.keys(delta).length

@@ -77,6 +77,13 @@ export async function locateCreated(
       .filter((t) => (term.slug ? t.slug === term.slug : decodeEntities(String(t.name)).trim().toLowerCase() === name))
       .map((t) => Number(t.id));
   }
+  if (locator.termSlugs?.length && taxonomy) {
+    // 100 slugs a request (WordPress takes a list); a slug is unique in its taxonomy.
+    const pages = await mapLimit(chunk([...locator.termSlugs], 100), client.concurrency, (slug) =>
+      client.get<Array<Record<string, unknown>>>(taxonomy.route, { slug, _fields: 'id,slug', hide_empty: false, per_page: 100 }),
+    );
+    out.terms = [...(out.terms ?? []), ...pages.flat().map((t) => Number(t.id))];
+  }
   if (user) {
     const found = await client.get<Array<Record<string, unknown>>>('/wp/v2/users', { search: user.username, context: 'edit', _fields: 'id,username', per_page: 100 });
     out.users = found.filter((u) => String(u.username).toLowerCase() === user.username.toLowerCase()).map((u) => Number(u.id));

@@ -59,6 +59,11 @@ export function privilegeRuns(env: NodeJS.ProcessEnv = process.env): Array<{ see
   const fixed = env.PRIVILEGE_SEEDS === undefined ? PRIVILEGE_SEEDS[testBudget(env)] : env.PRIVILEGE_SEEDS.split(',').filter(Boolean).map(Number);
   return [...fixed.map((seed) => ({ seed, random: false })), { seed: runSeed(env), random: true }];
 }
+ * The undo property of the bulk term tools (#59, undo-property-terms-bulk.test.ts): quick keeps
+ * seed 1, which found finding 1 on the code before its fix (a migration deleted the category a
+ * second writer had just given a post); full adds seed 2 and the run's random seed.
+ */
+export const TERMS_BULK_SEEDS: Record<Budget, number[]> = { quick: [1], full: [1, 2] };
 
 /** The fuzz test's properties, each with its runs under the full budget (fuzz.test.ts). */
 export const FUZZ_RUNS = {
@@ -84,6 +89,13 @@ export const BUDGETS = {
     quick: UNDO_SEEDS.quick.plugin.length + UNDO_SEEDS.quick.core.length + 1,
     full: UNDO_SEEDS.full.plugin.length + UNDO_SEEDS.full.core.length + 1,
     why: 'seed 1, which found a bug, and a new random seed every run on the core REST path',
+  },
+  undoPropertyTermsBulk: {
+    test: 'test/reliability/undo-property-terms-bulk.test.ts',
+    unit: 'seeds',
+    quick: TERMS_BULK_SEEDS.quick.length,
+    full: TERMS_BULK_SEEDS.full.length + 1,
+    why: 'seed 1, which found finding 1 of #59 (a migration took a category off a post a second writer had just given it): every bulk term tool twice, raced',
   },
   oauthLoad: {
     test: 'test/cli/mcp-http-oauth-load.test.ts',
@@ -178,6 +190,16 @@ export function budgetCount(name: BudgetName, what: string, env: NodeJS.ProcessE
 export function fuzzRuns(property: keyof typeof FUZZ_RUNS, env: NodeJS.ProcessEnv = process.env): number {
   const full = FUZZ_RUNS[property];
   return testBudget(env) === 'full' ? full : Math.max(1, Math.ceil(full / FUZZ_QUICK_SHARE));
+}
+
+/**
+ * The bulk term tools' undo property's seeds under this run's budget (TERMS_BULK_SEEDS replaces
+ * the fixed ones, comma-separated); full adds the run's random seed.
+ */
+export function termsBulkRuns(env: NodeJS.ProcessEnv = process.env): number[] {
+  const budget = testBudget(env);
+  const fixed = env.TERMS_BULK_SEEDS === undefined ? TERMS_BULK_SEEDS[budget] : env.TERMS_BULK_SEEDS.split(',').filter(Boolean).map(Number);
+  return budget === 'full' && env.TERMS_BULK_SEEDS === undefined ? [...fixed, runSeed(env)] : fixed;
 }
 
 /** One run of the undo property: a seed and its path. */

@@ -44,7 +44,7 @@ export interface Op {
 const WORDS = ['Undo', 'Café', 'Q&A', "O'Brien", 'Ünïcode 😀', 'Straße', '<b>Bold</b>', 'Ελληνικά'];
 const ROLES = ['subscriber', 'contributor', 'author', 'editor'];
 
-const op = (tool: string): fc.Arbitrary<Op> =>
+export const op = (tool: string): fc.Arbitrary<Op> =>
   fc.record({
     tool: fc.constant(tool),
     picks: fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.nat()),

@@ -5,7 +5,8 @@
  *   POST cms-admin/v1/post-terms {taxonomy: <slug>, post_ids: [..≤500], add: [ids], remove: [ids]}
  *   (posts of every type the taxonomy is registered for, any status but auto-draft)
  *   → {updated: [ids], unchanged: [ids], failed: [{post_id, code, message}],
- *      changes: {post_id: {added, removed}} (0.5.3: what each updated post really gained and lost)}
+ *      changes: {post_id: {added, removed}} (0.5.3: what each updated post really gained and lost),
+ *      remaining: [ids] (0.7.0: with `budget_ms`, the posts not reached in that time, to send again)}
  *
  * Changes, not replacements (since 0.3.0): each post gets wp_add_object_terms() and
  * wp_remove_object_terms(), never a rewrite of its whole list, so terms another writer gave the
@@ -43,6 +44,9 @@ function cms_admin_register_post_terms_route(): void
             'post_ids' => $ids + ['required' => true, 'minItems' => 1, 'maxItems' => 500],
             'add' => $ids + ['default' => []],
             'remove' => $ids + ['default' => []],
+            // 0.7.0 (#61): posts are taken until this much time has passed (at least one); the
+            // rest are answered in `remaining`, so a slow site makes more requests, not a timed-out one.
+            'budget_ms' => ['type' => 'integer', 'minimum' => 0, 'default' => 0],
         ],
     ]);
 }
@@ -56,10 +60,15 @@ function cms_admin_rest_post_terms(WP_REST_Request $request): array|WP_Error
     if ($refusal) {
         return $refusal;
     }
-    $report = ['updated' => [], 'unchanged' => [], 'failed' => [], 'changes' => []];
+    $report = ['updated' => [], 'unchanged' => [], 'failed' => [], 'changes' => [], 'remaining' => []];
+    $deadline = cms_admin_deadline($request);
 
     wp_defer_term_counting(true);
-    foreach (array_unique(array_map('intval', (array) $request['post_ids'])) as $post_id) {
+    foreach (array_values(array_unique(array_map('intval', (array) $request['post_ids']))) as $i => $post_id) {
+        if ($i > 0 && microtime(true) >= $deadline) {
+            $report['remaining'][] = $post_id;
+            continue;
+        }
         $change = null;
         $outcome = cms_admin_change_post_terms($post_id, $taxonomy, $add, $remove, $change);
         if (is_wp_error($outcome)) {

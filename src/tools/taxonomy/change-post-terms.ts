@@ -13,7 +13,7 @@
  * meanwhile fails the post by name and gives it back the removed terms. docs/concurrency.md
  * says what is guaranteed when two writers meet.
  */
-import { chunk, mapLimit, type WordPressClient, WordPressError } from '../../client/index.js';
+import { chunk, inSteps, mapLimit, stepBudget, type WordPressClient, type WordPressError } from '../../client/index.js';
 import { hasCompanion } from '../companion.js';
 import { unknownOutcome, viaBatch } from './post-terms-batch.js';
 import {
@@ -60,6 +60,8 @@ type BulkReport = {
   failed: Array<{ post_id: number; code: string; message: string }>;
   /** 0.5.3: what each updated post gained and lost (an object; older plugins leave it out). */
   changes?: AssignReport['changes'];
+  /** 0.7.0, with `budget_ms`: the posts the request did not reach, to send again. */
+  remaining?: number[];
 };
 
 async function viaCompanion(
@@ -68,19 +70,22 @@ async function viaCompanion(
   ids: number[],
   change: TermChange,
 ): Promise<AssignReport> {
-  const reports = await mapLimit(chunk(ids, BULK_SIZE), client.concurrency, async (postIds): Promise<BulkReport> => {
-    try {
-      return await client.post<BulkReport>('/cms-admin/v1/post-terms', {
+  // 0.7.0: each request in a time budget, the posts it did not reach sent again (#61).
+  const budget = (await hasCompanion(client, 'post-terms/budget')) ? stepBudget(client) : undefined;
+  const reports = await mapLimit(chunk(ids, BULK_SIZE), client.concurrency, async (postIds): Promise<BulkReport[]> => {
+    const steps = await inSteps(postIds, budget ?? 0, async (todo, budget_ms) => {
+      const answer = await client.post<BulkReport>('/cms-admin/v1/post-terms', {
         taxonomy: kind.taxonomy,
-        post_ids: postIds,
+        post_ids: todo,
         add: change.add,
         remove: change.remove,
+        ...(budget === undefined ? {} : { budget_ms }),
       });
-    } catch (err) {
-      if (!(err instanceof WordPressError)) throw err;
-      return readBack(client, kind, postIds, change, err);
-    }
-  });
+      return { answer, left: answer.remaining ?? [] };
+    });
+    if (!steps.stopped) return steps.answers;
+    return [...steps.answers, await readBack(client, kind, steps.stopped.items, change, steps.stopped.error)];
+  }).then((lists) => lists.flat());
   const changes = Object.assign({}, ...reports.map((r) => (r.changes && !Array.isArray(r.changes) ? r.changes : {})));
   return {
     updated: reports.flatMap((r) => r.updated),
@@ -116,9 +121,13 @@ async function readBack(
     return failed(unknown.code, unknown.message);
   }
   const report: BulkReport = { updated: [], unchanged: [], failed: [] };
+  // The client stopped waiting (#59.12): PHP may still be writing, so "not yet" is not "not done".
+  const gaveUp = ['ETIMEDOUT', 'ECONNABORTED', 'cancelled'].includes(err.code);
   for (const id of postIds) {
     const post = posts.get(id);
     if (post && carries(post.terms, change)) report.updated.push(id);
+    else if (gaveUp)
+      report.failed.push({ post_id: id, code: 'outcome_unknown', message: `${err.message}; read back: not yet applied, but WordPress may still apply it. Check the post, then run the call again.` });
     else report.failed.push({ post_id: id, code: err.code, message: `${err.message} (read back: not applied)` });
   }
   return report;

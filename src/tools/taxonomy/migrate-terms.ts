@@ -3,7 +3,8 @@ import { defineTool } from '../define-tool.js';
 import { migrateOutput } from '../output-schemas.js';
 import { taxonomySlug, wpIds } from '../schema.js';
 import { ToolError } from '../tool-error.js';
-import { applyMigrate, type MigrateParams, type MigratePlan, type MigrateReport, migrateScope, planMigrate } from './migrate.js';
+import { idRanges } from '../answers/bulk.js';
+import { applyMigrate, type MigrateParams, type MigratePlan, type MigrateReport, migrateScope, planMigrate, toCreate } from './migrate.js';
 import { withPostTermsLock } from './post-lock.js';
 
 /** The plan the journal's scope read, reused by the same call's execute (as prune-terms does). */
@@ -31,7 +32,13 @@ export const migrateTerms = defineTool({
       return migrateScope(plan);
     },
     created: (result: MigrateReport) => ({ terms: result.created_ids ?? [] }),
-    done: (result: MigrateReport) => (result.post_changes ? { post_changes: result.post_changes } : undefined),
+    // The targets it will create, by slug, in the intent (#59.4): an interrupted migration's undo finds them.
+    locate: (params) => {
+      const plan = scoped.get(params);
+      return plan ? { termSlugs: toCreate(plan).map((t) => t.slug) } : {};
+    },
+    // What each object and source answered, never the plan (#59.1); what may have landed where an answer was lost (#59.12).
+    done: (result: MigrateReport) => result.journal,
     summary: (params, result: MigrateReport) =>
       `migrated ${params.term_ids.length} term(s) from ${params.from_taxonomy} to ${params.to_taxonomy} (${result.posts_changed ?? 0} post(s))`,
   },
@@ -57,14 +64,26 @@ export const migrateTerms = defineTool({
     };
   },
   answer: (result: MigrateReport) => {
-    const { post_changes: _journal, created_ids: _created, ...answer } = result;
-    return { ...answer, posts_not_moved: answer.posts_not_moved.slice(0, 50), posts_failed: answer.posts_failed.slice(0, 50) };
+    const { journal: _journal, created_ids: _created, ...answer } = result;
+    return {
+      ...answer,
+      posts_not_moved: answer.posts_not_moved.slice(0, 50),
+      posts_failed: answer.posts_failed.slice(0, 50),
+      ...(answer.posts_skipped ? { posts_skipped: answer.posts_skipped.slice(0, 50) } : {}),
+      ...(answer.posts_unknown ? { posts_unknown: { ...answer.posts_unknown, post_ids: idRanges(answer.posts_unknown.post_ids) } } : {}),
+    };
   },
   execute: ({ client }, params) =>
     withPostTermsLock(client, async () => {
       const plan = scoped.get(params) ?? (await planMigrate(client, params as MigrateParams));
       scoped.delete(params);
       const report = await applyMigrate(client, plan);
+      const unknown = report.posts_unknown;
+      if (plan.movable.length && !report.posts_changed && unknown && !report.posts_failed.length)
+        throw new ToolError('outcome_unknown', `Whether the posts were given the new terms is unknown: ${unknown.reason}.`, {
+          hint: 'Undo this change (undo-change) to put back whatever landed, or run migrate-terms again.',
+          details: { terms: report.terms, post_ids: idRanges(unknown.post_ids) },
+        });
       if (plan.movable.length && !report.posts_changed && report.posts_failed.length)
         throw new ToolError(report.posts_failed[0]!.code, `No post was given the new terms: ${report.posts_failed[0]!.message}`, {
           details: { terms: report.terms },

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { cleanupOutput } from '../output-schemas.js';
 import { parentId, taxonomySlug, text, wpIds } from '../schema.js';
-import { taxonomyRef } from '../undo-data.js';
+import { type DoneState, taxonomyRef } from '../undo-data.js';
 import { idRanges } from '../answers/bulk.js';
 import { ToolError } from '../tool-error.js';
-import { pruneRoute } from './cleanup-routes.js';
-import { childrenOf, holders, NAMED, namedTerms, type PrunePlan, type PruneParams, planPrune } from './prune.js';
+import { holders, NAMED, namedTerms, type PrunePlan, type PruneParams, planPrune } from './prune.js';
+import { applyPrune } from './prune-apply.js';
 
 /**
  * The plan the journal's scope read, reused by the execute of the same call (the same params
@@ -33,9 +33,11 @@ export const pruneTerms = defineTool({
       const plan = await planPrune(client, params as PruneParams);
       scoped.set(params, plan);
       const ids = plan.terms.map((t) => t.id);
-      const [posts, children] = await Promise.all([holders(client, plan), childrenOf(plan, client)]);
-      return { taxonomy: taxonomyRef(plan.kind), terms: [...ids, ...children], posts, postTerms: ids };
+      const children = [...plan.children.values()].flat();
+      return { taxonomy: taxonomyRef(plan.kind), terms: [...ids, ...children], posts: holders(plan), postTerms: ids };
     },
+    // What each object answered (#59): a post given a pruned term meanwhile kept it, so is not in it.
+    done: (result: { journal?: DoneState }) => result.journal,
     summary: (params, result: { deleted?: number }) => `pruned ${result.deleted ?? 0} ${params.taxonomy} term(s)`,
   },
   review: async ({ client }, params) => {
@@ -57,11 +59,17 @@ export const pruneTerms = defineTool({
       ...(plan.terms.length > NAMED ? { more: plan.terms.length - NAMED } : {}),
     };
   },
+  // The journal's record stays out of the answer.
+  answer: ({ journal: _journal, ...answer }: { journal?: DoneState; taxonomy: string }) => answer,
   async execute({ client }, params) {
     const plan = scoped.get(params) ?? (await planPrune(client, params as PruneParams));
     scoped.delete(params);
     const ids = plan.terms.map((t) => t.id);
-    const { deleted, kept } = await pruneRoute(client, plan.kind.taxonomy, ids, plan.maxObjects, params.include_parents ?? false);
+    const { deleted, kept, unknown, journal } = await applyPrune(client, plan);
+    if (ids.length && !deleted.length && unknown.length)
+      throw new ToolError('outcome_unknown', `No ${plan.kind.noun} was seen deleted, but the answer about ${unknown.length} was lost: WordPress may still be deleting them (ids ${idRanges(unknown)}).`, {
+        hint: 'List the terms (list-terms) in a minute; undo-change puts back whatever was deleted.',
+      });
     if (ids.length && !deleted.length)
       throw new ToolError('nothing_pruned', `No ${plan.kind.noun} was deleted: ${kept[0]?.reason ?? 'none left to prune'}.`, {
         hint: 'List the terms again (list-terms); they may be in use now.',
@@ -72,6 +80,8 @@ export const pruneTerms = defineTool({
       deleted: deleted.length,
       deleted_ids: idRanges(deleted),
       ...(kept.length ? { kept: kept.slice(0, NAMED), ...(kept.length > NAMED ? { kept_more: kept.length - NAMED } : {}) } : {}),
+      ...(unknown.length ? { unknown: { ids: idRanges(unknown), reason: 'the answer was lost and they were still there when looked up: WordPress may still be deleting them' } } : {}),
+      ...(journal ? { journal } : {}),
     };
   },
 });

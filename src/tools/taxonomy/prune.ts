@@ -19,6 +19,11 @@ export interface PrunePlan {
   kind: TermKind;
   terms: TermUsage[];
   maxObjects: number;
+  includeParents: boolean;
+  /** Per term used by any object, the objects holding it when planned: one given it since keeps it (#59). */
+  holders: Map<number, number[]>;
+  /** Per parent (include_parents), its children when planned: WordPress moves them up; one added since keeps it. */
+  children: Map<number, number[]>;
 }
 
 /** How many terms a question names (by name); the rest are counted. */
@@ -43,7 +48,9 @@ export async function planPrune(client: WordPressClient, params: PruneParams): P
     ...(params.exclude_ids?.length ? { exclude: params.exclude_ids } : {}),
     childless: !params.include_parents,
   });
-  return { kind, terms, maxObjects };
+  const plan: PrunePlan = { kind, terms, maxObjects, includeParents: params.include_parents ?? false, holders: new Map(), children: new Map() };
+  const [objects, children] = await Promise.all([holdersOf(client, plan), childrenOf(plan, client)]);
+  return { ...plan, holders: objects, children };
 }
 
 /** "Tips" (3 posts), … and N more. */
@@ -52,19 +59,24 @@ export function namedTerms(terms: readonly TermUsage[]): string {
   return named.join(', ') + (terms.length > NAMED ? ` and ${terms.length - NAMED} more` : '');
 }
 
-/** The objects holding any of the plan's used terms (500 term ids a request): journalled for undo. */
-export async function holders(client: WordPressClient, plan: PrunePlan): Promise<number[]> {
+/** The objects holding each of the plan's used terms (500 term ids a request). */
+async function holdersOf(client: WordPressClient, plan: PrunePlan): Promise<Map<number, number[]>> {
   const used = plan.terms.filter((t) => t.objects > 0).map((t) => t.id);
-  const lists = [];
-  for (const ids of chunk(used, 500)) lists.push(await postsWithAnyTerm(client, plan.kind, ids));
-  return [...new Set(lists.flat().map((p) => p.id))];
+  const out = new Map<number, number[]>();
+  for (const ids of chunk(used, 500))
+    for (const post of await postsWithAnyTerm(client, plan.kind, ids))
+      for (const t of post.terms) if (ids.includes(t)) out.set(t, [...(out.get(t) ?? []), post.id]);
+  return out;
 }
 
+/** Every object holding a term the plan deletes: journalled for undo. */
+export const holders = (plan: PrunePlan) => [...new Set([...plan.holders.values()].flat())];
+
 /** Children of the plan's parents (include_parents): WordPress moves them up, so undo keeps their parent. */
-export function childrenOf(plan: PrunePlan, client: WordPressClient): Promise<number[]> {
+async function childrenOf(plan: PrunePlan, client: WordPressClient): Promise<Map<number, number[]>> {
   const parents = plan.terms.filter((t) => t.children > 0).map((t) => t.id);
-  if (!parents.length) return Promise.resolve([]);
-  return Promise.all(
+  const lists = await Promise.all(
     parents.map((parent) => client.all<{ id: number }>(plan.kind.route, { parent, _fields: 'id', hide_empty: false })),
-  ).then((lists) => lists.flat().map((t) => t.id));
+  );
+  return new Map(parents.map((parent, i) => [parent, (lists[i] ?? []).map((t) => t.id)]));
 }

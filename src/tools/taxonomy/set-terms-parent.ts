@@ -3,7 +3,8 @@ import { decodeEntities, type WordPressClient } from '../../client/index.js';
 import { defineTool } from '../define-tool.js';
 import { cleanupOutput } from '../output-schemas.js';
 import { parentId, taxonomySlug, wpIds } from '../schema.js';
-import { taxonomyRef } from '../undo-data.js';
+import { type DoneState, taxonomyRef } from '../undo-data.js';
+import { setParents } from './parent-writes.js';
 import { ToolError } from '../tool-error.js';
 import { idRanges } from '../answers/bulk.js';
 import { resolveTaxonomy } from './taxonomies.js';
@@ -49,6 +50,9 @@ async function plan(client: WordPressClient, params: Params): Promise<Plan> {
   return { kind, terms: ids.map((id) => byId.get(id) as Term), parent: params.parent ? byId.get(params.parent) : undefined };
 }
 
+/** The plan the journal's scope read, reused by the same call's execute (as prune-terms does). */
+const scoped = new WeakMap<object, Plan>();
+
 const where = (p: Plan) => (p.parent ? `under "${p.parent.name}" (id ${p.parent.id})` : 'to the top level');
 const names = (terms: Term[]) =>
   terms.slice(0, 10).map((t) => `"${t.name}"`).join(', ') + (terms.length > 10 ? ` and ${terms.length - 10} more` : '');
@@ -61,10 +65,13 @@ export const setTermsParent = defineTool({
   outputSchema: cleanupOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   undo: {
-    scope: async ({ client }, params) => ({
-      taxonomy: taxonomyRef(await resolveTaxonomy(client, params.taxonomy)),
-      terms: params.term_ids,
-    }),
+    // The plan read here is the one the execute moves from (each term only while its parent is still this).
+    scope: async ({ client }, params) => {
+      const p = await plan(client, params);
+      scoped.set(params, p);
+      return { taxonomy: taxonomyRef(p.kind), terms: params.term_ids };
+    },
+    done: (result: { journal?: DoneState }) => result.journal,
     summary: (params, result: { moved?: number[] }) =>
       `moved ${result.moved?.length ?? 0} ${params.taxonomy} term(s) under ${params.parent}`,
   },
@@ -72,20 +79,16 @@ export const setTermsParent = defineTool({
     const p = await plan(client, params);
     return { approval: 'required', summary: `move the ${p.kind.plural} ${names(p.terms)} ${where(p)}` };
   },
+  answer: ({ journal: _journal, ...answer }: { journal?: DoneState; taxonomy: string }) => answer,
   async execute({ client }, params) {
-    const p = await plan(client, params);
+    const p = scoped.get(params) ?? (await plan(client, params));
+    scoped.delete(params);
     const todo = p.terms.filter((t) => t.parent !== params.parent);
-    const results = await client.batch(
-      todo.map((t) => ({ path: `${p.kind.route}/${t.id}?_fields=id,parent`, body: { parent: params.parent } })),
-    );
-    const failed: Array<{ id: number; code: string; message: string }> = [];
-    const moved: number[] = [];
-    results.forEach((r, i) => {
-      const id = (todo[i] as Term).id;
-      if (r.ok && (r.body as Term).parent === params.parent) moved.push(id);
-      else if (r.ok) failed.push({ id, code: 'parent_not_set', message: `WordPress kept parent ${(r.body as Term).parent}` });
-      else failed.push({ id, code: r.error.code, message: r.error.message });
-    });
+    const { moved, skipped, failed, unknown, maybe } = await setParents(client, p.kind, todo, params.parent);
+    if (!moved.length && todo.length && unknown.length && !failed.length)
+      throw new ToolError('outcome_unknown', `Whether the ${p.kind.plural} were moved is unknown: the answer was lost and they were not moved yet when read back (ids ${idRanges(unknown)}).`, {
+        hint: 'List the terms (list-terms) in a minute; undo-change puts back whatever was moved.',
+      });
     if (failed.length && !moved.length)
       throw new ToolError(failed[0]!.code, `No ${p.kind.noun} was moved: ${failed[0]!.message}`, { details: { failed } });
     return {
@@ -93,7 +96,12 @@ export const setTermsParent = defineTool({
       parent: params.parent,
       moved,
       unchanged: idRanges(p.terms.filter((t) => t.parent === params.parent).map((t) => t.id)),
+      ...(skipped.length ? { skipped } : {}),
       ...(failed.length ? { failed } : {}),
+      ...(unknown.length ? { unknown: { ids: idRanges(unknown), reason: 'the answer was lost and they were not moved yet when read back: WordPress may still move them' } } : {}),
+      // Moves whose answer was lost, as made; terms changed since the plan, as left (the journal's
+      // read after holds the other writer's move, not ours).
+      journal: { terms: { ...maybe, ...Object.fromEntries(skipped.map((k) => [String(k.id), { parent: todo.find((t) => t.id === k.id)?.parent ?? 0 }])) } },
     };
   },
 });

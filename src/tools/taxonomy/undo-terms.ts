@@ -2,7 +2,7 @@ import { type MetaPairs, pairsOf } from './term-meta.js';
 import type { WordPressClient } from '../../client/index.js';
 import type { ToolUndo } from '../define-tool.js';
 import { type PostTermChange, taxonomyRef, type UndoState } from '../undo-data.js';
-import { postsWithAnyTerm } from './post-terms.js';
+import { type PostFailure, postsWithAnyTerm } from './post-terms.js';
 import { defaultCategoryId } from './term-writes.js';
 import type { TermKind } from './terms.js';
 
@@ -96,8 +96,13 @@ export function termMergeUndo(kindOf: KindOf): ToolUndo<P> {
     },
     // The posts the merge itself moved, as it read them just before writing (merge.ts), not the
     // scope read earlier: a post given a source in between is moved, so it is journalled (#47.2).
-    done: (result: { post_changes?: Record<string, PostTermChange> }) =>
-      result.post_changes ? { post_changes: result.post_changes } : undefined,
+    done: (result: { post_changes?: Record<string, PostTermChange>; posts_failed?: PostFailure[] }, params) =>
+      result.post_changes
+        ? {
+            post_changes: result.post_changes,
+            ...mayHaveLanded(result.posts_failed, { added: [params.target_id], removed: params.source_ids }),
+          }
+        : undefined,
     summary: (params, result: { sources_deleted?: number[]; posts_moved?: number }, before) =>
       `merged ${plural(before, params.source_ids.length)} ${params.source_ids.join(', ')} into ${params.target_id} (${result.posts_moved ?? Object.keys(before.posts ?? {}).length} post(s)${result.sources_deleted?.length ? `; deleted ${result.sources_deleted.join(', ')}` : ''})`,
   };
@@ -115,12 +120,26 @@ export function postTermsUndo(kindOf: KindOf, termsParam: string, verb: 'added' 
         postTerms: await postTermsOf(client, kind, terms, verb === 'removed'),
       };
     },
+    // Posts whose request timed out and were not changed when read back: WordPress may still change them (#59.12).
+    done: (result: { failed?: PostFailure[] }, params) => {
+      const terms: number[] = params[termsParam] ?? [];
+      return mayHaveLanded(result.failed, verb === 'added' ? { added: terms, removed: [] } : { added: [], removed: terms });
+    },
     summary: (params, result: { updated?: number[] }, before) => {
       const terms: number[] = params[termsParam] ?? [];
       const where = verb === 'added' ? 'to' : 'from';
       return `${verb} ${plural(before, terms.length)} ${terms.join(', ')} ${where} ${result.updated?.length ?? 0} of ${params.post_ids.length} post(s)`;
     },
   };
+}
+
+/**
+ * Posts whose answer was lost (`outcome_unknown`): journalled as changed (record.ts takes off what
+ * each had already), so an undo gives back whatever WordPress applied after the answer (#59.12).
+ */
+function mayHaveLanded(failed: readonly PostFailure[] | undefined, change: PostTermChange) {
+  const unknown = (failed ?? []).filter((f) => f.error.code === 'outcome_unknown').map((f) => f.post_id);
+  return unknown.length ? { maybe_post_changes: Object.fromEntries(unknown.map((id) => [String(id), change])) } : undefined;
 }
 
 async function childrenOf(client: WordPressClient, kind: TermKind, parents: readonly number[]): Promise<number[]> {
