@@ -59,6 +59,8 @@ export function privilegeRuns(env: NodeJS.ProcessEnv = process.env): Array<{ see
   const fixed = env.PRIVILEGE_SEEDS === undefined ? PRIVILEGE_SEEDS[testBudget(env)] : env.PRIVILEGE_SEEDS.split(',').filter(Boolean).map(Number);
   return [...fixed.map((seed) => ({ seed, random: false })), { seed: runSeed(env), random: true }];
 }
+
+/**
  * The undo property of the bulk term tools (#59, undo-property-terms-bulk.test.ts): quick keeps
  * seed 1, which found finding 1 on the code before its fix (a migration deleted the category a
  * second writer had just given a post); full adds seed 2 and the run's random seed.
