@@ -19,7 +19,12 @@ export interface AccountChange {
   want: UserState | null;
 }
 
-const names = (changes: readonly AccountChange[]) => changes.map((c) => c.is.username);
+/**
+ * Logins in alphabetical order: ids are no order a person knows (an import's batches run a few at
+ * once, so its accounts' ids interleave the file's rows; #60.5 "names out of order").
+ */
+const names = (changes: readonly AccountChange[]) =>
+  changes.map((c) => c.is.username).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 
 /** Refuses the whole undo when one of the accounts may not be acted on; returns them as read. */
 async function guard(context: ToolContext, changes: readonly AccountChange[], what: string, self?: RefusalCode | 'cannot_demote_self') {

@@ -24,7 +24,7 @@ const rolesChange = ({ is, want }: AccountChange) => Boolean(want) && changed([.
  * Accounts, in the user tools' words: one account as its forward call asks (delete-user,
  * set-user-role, update-user, disable-user / enable-user: their refusals propagate, the undo
  * fails before anyone is asked); more than BULK of a kind (an import's, a bulk role change's)
- * in one line each kind, in id order — the order they were made (undo-review-accounts.ts).
+ * in one line each kind, logins in alphabetical order (undo-review-accounts.ts).
  */
 export async function userLines(context: ToolContext, now: UndoState, after: UndoState): Promise<Line[]> {
   const changes: AccountChange[] = Object.entries(after.users ?? {})
