@@ -86,7 +86,7 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit' | 'fleet' | '
   /**
    * With `site`: the change journal, so writes can be undone (undo-change, `undoChange()`;
    * docs/undo.md): a file path, a journal of your own, or 'off'. Default: env CMS_JOURNAL, else
-   * the site's own file in ~/.local/state/cms-admin/changes/ (the one `cms-admin undo` reads).
+   * the person's change store ~/.local/state/cms-admin/changes.db, its entries keyed by site (the one `cms-admin undo` reads).
    * With `context`, set `context.journal`. Without a journal the undo tools (list-changes,
    * undo-change) are left out: they could only answer that nothing is recorded.
    */

@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name:       CMS Admin Companion
- * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, roles and capabilities to read and edit (0.6.0), which objects hold each term and WordPress's own recount (0.6.0), login sessions, every account's application passwords in one listing, and guards that keep an account from editing, promoting, disabling or deleting a stronger one, and on a multisite network its users, memberships and super admins (namespace cms-admin/v1).
+ * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, roles and capabilities to read and edit (0.6.0), which objects hold each term and WordPress's own recount (0.6.0), login sessions, each account's last login (0.7.0), every account's application passwords in one listing, and guards that keep an account from editing, promoting, disabling or deleting a stronger one, and on a multisite network its users, memberships and super admins (namespace cms-admin/v1).
  * Version:           0.7.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
@@ -46,6 +46,7 @@ require_once __DIR__ . '/includes/term-bulk.php';
 require_once __DIR__ . '/includes/new-user-email.php';
 require_once __DIR__ . '/includes/term-duplicates.php';
 require_once __DIR__ . '/includes/request-user.php';
+require_once __DIR__ . '/includes/last-login.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

@@ -75,7 +75,7 @@ export async function complete(program: Command, words: readonly string[], shell
   const previous = before.at(-1);
   const valueFor = previous?.startsWith('-') && !previous.includes('=') ? findOption(command, program, previous) : undefined;
   let found: string[];
-  if (valueFor && takesValue(valueFor)) found = await optionValues(valueFor);
+  if (valueFor && takesValue(valueFor)) found = await optionValues(valueFor, current);
   else if (current.startsWith('-')) found = optionsOf(command, program);
   else found = await positionalValues(command, positionals, current, shell);
   return found.filter((c) => c.startsWith(shell === 'bash' && current.includes('=') ? current.slice(current.indexOf('=') + 1) : current));
@@ -92,7 +92,7 @@ function optionsOf(command: Command, program: Command): string[] {
   return [...new Set([...names, '--help'])];
 }
 
-async function optionValues(option: Option): Promise<string[]> {
+async function optionValues(option: Option, current: string): Promise<string[]> {
   if (option.argChoices) return [...option.argChoices];
   switch (option.long) {
     case '--site':
@@ -107,6 +107,8 @@ async function optionValues(option: Option): Promise<string[]> {
       return ['table', 'json', 'csv', 'ids', 'count'];
     case '--toolkit':
       return ['taxonomy', 'users'];
+    case '--toolsets':
+      return toolsetWords(current);
     case '--sandbox':
     case '--name':
       return sandboxes();
@@ -159,6 +161,18 @@ function valuesOf(schema: unknown): string[] {
   if (def?.type === 'enum' && def.entries) return Object.values(def.entries).map(String);
   if (def?.type === 'boolean') return ['true', 'false'];
   return [];
+}
+
+/**
+ * `--toolsets a,b`: the toolset names (and `all`), after the names already given in the word
+ * (#60.7: `tools --toolsets <Tab>` completed nothing). The shells take the word whole, commas and all.
+ */
+async function toolsetWords(current: string): Promise<string[]> {
+  const { TOOLSET_NAMES } = await import('../registry/toolsets.js');
+  const given = current.split(',').slice(0, -1);
+  const prefix = given.length ? `${given.join(',')},` : '';
+  const names = TOOLSET_NAMES.filter((n) => !given.includes(n)).map((n) => `${prefix}${n}`);
+  return given.length ? names : [...names, 'all'];
 }
 
 function commandPath(command: Command): string {

@@ -1,4 +1,6 @@
+import type { ToolError } from '../tools/tool-error.js';
 import { siteJournal } from '../undo/journal-path.js';
+import { sqliteError, sqliteProblem } from '../undo/sqlite.js';
 
 export { defaultStorePath, stateHome } from '../undo/journal-path.js';
 
@@ -11,4 +13,17 @@ export const JOURNAL_FLAG = [
 /** The journal for a site: `--journal`, else CMS_JOURNAL, else the person's change store; 'off' for none. */
 export function cliJournal(flag: string | undefined, siteUrl: string): string {
   return siteJournal(siteUrl, flag || process.env.CMS_JOURNAL || undefined);
+}
+
+/**
+ * At the start of a command that opens the change store (a SQLite file: not off, not
+ * PostgreSQL): the refusal when this Node has no node:sqlite (undo/sqlite.ts says which Node it
+ * needs and how to get it), before anything reaches a site (#60.7).
+ */
+export function storeNodeRefusal(options: { journal?: unknown; store?: unknown }): ToolError | undefined {
+  const chosen = [options.journal, options.store].find((o): o is string => typeof o === 'string' && o !== '');
+  const journal = siteJournal('', chosen || process.env.CMS_JOURNAL || undefined);
+  if (!journal || journal === 'off' || /^postgres(ql)?:\/\//i.test(journal)) return undefined;
+  const problem = sqliteProblem();
+  return problem ? sqliteError(problem) : undefined;
 }

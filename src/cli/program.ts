@@ -50,6 +50,9 @@ a write on several asks once). ./.env is read too (the environment wins).`,
   );
 }
 
+/** The commands that open the change store as they start (invoke opens it at a write's journal step). */
+const STORE_COMMANDS: readonly string[] = ['chat', 'mcp', 'undo', 'changes'];
+
 /** The options every site command takes, then the run: parse the arguments, report what throws. */
 export function runProgram(program: Command): void {
   // `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
@@ -69,6 +72,16 @@ export function runProgram(program: Command): void {
       'without --site or CMS_URL: the local sandbox of this name (default: env CMS_SANDBOX_NAME, else site)',
     );
   }
+  // A command that opens the change store says at its start when this Node cannot (#60.7);
+  // loaded only for those commands (invoke's start stays as small: its writes say it at the journal step).
+  program.hook('preAction', async (_program, action) => {
+    if (!STORE_COMMANDS.includes(action.name())) return;
+    const { storeNodeRefusal } = await import('./journal-path.js');
+    const refusal = storeNodeRefusal(action.opts());
+    if (!refusal) return;
+    process.stderr.write(`cms-admin: ${refusal.message} (${refusal.code})\n  hint: ${refusal.hint}\n`);
+    process.exit(1);
+  });
   program.hook('preAction', (_program, action) => {
     const site = (action.opts() as { site?: unknown }).site;
     if (typeof site === 'string') process.env.CMS_SITE = site;

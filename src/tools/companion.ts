@@ -80,6 +80,8 @@ export const COMPANION_ROUTES = {
   'terms/delete': '0.7.0',
   'terms/parent': '0.7.0',
   'post-terms/budget': '0.7.0',
+  /** 0.7.0: each account's last login, recorded from then on, and the users filter by it (last-login.php). */
+  'users/last-login': '0.7.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 
@@ -95,6 +97,8 @@ export interface CompanionEntry {
   network?: unknown;
   /** The signed-in account is a super admin (0.5.1, on a network). */
   super_admin?: unknown;
+  /** When the plugin began recording logins (0.7.0), ISO 8601; only to an account with list_users. */
+  last_login_since?: unknown;
 }
 
 /**

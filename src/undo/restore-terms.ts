@@ -185,8 +185,11 @@ export async function deleteTerm(
   out: RestoreOutcome,
 ): Promise<void> {
   const item = termItem(taxonomy, id, out.current.terms?.[String(id)]);
-  const used = await countPostsUsing(client, taxonomy, id);
-  if (used && !options.force)
+  // A dry run has only planned taking the term off the posts this undo takes it off (they are
+  // done before deletions when it runs): those do not keep it (#60.5: migrate-terms' undo said
+  // its tag stays "used by 10 post(s)", then deleted it).
+  const used = (await countPostsUsing(client, taxonomy, id)) - (options.dryRun ? plannedOff(out, id) : 0);
+  if (used > 0 && !options.force)
     return void out.conflicts.push({ item, reason: `used by ${used} post(s) now; force deletes it anyway` });
   if (options.dryRun) {
     put(out.result, 'terms', id, null); // the plan (see recreateTerm)
@@ -202,4 +205,9 @@ export async function deleteTerm(
   }
   put(out.result, 'terms', id, null);
   out.restored.push(`${item} (deleted)`);
+}
+
+/** Posts a dry run's plan takes term `id` off (in `current`, not in `result`). */
+function plannedOff(out: RestoreOutcome, id: number): number {
+  return Object.entries(out.result.posts ?? {}).filter(([post, terms]) => out.current.posts?.[post]?.includes(id) && !terms.includes(id)).length;
 }

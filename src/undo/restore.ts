@@ -59,12 +59,12 @@ export async function restoreState(
   if (target.roles) await restoreRoles(client, 'delete', expected, target, options, out);
   if (target.trashed) await restoreTrashed(client, target, options, out);
   if (target.network_users) await restoreNetworkUsers(client, expected, target, options, out);
-  if (also) mergeAlso(out, also);
+  if (also) mergeAlso(out, also, options);
   return out;
 }
 
 /** The second taxonomy's outcome in the call's: its items first, its states under `also`. */
-function mergeAlso(out: RestoreOutcome, also: RestoreOutcome): void {
+function mergeAlso(out: RestoreOutcome, also: RestoreOutcome, options: RestoreOptions): void {
   out.restored.unshift(...also.restored);
   out.conflicts.unshift(...also.conflicts);
   out.skipped.unshift(...also.skipped);
@@ -72,7 +72,8 @@ function mergeAlso(out: RestoreOutcome, also: RestoreOutcome): void {
   Object.assign(out.idMap, also.idMap);
   out.current.also = also.current;
   const result = { ...also.result };
-  if (also.postChanges) {
+  // A dry run keeps the planned posts: the undo's question counts them (changes/undo-review.ts).
+  if (also.postChanges && !options.dryRun) {
     delete result.posts;
     result.post_changes = also.postChanges;
   }

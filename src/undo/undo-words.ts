@@ -23,11 +23,17 @@ const list = (items: readonly string[]) => items.slice(0, 8).join(', ') + (items
 /** "deleted …; recreated …; restored …" from an undo's restored items (nothing: "restored nothing"). */
 export function undoneWords(restored: readonly string[], changeId: string, dryRun = false): string {
   const deleted = restored.filter((i) => i.endsWith(DELETED)).map((i) => i.slice(0, -DELETED.length));
-  const recreated = restored.filter((i) => i.endsWith(RECREATED)).map((i) => i.slice(0, -RECREATED.length));
-  const put = restored.filter((i) => !i.endsWith(DELETED) && !i.endsWith(RECREATED));
+  // A dry run's "(recreated with a new id)", a run's "(recreated as 126)" (restore-terms.ts).
+  const recreatedAs = (i: string) => / \(recreated as (\d+)\)$/.exec(i);
+  const recreated = restored.flatMap((i) => {
+    if (i.endsWith(RECREATED)) return [i.slice(0, -RECREATED.length)];
+    const as = recreatedAs(i);
+    return as ? [`${i.slice(0, as.index)} (as ${as[1]})`] : [];
+  });
+  const put = restored.filter((i) => !i.endsWith(DELETED) && !i.endsWith(RECREATED) && !recreatedAs(i));
   const does = [
     ...(deleted.length ? [`${dryRun ? 'delete' : 'deleted'} ${list(deleted)} (${deleted.length === 1 ? 'it was' : 'they were'} created by change ${changeId})`] : []),
-    ...(recreated.length ? [`${dryRun ? 'recreate' : 'recreated'} ${list(recreated)} (with a new id)`] : []),
+    ...(recreated.length ? [`${dryRun ? 'recreate' : 'recreated'} ${list(recreated)}${dryRun ? ' (with a new id)' : ''}`] : []),
     ...(put.length ? [`${dryRun ? 'restore' : 'restored'} ${list(put)}`] : []),
   ];
   return does.length ? does.join('; ') : `${dryRun ? 'restore' : 'restored'} nothing`;

@@ -36,6 +36,14 @@ describe('cms-admin completion', () => {
     expect(bashComplete('cms-admin completion ')).toEqual(['bash', 'zsh', 'fish']);
   });
 
+  it('--toolsets: the toolset names and all, and after a comma the names not given yet (#60.7)', () => {
+    expect(bashComplete('cms-admin tools --toolsets ')).toEqual(expect.arrayContaining(['taxonomy', 'taxonomy-cleanup', 'users', 'roles', 'all']));
+    expect(bashComplete('cms-admin tools --toolsets tax')).toEqual(['taxonomy', 'taxonomy-cleanup']);
+    expect(bashComplete('cms-admin chat --toolsets taxonomy,us')).toEqual(['taxonomy,users']);
+    expect(bashComplete('cms-admin mcp --toolsets taxonomy,')).not.toContain('taxonomy,taxonomy');
+    expect(bashComplete('cms-admin mcp --toolsets taxonomy,')).toContain('taxonomy,roles');
+  });
+
   it('profile names and groups from the profiles file (no site reached)', () => {
     const config = mkdtempSync(path.join(tmpdir(), 'cms-config-'));
     const file = path.join(config, 'sites.json');

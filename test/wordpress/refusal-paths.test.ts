@@ -464,6 +464,7 @@ const NOT_WALKED: Record<string, string> = {
   journal_not_private: SETUP,
   journal_unavailable: `${WRITE_ONLY}: the journal's intent is written just before the write`,
   change_in_progress: 'a live process still making the change (its journal entry pending)',
+  node_too_old: 'a Node without node:sqlite runs the bin (test/cli/node-version.test.ts, with this machine’s Node 20); the test suite runs on Node 22+',
   cancelled: TRANSPORT,
   not_run: 'the chat runner: a call of a step that never started',
   scheduled_time_passed: 'per post in a bulk answer, not the call’s error',

@@ -37,6 +37,8 @@ Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"
 or file, or with --json. In a terminal: lists as tables with a "more:" line, writes as one line,
 errors as message and hint.
 Exit codes: 0 ok, 1 tool or WordPress error, 2 invalid JSON, envelope or params.
+invoke is the operator's own command: it runs the call as given, without asking; where a call
+needs approval the chat, the tool shell and MCP ask a person first (a dry run says which).
 Site: --site NAME (or CMS_SITE), else CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD; without them
 the local sandbox.
 List answers: --format table|json|csv|ids|count and --fields a,b (as \`wp … list\`): csv has a

@@ -36,13 +36,14 @@ export function renderAnswer(
   params: Record<string, unknown> | undefined,
   outcome: ToolOutcome,
   width = terminalWidth(),
+  surface: Surface = 'shell',
 ): string {
   if (!outcome.ok) {
     const { code, message, hint } = outcome.error;
     return `✗ ${message} (${code})${hint ? `\n  hint: ${hint}` : ''}`;
   }
   const { result, notes } = withoutNotes(outcome.result);
-  return `${renderResult(tool, params, result, width)}${notes.map((n) => `\n  ! ${n}`).join('')}`;
+  return `${renderResult(tool, params, result, width, surface)}${notes.map((n) => `\n  ! ${n}`).join('')}`;
 }
 
 /** What the pipeline adds to a write's answer (run-tool.ts): said on lines of their own, whatever the shape. */
@@ -59,10 +60,10 @@ function withoutNotes(result: unknown): { result: unknown; notes: string[] } {
   return { result: notes.length ? rest : result, notes };
 }
 
-function renderResult(tool: string, params: Record<string, unknown> | undefined, result: unknown, width: number): string {
+function renderResult(tool: string, params: Record<string, unknown> | undefined, result: unknown, width: number, surface: Surface): string {
   const items = listItems(result);
   if (items) return renderList(tool, params, result as Result, items, width);
-  if (previewOutput.safeParse(result).success) return renderPreview(result as Result);
+  if (previewOutput.safeParse(result).success) return renderPreview(result as Result, surface);
   if (undoOutput.safeParse(result).success) return `✓ ${describeUndo(result as UndoReport)}`;
   if (assignOutput.safeParse(result).success) return renderAssign(result as Result);
   const deleted = deletedTermOutput.safeParse(result);
@@ -95,10 +96,22 @@ function columns(items: Result[]): string[] {
   return [...seen];
 }
 
-function renderPreview(result: Result): string {
+/**
+ * Where the answer is shown: the tool shell and the chat ask a person before a call that needs
+ * approval; `invoke` is the operator's own command and runs it as given (#60.7: its dry run said
+ * "a person approves it when it runs", and then nobody was asked).
+ */
+export type Surface = 'shell' | 'invoke';
+
+const APPROVAL_WORDS: Record<Surface, string> = {
+  shell: ' — needs approval: you are asked before it runs',
+  invoke: ' — needs approval where a person is asked (chat, tool shell, MCP); `cms-admin invoke` runs it without asking',
+};
+
+function renderPreview(result: Result, surface: Surface): string {
   const { dry_run: _, needs_approval, would, ...rest } = result;
   const said = typeof would === 'string' ? `would ${would}` : oneLine(rest);
-  return `dry run (nothing written): ${said}${needs_approval ? ' — a person approves it when it runs' : ''}`;
+  return `dry run (nothing written): ${said}${needs_approval ? APPROVAL_WORDS[surface] : ''}`;
 }
 
 function renderAssign(result: Result): string {

@@ -11,7 +11,7 @@ export function renderEnvelopeAnswer(text: string | undefined, outcome: ToolOutc
     envelope = text && text !== '-' ? JSON.parse(text) : {};
   } catch {}
   const tool = typeof envelope.tool === 'string' ? envelope.tool : 'tool';
-  const shown = renderAnswer(tool, envelope.params, outcome);
+  const shown = renderAnswer(tool, envelope.params, outcome, undefined, 'invoke');
   const more = /^more: .*$/m.exec(shown);
   if (!more || !outcome.ok) return shown;
   const cursor = (outcome.result as { next_cursor: string }).next_cursor;

@@ -2,6 +2,7 @@ import { describeTool } from '../../adapters/json-schema.js';
 import type { AnyToolDefinition } from '../../registry/index.js';
 import { takesNames } from '../../call/names.js';
 import { renderTable } from '../render/table.js';
+import { PARAM_HELP } from '../../tools/param-help.js';
 
 type Property = { type?: string | string[]; description?: string; enum?: unknown[]; items?: Property };
 
@@ -15,7 +16,7 @@ export function toolHelp(tool: AnyToolDefinition, width?: number): string {
     const p = properties[name] ?? {};
     // A login or email where a user id goes, a slug where a term id goes (#52.1).
     const named = takesNames(tool, name);
-    return [name, named ? typeName(p).replace(/integer|number/, `id|${named}`) : typeName(p), required.has(name) ? 'yes' : '', p.description ?? ''];
+    return [name, named ? typeName(p).replace(/integer|number/, `id|${named}`) : typeName(p), required.has(name) ? 'yes' : '', p.description ?? PARAM_HELP[name] ?? ''];
   });
   const example = [tool.name, ...names.filter((n) => required.has(n)).map((n) => `${n}=${sample(properties[n] ?? {})}`)];
   return [

@@ -28,7 +28,9 @@ Chat, invoke and mcp journal every write by default, in one SQLite file per pers
 The intent is written before the write reaches WordPress: an entry marked "incomplete" was
 begun and never completed (a process killed mid-write) and may have been applied; undo reads
 the site and puts back what changed. A store past CMS_JOURNAL_MAX_MB (default 100) deletes
-entries older than CMS_JOURNAL_KEEP_DAYS (default 90) by itself. See docs/undo.md.`,
+entries older than CMS_JOURNAL_KEEP_DAYS (default 90) by itself. The store needs Node 22.13 or
+newer (node:sqlite): on an older Node, changes, undo, chat and mcp say so as they start, with how
+to get one. See docs/undo.md.`,
     )
     .action(async (options: ChangesOptions) => {
       const { showChanges } = await import('./changes-show.js');
@@ -52,8 +54,10 @@ entries older than CMS_JOURNAL_KEEP_DAYS (default 90) by itself. See docs/undo.m
       `
 With --run ID, each site's journal is read for that run's changes; one question lists what
 every site gets back, then each site is undone (a site's failure is its own).
-An undo is a write: it says what it will restore and asks y/N in a terminal; without one it is
-refused unless --yes. Objects changed since the change are conflicts, left as they are unless
+An undo is a write: it says what it will restore, in the words of the tools that would make the
+same change forward, and asks y/N in a terminal; without one it is refused unless --yes. Many
+accounts or terms of one kind are one line: the count and the first names (at most 1,500
+characters a change, whatever its size). Objects changed since the change are conflicts, left as they are unless
 --force. The undo is journalled too: undo its id to redo. Only the account that made a change
 sees and undoes it (by user id). Without a change id, undo refuses (journal_damaged) while a
 damaged line lies among the latest changes: give the id, or run \`changes --repair\`. When the last

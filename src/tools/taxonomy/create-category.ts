@@ -6,7 +6,7 @@ import { CATEGORY } from './terms.js';
 
 export const createCategory = termCreateTool({
   name: 'create-category',
-  description: 'Create a category; a duplicate name fails with existing_id.',
+  description: 'Create a category.',
   kind: CATEGORY,
   schema: () => z.strictObject({
     name: termName(),

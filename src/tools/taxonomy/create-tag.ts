@@ -6,7 +6,7 @@ import { TAG } from './terms.js';
 
 export const createTag = termCreateTool({
   name: 'create-tag',
-  description: 'Create a tag; a duplicate name fails with existing_id.',
+  description: 'Create a tag.',
   kind: TAG,
   schema: () => z.strictObject({
     name: termName(),

@@ -5,7 +5,7 @@ import { termCreateTool } from './term-tools.js';
 
 export const createTerm = termCreateTool({
   name: 'create-term',
-  description: 'Create a term; a duplicate name fails with existing_id.',
+  description: 'Create a term.',
   schema: () => z.strictObject({
     taxonomy: taxonomySlug(),
     name: termName(),

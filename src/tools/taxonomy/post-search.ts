@@ -5,6 +5,7 @@ import { parseIsoDate } from '../users/dates.js';
 import { POST_STATUSES } from './post-types.js';
 import { resolveTaxonomy } from './taxonomies.js';
 import { missingTermIds, termNotFound } from './terms.js';
+import { withAuthorLogins } from './post-authors.js';
 
 export interface PostFilters {
   search?: string;
@@ -25,6 +26,8 @@ export interface FoundPost {
   status: string;
   date: string;
   author: number;
+  /** The author's login (post-authors.ts), where the site names the account. */
+  author_login?: string;
 }
 
 type RestType = { slug: string; rest_base?: string; rest_namespace?: string; taxonomies?: string[] };
@@ -133,7 +136,7 @@ export async function postSource(client: WordPressClient, filters: PostFilters):
     date: String(raw.date ?? ''),
     author: Number(raw.author ?? 0),
   });
-  return mergedSource(client, types.map((type) => type.route), query, toPost);
+  return withAuthorLogins(client, mergedSource(client, types.map((type) => type.route), query, toPost));
 }
 
 /**

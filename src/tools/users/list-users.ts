@@ -8,13 +8,14 @@ import { parseIsoDate } from './dates.js';
 import { type RawUser, toUser, USER_FIELDS, type UserRecord } from './records.js';
 import { resolveRole } from './roles.js';
 import { usersWindow } from './users-window.js';
+import { LAST_LOGIN_FIELD, lastLoginNote, lastLoginOf, lastLoginQuery } from './last-login.js';
 import { text } from '../schema.js';
 
 const USERS = '/wp/v2/users';
 /** The full record adds what the profile screen shows besides the concise fields. */
 const FULL_FIELDS = `${USER_FIELDS},description,url,first_name,last_name`;
 
-type Listed = UserRecord & { bio?: string; url?: string; first_name?: string; last_name?: string };
+type Listed = UserRecord & { last_login?: string; bio?: string; url?: string; first_name?: string; last_name?: string };
 /** An account WordPress lists to this one without its details: this one may not edit it. */
 type Unseen = { id: number; name: string; may_edit: false };
 
@@ -31,6 +32,7 @@ export const listUsers = defineTool({
     role: text().optional(),
     search: text().optional().describe('In username, name or email'),
     registered_after: z.string().optional().describe('ISO 8601'),
+    inactive_since: z.string().optional().describe('Last login before'),
     full: z.boolean().optional().describe('Add bio, url, names'),
     ...pagingParams,
   }),
@@ -41,10 +43,13 @@ export const listUsers = defineTool({
     const cutoff =
       filters.registered_after === undefined ? undefined : parseIsoDate(filters.registered_after, 'registered_after');
     const role = filters.role === undefined ? undefined : await resolveRole(client, filters.role);
+    // The companion plugin's record of last logins (0.7.0), and its filter (#60.9).
+    const login = await lastLoginQuery(client, filters.inactive_since);
+    const fields = `${full ? FULL_FIELDS : USER_FIELDS}${login.since ? `,${LAST_LOGIN_FIELD}` : ''}`;
     // WordPress wraps `search` in `*…*` itself (a substring match of login, email, URL, nicename
     // and display name; email only when it holds "@"): WP_User_Query::prepare_query()
     // https://github.com/WordPress/wordpress-develop/blob/6.8/src/wp-includes/class-wp-user-query.php
-    const query = { context: 'edit', _fields: full ? FULL_FIELDS : USER_FIELDS, roles: role, search: filters.search };
+    const query = { context: 'edit', _fields: fields, roles: role, search: filters.search, ...login.query };
     const toRecord = (raw: RawUser) => record(raw, full ?? false);
     const source =
       cutoff === undefined
@@ -57,7 +62,7 @@ export const listUsers = defineTool({
       cursor,
       // ~160 characters a user: 50 fit the default page budget in one request of 50.
       defaultLimit: 50,
-      narrowWith: 'search, role or registered_after',
+      narrowWith: 'search, role, registered_after or inactive_since',
     });
     const items = page.items as Array<Listed | Unseen>;
     const notes: string[] = [];
@@ -66,13 +71,16 @@ export const listUsers = defineTool({
       notes.push(`disabled is null: without the companion plugin the disabled state is unknown. ${INSTALL_HINT}`);
     }
     if (cutoff !== undefined && (await siteAdminOfNetwork(client))) notes.push(NETWORK_DATES_NOTE);
+    const logins = await lastLoginNote(client, login, query, items.some((u) => 'last_login' in u && u.last_login === 'unknown'));
+    if (logins) notes.push(logins);
     if (notes.length) page.note = notes.join(' ');
     return page;
   },
 });
 
 function record(raw: RawUser & Record<string, unknown>, full: boolean): Listed {
-  const user: Listed = toUser(raw);
+  const lastLogin = lastLoginOf(raw);
+  const user: Listed = { ...toUser(raw), ...(lastLogin ? { last_login: lastLogin } : {}) };
   if (!full) return user;
   return {
     ...user,

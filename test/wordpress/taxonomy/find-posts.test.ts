@@ -18,7 +18,7 @@ describe('find-posts', () => {
     const page = await callOk('find-posts', { search: title });
     expect(page.total).toBe(1);
     expect(page.items[0]).toMatchObject({ id, title, type: 'post', status: 'publish' });
-    expect(Object.keys(page.items[0]).sort()).toEqual(['author', 'date', 'id', 'status', 'title', 'type']);
+    expect(Object.keys(page.items[0]).sort()).toEqual(['author', 'author_login', 'date', 'id', 'status', 'title', 'type']);
   });
 
   it('combines search, status, author, taxonomy + term_ids and dates', async () => {

@@ -44,6 +44,7 @@ describe('list-users', () => {
         'disabled',
         'email',
         'id',
+        'last_login',
         'name',
         'registered_date',
         'roles',
@@ -51,7 +52,8 @@ describe('list-users', () => {
       ]);
     }
     expect(result.items.find((u) => u.id === 1)).toMatchObject({ roles: ['administrator'], disabled: false });
-    expect(result.note).toBeUndefined();
+    // No account hidden, no unknown disabled state: only what an "unknown" last login means (#60.9).
+    expect(result.note ?? '').not.toMatch(/may_edit|disabled is null/);
   });
 
   it('full adds bio, url and names under the same field names', async () => {
