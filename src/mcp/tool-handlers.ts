@@ -1,6 +1,6 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeTool, modelParameters } from '../adapters/json-schema.js';
+import { describeTool, listedInputSchema, modelParameters } from '../adapters/json-schema.js';
 import { closestNames, resolveCall, withIds } from '../call/envelope.js';
 import {
   type AnyToolDefinition,
@@ -12,7 +12,6 @@ import {
   fleetTools,
   isDryRun,
   isFleet,
-  namedSchema,
   runOnFleet,
   runTool,
   type ToolContext,
@@ -77,8 +76,8 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
         return {
           name: described.name,
           description: described.description,
-          // As the model sees it: a login, an email or a slug where an id goes (strings; #52.1).
-          inputSchema: (options.strict ? modelParameters(tool, { strict: true }) : namedSchema(tool, described.inputSchema)) as McpTool['inputSchema'],
+          // A login, an email or a slug where an id goes (#52.1), and the id as a number too (#60.8).
+          inputSchema: (options.strict ? modelParameters(tool, { strict: true }) : listedInputSchema(tool)) as McpTool['inputSchema'],
           ...(tool.outputSchema && !fleet && { outputSchema: outputSchemaOf(tool) }),
           annotations: {
             readOnlyHint: tool.annotations.readOnly,

@@ -25,7 +25,8 @@ const TSC = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const core = `@langchain/core@${repoVersion('@langchain/core')}`;
 const execFileAsync = promisify(execFile);
 let tarball: string;
-const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@types/node'];
+// The agent app's packages: the peers, and the MCP adapters docs/remote-mcp.md's snippet imports.
+const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@langchain/mcp-adapters', '@types/node'];
 /** The apps, installed side by side once the tarball is there (the baseline app needs none). */
 let apps: { library: Promise<string>; coreOnly: Promise<string>; agent: Promise<string> };
 
