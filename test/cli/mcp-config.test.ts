@@ -33,7 +33,7 @@ async function printed(args: string[], env: NodeJS.ProcessEnv): Promise<{ config
 async function startAndRead(server: Server): Promise<{ tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }>; total: number }> {
   const home = mkdtempSync(path.join(dir, 'home-'));
   const client = new Client({ name: 'mcp-config-test', version: '1.0.0' });
-  const env = { ...getDefaultEnvironment(), HOME: home, ...server.env };
+  const env: Record<string, string> = { ...getDefaultEnvironment(), HOME: home, ...server.env };
   for (const key of Object.keys(env)) if (key.startsWith('CMS_') && !(key in server.env)) delete env[key];
   await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env, cwd: '/', stderr: 'pipe' }));
   try {

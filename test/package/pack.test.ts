@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { asCommonJs, installed, newApp, packTarball, repoVersion, run, runAsync, typeScriptBlocks } from '../helpers/package-app.js';
@@ -103,6 +105,61 @@ describe('a library-only app: the toolkits next to @langchain/core', () => {
     const shell = await spawnWithInput(bin, ['chat'], app, env, 'get-cms-tags limit=1\n/exit\n');
     expect(shell).toContain('tool shell');
     expect(shell).toContain(String(tags.result.items[0].name));
+  }, 120_000);
+});
+
+describe("the README's install lines (#60.1): the package is not on the registry, so from a checkout", () => {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Installing it from a checkout'), readme.indexOf('## Configuration'));
+  // Each `npm install …` of the section, its path filled in: the run's tarball, this checkout.
+  const lines = [...section.matchAll(/`(npm install [^`]+)`/g)].map((m) => m[1]!.replace(/\s+/g, ' '));
+  const filled = (line: string) =>
+    line
+      .replace('/path/to/cms-admin-toolkit-0.1.0.tgz', tarball)
+      .replace('/path/to/cms-admin-toolkit', REPO_ROOT)
+      .split(' ')
+      .slice(2);
+
+  it('the tarball npm pack makes has the name the README gives', () => {
+    expect(path.basename(tarball)).toBe('cms-admin-toolkit-0.1.0.tgz');
+    expect(lines).toEqual([
+      'npm install /path/to/cms-admin-toolkit-0.1.0.tgz @langchain/core',
+      'npm install /path/to/cms-admin-toolkit',
+      'npm install -g /path/to/cms-admin-toolkit-0.1.0.tgz',
+    ]);
+  });
+
+  it('the tarball line is the library app above; the link to the checkout and -g give a cms-admin that runs', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(filled(lines[0]!)).toEqual([tarball, '@langchain/core']);
+    const linked = await newApp('linked', 'commonjs', filled(lines[1]!));
+    expect(run(path.join(linked, 'node_modules/.bin/cms-admin'), ['--version'], linked).trim()).toBe(version);
+    // -g into a prefix of the test's own: the same install, without touching this machine's global folder.
+    const prefix = mkdtempSync(path.join(tmpdir(), 'cms-global-'));
+    await runAsync('npm', [...filled(lines[2]!).filter((a) => a !== '-g'), '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], prefix);
+    expect(run(path.join(prefix, 'bin/cms-admin'), ['--version'], tmpdir()).trim()).toBe(version);
+  }, 300_000);
+});
+
+describe('cms-admin mcp config in an app that installed the tarball (#60.1)', () => {
+  it('prints a VS Code config naming the app’s own bin; started from / as VS Code would, it reads the site', async () => {
+    const app = await apps.library;
+    const site = testSite();
+    const env = { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: 'off' };
+    const config = JSON.parse(run(path.join(app, 'node_modules/.bin/cms-admin'), ['mcp', 'config', 'vscode'], app, env));
+    const server = config.servers.wordpress as { type: string; command: string; args: string[]; env: Record<string, string> };
+    expect(server.type).toBe('stdio');
+    expect(server.args.slice(0, 2)).toEqual([path.join(realpathSync(app), 'node_modules/cms-admin-toolkit/dist/cli/cms-admin.js'), 'mcp']);
+    expect(JSON.stringify(config)).not.toContain(site.appPassword);
+    const client = new Client({ name: 'vscode-like', version: '1.0.0' });
+    const serverEnv = { ...getDefaultEnvironment(), HOME: mkdtempSync(path.join(tmpdir(), 'cms-home-')), ...server.env, CMS_APP_PASSWORD: site.appPassword };
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env: serverEnv, cwd: '/', stderr: 'pipe' }));
+    try {
+      const read = await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } });
+      expect(JSON.parse((read.content as Array<{ text: string }>)[0]!.text).total).toBe(await wp().count('/wp/v2/tags', { hide_empty: false }));
+    } finally {
+      await client.close();
+    }
   }, 120_000);
 });
 
