@@ -45,6 +45,10 @@ export const SLOW_FILES = [
   'test/evals/fleet-evals.test.ts',
   // Five MCP servers started from / as a client would (#60.1): ~25 s quiet, 40 s with the cores busy.
   'test/cli/mcp-config.test.ts',
+  // LangGraph's dev server started three times, processes of the graph, a PostgreSQL cluster (#60.2):
+  // ~60 s each quiet, 100+ s with the cores busy.
+  'test/agent/langgraph-server.test.ts',
+  'test/agent/langgraph-postgres.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
