@@ -27,8 +27,8 @@ const TSC = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const core = `@langchain/core@${repoVersion('@langchain/core')}`;
 const execFileAsync = promisify(execFile);
 let tarball: string;
-// The agent app's packages: the peers, and the MCP adapters docs/remote-mcp.md's snippet imports.
-const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@langchain/mcp-adapters', '@types/node'];
+// The agent app's packages: the peers, and what the docs' snippets import (the MCP adapters, LangGraph's SDK).
+const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@langchain/mcp-adapters', '@langchain/langgraph-sdk', '@types/node'];
 /** The apps, installed side by side once the tarball is there (the baseline app needs none). */
 let apps: { library: Promise<string>; coreOnly: Promise<string>; agent: Promise<string> };
 
@@ -215,6 +215,36 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
       .flat()
       .filter((problem) => problem.resolutionKind !== 'node10');
     expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('cms-admin-toolkit/langgraph: the graph runs from the tarball (ESM), asks before creating an administrator, and the approval creates it; require() gives it too', async () => {
+    const server = await new ScriptedOpenAI().start();
+    try {
+      const site = testSite();
+      const username = unique('lgpack').toLowerCase().replace(/[^a-z0-9]/g, '');
+      server.script({ toolCalls: [{ name: 'create-user', args: { username, email: `${username}@example.com`, role: 'administrator' } }] }, { content: 'Done.' });
+      writeFileSync(
+        path.join(root, 'graph-run.mjs'),
+        `import { Command } from '@langchain/langgraph';
+import { createAdminGraph } from 'cms-admin-toolkit/langgraph';
+const graph = await createAdminGraph();
+const config = { configurable: { thread_id: 'pack' } };
+const asked = await graph.invoke({ messages: [{ role: 'user', content: 'make ${username} an administrator' }] }, config);
+console.log(JSON.stringify(asked.__interrupt__.map((i) => i.value.action_requests[0].name)));
+const done = await graph.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
+console.log(done.messages.at(-1).content);
+`,
+      );
+      const env = { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: 'off', OPENAI_API_KEY: 'sk-scripted', OPENAI_BASE_URL: server.url };
+      const { stdout } = await execFileAsync(process.execPath, ['graph-run.mjs'], { cwd: root, env });
+      expect(stdout.trim().split('\n')).toEqual(['["create-user"]', 'Done.']);
+      const found = await wp().get<Array<{ username: string; roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
+      expect(found.map((u) => [u.username, u.roles])).toEqual([[username, ['administrator']]]);
+      const cjs = await execFileAsync(process.execPath, ['-e', "console.log(typeof require('cms-admin-toolkit/langgraph').createAdminGraph)"], { cwd: root });
+      expect(cjs.stdout.trim()).toBe('function');
+    } finally {
+      await server.stop();
+    }
   }, 180_000);
 
   describe.each(Object.keys(flavours))("the README's snippets run against the sandbox (%s)", (flavour) => {
