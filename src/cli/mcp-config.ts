@@ -61,7 +61,7 @@ export function mcpClientConfig(
       inputs.push({ type: 'promptString', id: PASSWORD_INPUT, description: `Application password of ${env.CMS_USERNAME ?? 'the user'} on ${env.CMS_URL}`, password: true });
       notes.push('VS Code asks for the application password when it first starts the server and keeps it in its secret storage.');
     } else if (client === 'cursor') {
-      vars.CMS_APP_PASSWORD = '${env:CMS_APP_PASSWORD}';
+      vars.CMS_APP_PASSWORD = `\${env:CMS_APP_PASSWORD}`;
       notes.push('Cursor fills CMS_APP_PASSWORD from its own environment: start Cursor where CMS_APP_PASSWORD is set.');
     } else {
       vars.CMS_APP_PASSWORD = '<the application password>';

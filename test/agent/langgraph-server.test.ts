@@ -138,7 +138,8 @@ describe('the checkout’s langgraph.json on LangGraph’s dev server', () => {
     const thread = await client.threads.get(threadId);
     expect(thread.status).toBe('interrupted');
     const waiting = (await client.threads.getState(threadId)).tasks.flatMap((task) => task.interrupts ?? []);
-    expect((waiting[0]?.value as Hitl).actionRequests[0]?.name).toBe('create-user');
+    expect(waiting).toHaveLength(1);
+    expect((waiting[0]!.value as Hitl).actionRequests[0]?.name).toBe('create-user');
     await resume(threadId, { decisions: [{ type: 'approve' }] });
     expect(await rolesOf(username)).toEqual([['administrator']]);
   }, 180_000);

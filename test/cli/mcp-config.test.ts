@@ -89,7 +89,7 @@ describe('cms-admin mcp config', () => {
     const server = (config.servers as Record<string, Server>).wp!;
     expect(server.type).toBe('stdio');
     expect(server.args.slice(1)).toEqual(['mcp', '--read-only']);
-    expect(server.env).toEqual({ ...carried, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: '${input:cms-app-password}' });
+    expect(server.env).toEqual({ ...carried, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: `\${input:cms-app-password}` });
     expect(`${stdout}${stderr}`).not.toContain(site.appPassword);
     // What VS Code does with the input: asks once, then puts the answer in its place.
     const started = await startAndRead({ ...server, env: { ...server.env, CMS_APP_PASSWORD: site.appPassword } });
@@ -97,10 +97,10 @@ describe('cms-admin mcp config', () => {
     expect(started.tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
   });
 
-  it('cursor: "mcpServers", the password from ${env:CMS_APP_PASSWORD}', async () => {
+  it('cursor: "mcpServers", the password from Cursor’s env interpolation', async () => {
     const { config, stdout } = await printed(['cursor'], siteEnv);
     const server = (config.mcpServers as Record<string, Server>).wordpress!;
-    expect(server.env.CMS_APP_PASSWORD).toBe('${env:CMS_APP_PASSWORD}');
+    expect(server.env.CMS_APP_PASSWORD).toBe(`\${env:CMS_APP_PASSWORD}`);
     expect(stdout).not.toContain(site.appPassword);
     expect((await startAndRead({ ...server, env: { ...server.env, CMS_APP_PASSWORD: site.appPassword } })).total).toBe(await tagCount());
   });
