@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './cli.js';
@@ -25,8 +25,13 @@ export function langGraphProject(): string {
 export interface DevServer {
   url: string;
   output(): string;
-  /** Ctrl-C: SIGINT to its process group; resolves once it stopped serving (its state flushed first). */
-  stop(): Promise<void>;
+  /**
+   * SIGINT to its process group (Ctrl-C: it writes its state, given 3 s, then closes its port), or
+   * SIGKILL (a crash: nothing more is written); resolves once it stopped serving.
+   */
+  stop(signal?: 'SIGINT' | 'SIGKILL'): Promise<void>;
+  /** Resolves once its folder's state files (`.langgraph_api/`) hold `text` (each is written 3 s after a change). */
+  written(text: string): Promise<void>;
 }
 
 export async function startDevServer(project: string, env: NodeJS.ProcessEnv): Promise<DevServer> {
@@ -56,9 +61,15 @@ export async function startDevServer(project: string, env: NodeJS.ProcessEnv): P
   return {
     url,
     output: () => out,
-    async stop() {
+    async written(text: string) {
+      const files = ['.langgraphjs_ops.json', '.langgraphjs_api.checkpointer.json'].map((f) => path.join(project, '.langgraph_api', f));
+      const holds = (file: string) => existsSync(file) && readFileSync(file, 'utf8').includes(text);
+      for (let i = 0; i < 300 && !files.every(holds); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!files.every(holds)) throw new Error(`the dev server did not write ${text} to ${files.join(', ')} in 30 s`);
+    },
+    async stop(signal = 'SIGINT') {
       try {
-        process.kill(-(child.pid as number), 'SIGINT');
+        process.kill(-(child.pid as number), signal);
       } catch {
         // already gone
       }
