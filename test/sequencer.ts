@@ -59,6 +59,12 @@ export const SLOW_FILES = [
   'test/evals/fleet-evals.test.ts',
   // A 50-row import and its undo, by the CLI and in a terminal (#60.5): 22–42 s.
   'test/cli/undo-questions.test.ts',
+  // Five MCP servers started from / as a client would (#60.1): ~25 s quiet, 40 s with the cores busy.
+  'test/cli/mcp-config.test.ts',
+  // LangGraph's dev server started three times, processes of the graph, a PostgreSQL cluster (#60.2):
+  // ~60 s each quiet, 100+ s with the cores busy.
+  'test/agent/langgraph-server.test.ts',
+  'test/agent/langgraph-postgres.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {

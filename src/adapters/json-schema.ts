@@ -35,6 +35,15 @@ export interface SchemaOptions {
   strict?: boolean;
 }
 
+/**
+ * A tool's input schema as MCP lists it (and `cms-admin tools --json` prints it): where an id goes
+ * a name may too, and a number stays a number (`"type": ["string", "integer"]`, #60.8), so MCP
+ * clients that validate arguments against the list take both. A pure function of the tool.
+ */
+export function listedInputSchema(tool: AnyToolDefinition): Record<string, unknown> {
+  return namedSchema(tool, describeTool(tool).inputSchema, ['string', 'integer']);
+}
+
 /** A tool as plain JSON: what `cms-admin tools --json` prints and what MCP lists. */
 export function describeTool(tool: AnyToolDefinition): ToolDescription {
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.schema) as Record<string, unknown>;

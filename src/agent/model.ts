@@ -35,12 +35,19 @@ export function modelConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ModelC
   };
 }
 
-export function createChatModel(config: ModelConfig): ChatOpenAI {
+/**
+ * `streaming: false` for graphs run by LangGraph (langgraph/graph.ts): ChatOpenAI then streams only
+ * when a caller streams (LangGraph's `messages` mode, what its server and Agent Chat UI use), and a
+ * plain `invoke()` asks for one answer — a streaming ChatOpenAI's `invoke()` counts the tokens
+ * with tiktoken's ranks, which it first downloads from the internet (hanging without it).
+ * (`streaming: false` said to ChatOpenAI itself would turn streaming off even for `messages`.)
+ */
+export function createChatModel(config: ModelConfig, options: { streaming?: boolean } = {}): ChatOpenAI {
   return new ChatOpenAI({
     model: config.model,
     apiKey: config.apiKey,
     configuration: config.baseURL ? { baseURL: config.baseURL } : undefined,
-    streaming: true,
+    ...(options.streaming === false ? {} : { streaming: true }),
     streamUsage: true,
     temperature: 0,
     timeout: config.timeoutMs,

@@ -66,6 +66,8 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], ledger?:
         if (ToolMessage.isInstance(result) && isErrorContent(result.content)) result.status = 'error';
         return result;
       } catch (err) {
+        // LangGraph's interrupt (a tool asking for approval in a graph with a checkpointer) pauses the run: not a failure.
+        if ((err as { is_bubble_up?: unknown } | undefined)?.is_bubble_up === true) throw err;
         // A bug in a tool: tell the model briefly, without stack or file paths.
         if (process.env.CMS_DEBUG) process.stderr.write(`${maskResetKeys(String((err as Error)?.stack ?? err))}\n`);
         return errorMessage(id, tool.name, {

@@ -139,12 +139,18 @@ export function takesNames(tool: AnyToolDefinition, key: string): 'login' | 'slu
 }
 
 /**
- * A tool's JSON schema as a model or an MCP client is sent it: each param that takes a name where
- * an id goes is `"type": "string"` (items too), which costs no token more than "integer" (a
- * union would cost 3 a param, 33 params in the default set: past the token budget). A number
- * written as a string is that number (tools/params.ts), so ids keep working.
+ * A tool's JSON schema as a model is sent it: each param that takes a name where an id goes is
+ * `"type": "string"` (items too), which costs no token more than "integer" (a union would cost 3
+ * a param, 33 params in the default set: past the model's token budget). A number written as a
+ * string is that number (tools/params.ts), so ids keep working. MCP's list passes
+ * `['string', 'integer']` (#60.8): clients that validate arguments against it (LangChain's MCP
+ * adapters) then take `{id: 142}` as well as `{id: "news"}`; that list is not the model's request.
  */
-export function namedSchema(tool: AnyToolDefinition, schema: Record<string, unknown>): Record<string, unknown> {
+export function namedSchema(
+  tool: AnyToolDefinition,
+  schema: Record<string, unknown>,
+  type: 'string' | ['string', 'integer'] = 'string',
+): Record<string, unknown> {
   const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
   if (!properties) return schema;
   let out: Record<string, Record<string, unknown>> | undefined;
@@ -153,9 +159,9 @@ export function namedSchema(tool: AnyToolDefinition, schema: Record<string, unkn
     const items = property.items as Record<string, unknown> | undefined;
     const numeric = (p: Record<string, unknown> | undefined) => p?.type === 'integer' || p?.type === 'number';
     const named = numeric(property)
-      ? { ...withoutBounds(property), type: 'string' }
+      ? { ...withoutBounds(property), type }
       : property.type === 'array' && numeric(items)
-        ? { ...property, items: { ...withoutBounds(items as Record<string, unknown>), type: 'string' } }
+        ? { ...property, items: { ...withoutBounds(items as Record<string, unknown>), type } }
         : undefined;
     if (!named) continue;
     out ??= { ...properties };

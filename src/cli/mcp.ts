@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
 import { findTool, networkToolsFor } from '../call/index.js';
+import { registerMcpConfigCommand } from './mcp-config.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { sessionSites } from './sites/fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
@@ -26,7 +27,7 @@ An MCP client starts this command itself (README.md, "MCP clients"). To try it b
 Ctrl-C stops it.`;
 
 export function registerMcpCommand(program: Command): void {
-  program
+  const mcp = program
     .command('mcp')
     .description('Serve every tool over the Model Context Protocol on stdio, or Streamable HTTP with --http')
     .option(
@@ -97,9 +98,8 @@ and list-sites is listed; a write on more than one site is one elicitation listi
 change, read from that site. docs/fleets.md.
 Site from CMS_URL, CMS_USERNAME, CMS_APP_PASSWORD (or the local sandbox when CMS_URL is unset);
 --http signing people in needs only CMS_URL.
-Example client config:
-  {"mcpServers": {"wordpress": {"command": "npx", "args": ["cms-admin", "mcp"],
-    "env": {"CMS_URL": "https://example.com", "CMS_USERNAME": "admin", "CMS_APP_PASSWORD": "…"}}}}`,
+A client's config (Claude Desktop, VS Code, Cursor) that starts this server from any folder, by
+absolute paths and the site by name: \`cms-admin mcp config claude-desktop|vscode|cursor\` (--help).`,
     )
     .action(async (options: McpOptions) => {
       const filter = filterFromOptions(options);
@@ -179,6 +179,7 @@ Example client config:
       const { serveStdio } = await import('../mcp/index.js');
       await serveStdio(context as NonNullable<typeof context>, filter, serverOptions);
     });
+  registerMcpConfigCommand(mcp);
 }
 
 type McpOptions = FilterOptions & {

@@ -57,7 +57,7 @@ const STORE_COMMANDS: readonly string[] = ['chat', 'mcp', 'undo', 'changes'];
 export function runProgram(program: Command): void {
   // `--site NAME` on every command that talks to a site (issue #38): it sets CMS_SITE, which the
   // one resolver of the site reads (cli/site-config.ts), so every command gets it the same way.
-  const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'undo', 'changes', 'audit', 'plugin status', 'tools'];
+  const SITE_COMMANDS = ['invoke', 'chat', 'mcp', 'mcp config', 'undo', 'changes', 'audit', 'plugin status', 'tools'];
   for (const path of SITE_COMMANDS) {
     const command = path
       .split(' ')
@@ -83,9 +83,11 @@ export function runProgram(program: Command): void {
     process.exit(1);
   });
   program.hook('preAction', (_program, action) => {
-    const site = (action.opts() as { site?: unknown }).site;
+    // With the parent's options too: `mcp config … --site X` (a subcommand) is parsed by `mcp`.
+    const options = action.optsWithGlobals() as { site?: unknown; sandbox?: unknown };
+    const site = options.site;
     if (typeof site === 'string') process.env.CMS_SITE = site;
-    const sandbox = (action.opts() as { sandbox?: unknown }).sandbox;
+    const sandbox = options.sandbox;
     if (typeof sandbox === 'string') process.env.CMS_SANDBOX_NAME = sandbox;
     if ((program.opts() as { allowInsecureHttp?: boolean }).allowInsecureHttp)
       process.env.CMS_ALLOW_INSECURE_HTTP = '1';

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { describeTool } from '../adapters/json-schema.js';
+import { describeTool, listedInputSchema } from '../adapters/json-schema.js';
 import {
   type AnyToolDefinition,
   DEFAULT_TOOLSETS,
   fleetTools,
-  namedSchema,
   selectTools,
   type ToolFilter,
   TOOLSET_NAMES,
@@ -48,11 +47,8 @@ unless --toolsets says; a model adds the others with enable-toolset.`,
       const session = options.site !== undefined || options.sites !== undefined ? await sessionFilter(options, filter) : undefined;
       const shown = session ? session.tools : everyTool(filter);
       if (options.json) {
-        // The params as MCP lists them and the model sees them: where an id goes, a name may (#52.1).
-        const described = shown.map((tool) => {
-          const description = describeTool(tool);
-          return { ...description, inputSchema: namedSchema(tool, description.inputSchema), toolset: TOOLSET_OF[tool.name] };
-        });
+        // The params as MCP lists them: where an id goes, a name may (#52.1), the id as a number too (#60.8).
+        const described = shown.map((tool) => ({ ...describeTool(tool), inputSchema: listedInputSchema(tool), toolset: TOOLSET_OF[tool.name] }));
         process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
         return;
       }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeTool, modelParameters } from '../adapters/json-schema.js';
-import { type AnyToolDefinition, type EnableToolsetSpec, fleetTools, namedSchema } from '../call/index.js';
+import { describeTool, listedInputSchema, modelParameters } from '../adapters/json-schema.js';
+import { type AnyToolDefinition, type EnableToolsetSpec, fleetTools } from '../call/index.js';
 import { previewOutput } from '../tools/output-schemas.js';
 
 export interface McpTool {
@@ -75,7 +75,7 @@ function buildEntry(tool: AnyToolDefinition, shape: ListShape): McpTool {
     name: described.name,
     description: described.description,
     // As the model sees it: a login, an email or a slug where an id goes (strings; #52.1).
-    inputSchema: (shape.strict ? modelParameters(tool, { strict: true }) : namedSchema(tool, described.inputSchema)) as McpTool['inputSchema'],
+    inputSchema: (shape.strict ? modelParameters(tool, { strict: true }) : listedInputSchema(tool)) as McpTool['inputSchema'],
     ...(tool.outputSchema && !shape.fleet && { outputSchema: outputSchemaOf(tool) }),
     annotations: {
       readOnlyHint: tool.annotations.readOnly,

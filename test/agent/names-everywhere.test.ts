@@ -86,14 +86,14 @@ describe('the model gives names where ids go', () => {
 });
 
 describe('MCP tools/call takes names', () => {
-  it('a login and a slug in tools/call arguments; tools/list says string', async () => {
+  it('a login and a slug in tools/call arguments; tools/list says string or integer (#60.8)', async () => {
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(testContext()).connect(serverSide);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(clientSide);
     try {
       const listed = (await client.listTools()).tools;
-      expect((listed.find((t) => t.name === 'log-out-user')!.inputSchema.properties as Record<string, { type: string }>).user_id!.type).toBe('string');
+      expect((listed.find((t) => t.name === 'log-out-user')!.inputSchema.properties as Record<string, { type: unknown }>).user_id!.type).toEqual(['string', 'integer']);
       const user = await makeUser();
       const role = await client.callTool({ name: 'set-user-role', arguments: { id: user.username, role: 'contributor' } });
       expect(role.isError, JSON.stringify(role.content)).toBe(false);

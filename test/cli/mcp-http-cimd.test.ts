@@ -162,9 +162,33 @@ describe('sign-in with a Client ID Metadata Document', () => {
     const before = fetched.length;
     const res = await fetch(authorizeLink(url, `${docsBase}/connector/client.json`, REDIRECT), { redirect: 'manual' });
     expect(res.status).toBe(400);
-    expect(await res.text()).toMatch(/private or loopback/);
+    expect(await res.text()).toMatch(/not fetched from 127\.0\.0\.1: a loopback address/);
     expect(fetched.length).toBe(before);
     const plain = await fetch(authorizeLink(url, 'http://example.com/client.json', REDIRECT), { redirect: 'manual' });
     expect(plain.status).toBe(400);
+  });
+
+  // Issue #58.7: on a NAT64 or 6to4 network these reach internal hosts; refused before any
+  // connection (the page names the address and why), with --allow-loopback-client-ids too.
+  it.each([
+    ['[64:ff9b::7f00:1]', /NAT64 address \(64:ff9b::\/96\) of 127\.0\.0\.1, a loopback address/],
+    ['[64:ff9b::a9fe:a9fe]', /NAT64 address \(64:ff9b::\/96\) of 169\.254\.169\.254, a private or reserved address/],
+    ['[2002:7f00:1::]', /6to4 address \(2002::\/16\) of 127\.0\.0\.1, a loopback address/],
+    ['[2002:c0a8:101::1]', /6to4 address \(2002::\/16\) of 192\.168\.1\.1, a private or reserved address/],
+    ['[::127.0.0.1]', /IPv4-compatible address \(::\/96, deprecated\)/],
+    ['[::ffff:0:7f00:1]', /IPv4-translated address \(::ffff:0:0:0\/96\) of 127\.0\.0\.1, a loopback address/],
+    ['[::ffff:127.0.0.1]', /IPv4-mapped address \(::ffff:0:0\/96\) of 127\.0\.0\.1, a loopback address/],
+    ['[fec0::1]', /site-local address \(fec0::\/10, deprecated\)/],
+    ['[2001:0:4136:e378:8000:63bf:80ff:fffe]', /Teredo/],
+  ])('an IPv6 transition address %s is refused before any connection', async (host, why) => {
+    const url = servers[0]?.url ?? (await startServer(['--allow-loopback-client-ids']));
+    const port = new URL(docsBase).port;
+    const before = fetched.length;
+    const res = await fetch(authorizeLink(url, `https://${host}:${port}/connector/client.json`, REDIRECT), { redirect: 'manual' });
+    const text = await res.text();
+    expect(res.status).toBe(400);
+    expect(text).toContain(`not fetched from ${new URL(`https://${host}/`).hostname.replace(/^\[|\]$/g, '')}:`);
+    expect(text).toMatch(why);
+    expect(fetched.length).toBe(before);
   });
 });

@@ -34,7 +34,7 @@ export function readmePorts(env: NodeJS.ProcessEnv = process.env): { a: number; 
 /**
  * Fixed ports of single files: test/sandbox's throwaway instance, the OAuth restart on one
  * address, the PostgreSQL clusters of mcp-postgres, mcp-postgres-changes, mcp-postgres-signin and
- * postgres-restart (four files that may run at once, each its own cluster).
+ * postgres-restart, langgraph-postgres (five files that may run at once, each its own cluster).
  */
 export function fixedPorts(env: NodeJS.ProcessEnv = process.env): {
   downTest: number;
@@ -43,12 +43,14 @@ export function fixedPorts(env: NodeJS.ProcessEnv = process.env): {
   postgresChanges: number;
   postgresSignIn: number;
   postgresRestart: number;
+  postgresLangGraph: number;
 } {
   return {
     postgres: basePort(env) + 85,
     postgresChanges: basePort(env) + 86,
     postgresSignIn: basePort(env) + 87,
     postgresRestart: basePort(env) + 88,
+    postgresLangGraph: basePort(env) + 89,
     downTest: env.CMS_DOWNTEST_PORT ? Number(env.CMS_DOWNTEST_PORT) : basePort(env) + 80,
     oauthRestart: basePort(env) + 56,
   };
@@ -64,6 +66,6 @@ export function allPorts(workers: number, wp: string, env: NodeJS.ProcessEnv = p
   }
   const readme = readmePorts(env);
   const fixed = fixedPorts(env);
-  out.push(readme.a, readme.b, fixed.downTest, fixed.oauthRestart, fixed.postgres, fixed.postgresChanges, fixed.postgresSignIn, fixed.postgresRestart);
+  out.push(readme.a, readme.b, fixed.downTest, fixed.oauthRestart, fixed.postgres, fixed.postgresChanges, fixed.postgresSignIn, fixed.postgresRestart, fixed.postgresLangGraph);
   return out;
 }

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { asCommonJs, installed, newApp, packTarball, repoVersion, run, runAsync, typeScriptBlocks } from '../helpers/package-app.js';
@@ -25,7 +27,8 @@ const TSC = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const core = `@langchain/core@${repoVersion('@langchain/core')}`;
 const execFileAsync = promisify(execFile);
 let tarball: string;
-const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@types/node'];
+// The agent app's packages: the peers, and what the docs' snippets import (the MCP adapters, LangGraph's SDK).
+const peers = ['langchain', '@langchain/openai', '@langchain/langgraph', '@modelcontextprotocol/sdk', '@langchain/mcp-adapters', '@langchain/langgraph-sdk', '@types/node'];
 /** The apps, installed side by side once the tarball is there (the baseline app needs none). */
 let apps: { library: Promise<string>; coreOnly: Promise<string>; agent: Promise<string> };
 
@@ -105,6 +108,62 @@ describe('a library-only app: the toolkits next to @langchain/core', () => {
   }, 120_000);
 });
 
+describe("the README's install lines (#60.1): the package is not on the registry, so from a checkout", () => {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Installing it from a checkout'), readme.indexOf('## Configuration'));
+  // Each `npm install …` of the section, its path filled in: the run's tarball, this checkout.
+  const lines = [...section.matchAll(/`(npm install [^`]+)`/g)].map((m) => m[1]!.replace(/\s+/g, ' ')).filter((line) => line.includes('/path/to/'));
+  const distinct = [...new Set(lines)];
+  const filled = (line: string) =>
+    line
+      .replace('/path/to/cms-admin-toolkit-0.1.0.tgz', tarball)
+      .replace('/path/to/cms-admin-toolkit', REPO_ROOT)
+      .split(' ')
+      .slice(2);
+
+  it('the tarball npm pack makes has the name the README gives', () => {
+    expect(path.basename(tarball)).toBe('cms-admin-toolkit-0.1.0.tgz');
+    expect(distinct).toEqual([
+      'npm install /path/to/cms-admin-toolkit-0.1.0.tgz @langchain/core',
+      'npm install /path/to/cms-admin-toolkit',
+      'npm install -g /path/to/cms-admin-toolkit-0.1.0.tgz',
+    ]);
+  });
+
+  it('the tarball line is the library app above; the link to the checkout and -g give a cms-admin that runs', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(filled(distinct[0]!)).toEqual([tarball, '@langchain/core']);
+    const linked = await newApp('linked', 'commonjs', filled(distinct[1]!));
+    expect(run(path.join(linked, 'node_modules/.bin/cms-admin'), ['--version'], linked).trim()).toBe(version);
+    // -g into a prefix of the test's own: the same install, without touching this machine's global folder.
+    const prefix = mkdtempSync(path.join(tmpdir(), 'cms-global-'));
+    await runAsync('npm', ['install', ...filled(distinct[2]!), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], prefix);
+    expect(run(path.join(prefix, 'bin/cms-admin'), ['--version'], tmpdir()).trim()).toBe(version);
+  }, 300_000);
+});
+
+describe('cms-admin mcp config in an app that installed the tarball (#60.1)', () => {
+  it('prints a VS Code config naming the app’s own bin; started from / as VS Code would, it reads the site', async () => {
+    const app = await apps.library;
+    const site = testSite();
+    const env = { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: 'off' };
+    const config = JSON.parse(run(path.join(app, 'node_modules/.bin/cms-admin'), ['mcp', 'config', 'vscode'], app, env));
+    const server = config.servers.wordpress as { type: string; command: string; args: string[]; env: Record<string, string> };
+    expect(server.type).toBe('stdio');
+    expect(server.args.slice(0, 2)).toEqual([path.join(realpathSync(app), 'node_modules/cms-admin-toolkit/dist/cli/cms-admin.js'), 'mcp']);
+    expect(JSON.stringify(config)).not.toContain(site.appPassword);
+    const client = new Client({ name: 'vscode-like', version: '1.0.0' });
+    const serverEnv = { ...getDefaultEnvironment(), HOME: mkdtempSync(path.join(tmpdir(), 'cms-home-')), ...server.env, CMS_APP_PASSWORD: site.appPassword };
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env: serverEnv, cwd: '/', stderr: 'pipe' }));
+    try {
+      const read = await client.callTool({ name: 'get-cms-tags', arguments: { limit: 1 } });
+      expect(JSON.parse((read.content as Array<{ text: string }>)[0]!.text).total).toBe(await wp().count('/wp/v2/tags', { hide_empty: false }));
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
+
 describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', () => {
   let root: string;
   const flavours = { esm: 'module', cjs: 'commonjs' } as const;
@@ -157,6 +216,36 @@ describe('apps with the agent frameworks: ESM and CommonJS, TypeScript strict', 
       .flat()
       .filter((problem) => problem.resolutionKind !== 'node10');
     expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('cms-admin-toolkit/langgraph: the graph runs from the tarball (ESM), asks before creating an administrator, and the approval creates it; require() gives it too', async () => {
+    const server = await new ScriptedOpenAI().start();
+    try {
+      const site = testSite();
+      const username = unique('lgpack').toLowerCase().replace(/[^a-z0-9]/g, '');
+      server.script({ toolCalls: [{ name: 'create-user', args: { username, email: `${username}@example.com`, role: 'administrator' } }] }, { content: 'Done.' });
+      writeFileSync(
+        path.join(root, 'graph-run.mjs'),
+        `import { Command } from '@langchain/langgraph';
+import { createAdminGraph } from 'cms-admin-toolkit/langgraph';
+const graph = await createAdminGraph();
+const config = { configurable: { thread_id: 'pack' } };
+const asked = await graph.invoke({ messages: [{ role: 'user', content: 'make ${username} an administrator' }] }, config);
+console.log(JSON.stringify(asked.__interrupt__.map((i) => i.value.action_requests[0].name)));
+const done = await graph.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
+console.log(done.messages.at(-1).content);
+`,
+      );
+      const env = { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: 'off', OPENAI_API_KEY: 'sk-scripted', OPENAI_BASE_URL: server.url };
+      const { stdout } = await execFileAsync(process.execPath, ['graph-run.mjs'], { cwd: root, env });
+      expect(stdout.trim().split('\n')).toEqual(['["create-user"]', 'Done.']);
+      const found = await wp().get<Array<{ username: string; roles: string[] }>>('/wp/v2/users', { search: username, context: 'edit' });
+      expect(found.map((u) => [u.username, u.roles])).toEqual([[username, ['administrator']]]);
+      const cjs = await execFileAsync(process.execPath, ['-e', "console.log(typeof require('cms-admin-toolkit/langgraph').createAdminGraph)"], { cwd: root });
+      expect(cjs.stdout.trim()).toBe('function');
+    } finally {
+      await server.stop();
+    }
   }, 180_000);
 
   describe.each(Object.keys(flavours))("the README's snippets run against the sandbox (%s)", (flavour) => {

@@ -13,7 +13,8 @@ import { testSite, wp } from '../helpers/site.js';
  * version of every peer range package.json states (read from it: a widened range is tested at its
  * new floor), then runs an agent of those versions against the sandbox: createAgent (langchain),
  * ChatOpenAI (@langchain/openai) over a scripted OpenAI server, a tool of the toolkits
- * (@langchain/core), a LangGraph checkpointer (@langchain/langgraph), and an MCP server of each
+ * (@langchain/core), a LangGraph checkpointer (@langchain/langgraph), the served graph
+ * (cms-admin-toolkit/langgraph: langchain's humanInTheLoopMiddleware), and an MCP server of each
  * SDK answering tools/list.
  */
 const REPO_ROOT = new URL('../..', import.meta.url).pathname;
@@ -92,6 +93,32 @@ console.log(result.messages.at(-1)?.content);
     const answer = server.requests.at(-1)?.messages.find((m) => m.role === 'tool');
     const tags = await wp().get<unknown[]>('/wp/v2/tags', { per_page: 100 });
     expect(JSON.parse(String(answer?.content)).total).toBe(tags.length);
+  }, 120_000);
+
+  it('runs the served graph (cms-admin-toolkit/langgraph): the approval is asked with LangChain’s HITL request, then the call runs', async () => {
+    writeFileSync(
+      path.join(app, 'graph.mjs'),
+      `import { Command } from '@langchain/langgraph';
+import { createAdminGraph } from 'cms-admin-toolkit/langgraph';
+const graph = await createAdminGraph();
+const config = { configurable: { thread_id: 'floors' } };
+const asked = await graph.invoke({ messages: [{ role: 'user', content: 'Delete the tag' }] }, config);
+console.log(JSON.stringify(asked.__interrupt__.map((i) => [i.value.actionRequests[0].name, i.value.review_configs[0].allowed_decisions])));
+const done = await graph.invoke(new Command({ resume: { decisions: [{ type: 'reject', message: 'Keep it.' }] } }), config);
+console.log(done.messages.at(-1).content);
+`,
+    );
+    const tag = await wp().post<{ id: number }>('/wp/v2/tags', { name: `Floors ${Date.now().toString(36)}` });
+    server.clear();
+    server.script({ toolCalls: [{ name: 'delete-tag', args: { id: tag.id } }] }, { content: 'Kept.' });
+    const site = testSite();
+    const { stdout } = await execFileAsync(process.execPath, ['graph.mjs'], {
+      cwd: app,
+      env: { ...process.env, CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, CMS_JOURNAL: 'off', OPENAI_API_KEY: 'sk-scripted', OPENAI_BASE_URL: server.url },
+    });
+    expect(stdout.trim().split('\n')).toEqual(['[["delete-tag",["approve","edit","reject"]]]', 'Kept.']);
+    expect((await wp().get<Array<{ id: number }>>('/wp/v2/tags', { include: [tag.id] })).map((t) => t.id)).toEqual([tag.id]);
+    await wp().delete(`/wp/v2/tags/${tag.id}`, { force: true });
   }, 120_000);
 
   it('serves MCP with both SDKs: a 2025-era client lists the tools and calls one against the sandbox', async () => {

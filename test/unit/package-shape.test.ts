@@ -53,10 +53,17 @@ describe('package shape', () => {
     }
   });
 
-  it('the agent and MCP subpaths load their own modules', { timeout: 120_000 }, () => {
+  it('the agent, LangGraph and MCP subpaths load their own modules', { timeout: 180_000 }, () => {
     const agent = loadedModules(path.join(SRC, 'agent/index.ts'));
     expect(under(agent, path.join(SRC, 'agent/runner.ts'))).toHaveLength(1);
     expect(under(agent, path.join(SRC, 'sandbox/'))).toEqual([]);
+    // The served graph (#60.2): the agent's pieces, never the LangGraph server nor its CLI (devDependencies).
+    const langgraph = loadedModules(path.join(SRC, 'langgraph/index.ts'));
+    expect(under(langgraph, path.join(SRC, 'langgraph/graph.ts'))).toHaveLength(1);
+    expect(under(langgraph, path.join(SRC, 'agent/toolsets.ts'))).toHaveLength(1);
+    for (const server of ['@langchain/langgraph-api', '@langchain/langgraph-cli', '@langchain/langgraph-checkpoint-postgres', 'hono'])
+      expect(langgraph.filter((url) => url.includes(`/node_modules/${server}/`)), server).toEqual([]);
+    expect(under(langgraph, path.join(SRC, 'sandbox/'))).toEqual([]);
     const mcp = loadedModules(path.join(SRC, 'mcp/index.ts'));
     expect(mcp.some((url) => url.includes('/node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
     expect(under(mcp, path.join(SRC, 'sandbox/'))).toEqual([]);

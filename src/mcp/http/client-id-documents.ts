@@ -1,16 +1,18 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { InvalidClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { refusedAddress } from './address-policy.js';
 import { checkRegistration } from './registration.js';
 
 /**
  * Client ID Metadata Documents (MCP 2025-11-25 authorization, recommended in 2026-07-28;
  * draft-ietf-oauth-client-id-metadata-document): a client's id is the https URL of a JSON document
  * describing it. We fetch it when the client shows up at /authorize or /token: https only, never
- * from a private, loopback or link-local address (checked on the address actually connected to,
- * so DNS cannot swap it after the check) unless `allowLoopback` (`mcp --allow-loopback-client-ids`,
+ * from a private, loopback or link-local address, nor one wrapped in an IPv6 transition form
+ * (address-policy.ts; checked on the address actually connected to, so DNS cannot swap it after
+ * the check) unless `allowLoopback` (`mcp --allow-loopback-client-ids`,
  * for tests: loopback only, still https), at most 5 KiB, within 5 s, no redirects followed; kept
  * as long as its Cache-Control (max-age, no-store) or Expires say, at most a day.
  */
@@ -23,19 +25,6 @@ export interface ClientIdDocumentOptions {
 
 const MAX_CACHE_MS = 86_400_000;
 const MAX_CACHED = 1000;
-
-/** Addresses a document may never come from: private, loopback, link-local, CGNAT, multicast, reserved. */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 3],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['::ffff:0:0', 96]] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
 
 /** Whether `id` is a client id in this form (else it is a registered client's UUID). */
 export const isClientIdUrl = (id: string): boolean => id.startsWith('https://');
@@ -85,9 +74,7 @@ export class ClientIdDocuments {
   #fetch(url: URL): Promise<{ body: string; cacheMs: number }> {
     const allowLoopback = this.options.allowLoopback === true;
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const refused = (address: string) =>
-      BLOCKED.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4') &&
-      !(allowLoopback && LOOPBACK.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4'));
+    const refused = (address: string) => refusedAddress(address, allowLoopback);
     // Checked on the address the socket connects to (no second resolution to swap it).
     const lookup: LookupFunction = (hostname, options, callback) => {
       dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
@@ -95,14 +82,16 @@ export class ClientIdDocuments {
         const list = addresses as LookupAddress[];
         const bad = list.find((a) => refused(a.address));
         if (bad || list.length === 0) {
-          return callback(new BlockedAddressError(`${hostname} resolves to ${bad?.address ?? 'nothing'}`), '', 0);
+          const why = bad ? `, ${refused(bad.address)}` : '';
+          return callback(new BlockedAddressError(`${hostname} resolves to ${bad?.address ?? 'nothing'}${why}`), '', 0);
         }
         if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
         const first = list[0] as LookupAddress;
         callback(null, first.address, first.family);
       });
     };
-    if (isIP(host) && refused(host)) return Promise.reject(new InvalidClientError(`client id documents are not fetched from ${host}: a private or loopback address`));
+    const literal = isIP(host) ? refused(host) : undefined;
+    if (literal) return Promise.reject(new InvalidClientError(`client id documents are not fetched from ${host}: ${literal}`));
     return new Promise((resolve, reject) => {
       const fail = (why: string) => reject(new InvalidClientError(`the client id document at ${url.host} could not be read: ${why}`));
       const req = request(url, { method: 'GET', lookup, headers: { accept: 'application/json' }, timeout: this.#timeoutMs }, (res) => {
@@ -138,7 +127,7 @@ export class ClientIdDocuments {
       req.on('close', () => clearTimeout(timer));
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.#timeoutMs} ms`)));
       req.on('error', (err: NodeJS.ErrnoException) =>
-        fail(err instanceof BlockedAddressError ? `${err.message}, a private or loopback address` : err.message),
+        fail(err instanceof BlockedAddressError ? `${err.message}; documents are not fetched from it` : err.message),
       );
       req.end();
     });
