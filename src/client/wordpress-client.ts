@@ -89,6 +89,8 @@ export class WordPressClient {
   /** What a login error tells the person to fix (WordPressClientOptions.credentialsFrom). */
   readonly credentialsFrom: string;
   readonly concurrency: number;
+  /** How long a request may take before the client gives up on it (bulk writes size their work under it). */
+  readonly timeoutMs: number;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
   /** Every warning given so far (each once). */
   readonly warnings: string[] = [];
@@ -111,6 +113,7 @@ export class WordPressClient {
     this.username = options.username;
     this.credentialsFrom = options.credentialsFrom ?? 'the username and application password given';
     this.concurrency = options.concurrency ?? 4;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.indexFields = ['namespaces', ...(options.indexFields ?? [])];
     this.#indexFields = this.indexFields.join(',');
@@ -119,7 +122,7 @@ export class WordPressClient {
       siteUrl: this.siteUrl,
       username: options.username,
       appPassword: options.appPassword,
-      timeoutMs: options.timeoutMs ?? 30_000,
+      timeoutMs: this.timeoutMs,
       concurrency: this.concurrency,
       onRequest: () => {
         this.stats.requests++;

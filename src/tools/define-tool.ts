@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AuditSink } from '../audit.js';
 import type { WordPressClient } from '../client/index.js';
 import type { ChangeJournal } from './journal-port.js';
-import type { CreateLocator, UndoScope, UndoState } from './undo-data.js';
+import type { AccountRolesDone, CreateLocator, UndoScope, UndoState } from './undo-data.js';
 
 export type ToolkitName = 'taxonomy' | 'users';
 
@@ -74,7 +74,13 @@ export interface ToolUndo<P = any> {
    * after, which miss what the execute found after the scope was read (a post given a source
    * meanwhile).
    */
-  done?: (result: any, params: P) => Pick<UndoState, 'post_changes'> | undefined;
+  done?: (result: any, params: P) => (Pick<UndoState, 'post_changes'> & { account_roles?: Record<string, AccountRolesDone> }) | undefined;
+  /**
+   * Part of what the call did is not known (#59.12: a batch of creates whose answer was lost,
+   * its rows not found yet): the entry is completed `unknown`, its scope kept, and undo reads
+   * the site for what it made (`locate`), as for an interrupted call.
+   */
+  uncertain?: (result: any) => boolean;
   /** One line for the journal, e.g. "renamed category 12 'News' -> 'Latest'". */
   summary: (params: P, result: any, before: UndoState) => string;
   /** Why this call cannot be undone (a password set, an email sent); undefined when it can. */

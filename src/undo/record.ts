@@ -8,6 +8,7 @@ import { journalUnavailable, pendingHere } from './change-store.js';
 import { type ChangeEntry, newChangeId, withUserId } from './journal.js';
 import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
+import { journalAccountsDone } from './accounts-done.js';
 import { put } from './types.js';
 import { locateCreated, readState, type UndoScope, type UndoState } from './state.js';
 
@@ -60,6 +61,8 @@ export async function beginChange(
     try {
       scope = (await undo.scope?.(context, params)) ?? {};
       before = await readState(context.client, scope);
+      // What the scope read already is in `before`: not kept twice in the intent.
+      delete scope.knownUsers;
       // A create: what already goes by its name, so an interrupted one can find what it made.
       const locator = journal.update ? undo.locate?.(params) : undefined;
       if (locator)
@@ -138,7 +141,7 @@ export async function beginChange(
     if (failure && (!undo || whyNot)) return drop();
     let after: UndoState = {};
     // What the tool says its execute changed (#47.2), when it says: journalled as it is.
-    let done: Pick<UndoState, 'post_changes'> | undefined;
+    let done: ReturnType<NonNullable<NonNullable<typeof undo>['done']>>;
     if (undo && !whyNot) {
       done = failure ? undefined : undo.done?.(result, params);
       const created = failure ? {} : (undo.created?.(result, params) ?? {});
@@ -148,7 +151,8 @@ export async function beginChange(
         taxonomy: scope.taxonomy ?? created.taxonomy,
         terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
         posts: done?.post_changes ? undefined : scope.posts,
-        users: [...(scope.users ?? []), ...(created.users ?? [])],
+        // A bulk role change's route answered each account's roles (#61): no read after it.
+        users: done?.account_roles ? [] : [...(scope.users ?? []), ...(created.users ?? [])],
         networkUsers: scope.networkUsers,
         roles: scope.roles,
         userCaps: scope.userCaps,
@@ -169,6 +173,7 @@ export async function beginChange(
         readFailed = true;
       }
     }
+    if (done?.account_roles) journalAccountsDone(before, after, done.account_roles);
     // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
     const delta =
       done?.post_changes ??
@@ -229,8 +234,11 @@ export async function beginChange(
       const journalFailed = await appendEntry(context, entry, secrets);
       return { ...(journalFailed ? { journalFailed } : {}), ...(cannotUndo && !journalFailed ? { cannotUndo } : {}) };
     }
+    // Part of it is not known (a batch whose answer was lost): undo reconciles it from the scope.
+    const uncertain = !failure && undo?.uncertain?.(result) === true;
+    const completed = uncertain ? { ...entry, status: 'unknown' as const, scope } : { ...entry, status: 'done' as const };
     try {
-      await journal?.update?.(redactSecrets({ ...entry, status: 'done' as const }, [...allSecrets, ...secrets]));
+      await journal?.update?.(redactSecrets(completed, [...allSecrets, ...secrets]));
       return cannotUndo ? { cannotUndo } : {};
     } catch (err) {
       // The intent stays (pending): `changes` shows it incomplete and undo reconciles it.
