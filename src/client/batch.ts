@@ -65,8 +65,8 @@ export function answerLost(err: WordPressError): boolean {
  * the pace the last one showed, so a slow site gets more, smaller requests rather than timed-out
  * ones. There is no transaction: every item gets its own result. A batch whose answer is lost
  * marks its items `unknown` (#59.12: WordPress may have applied them; the caller looks them up);
- * after two such batches in a row nothing more is sent and the rest fail, not sent. Batches are
- * never retried blindly.
+ * the next batch then goes alone, and after two such batches in a row nothing more is sent and
+ * the rest fail, not sent. Batches are never retried blindly.
  */
 export async function sendBatches(client: BatchTransport, requests: readonly BatchRequest[]): Promise<BatchItemResult[]> {
   const results = new Array<BatchItemResult>(requests.length);
@@ -93,12 +93,13 @@ export async function sendBatches(client: BatchTransport, requests: readonly Bat
     if (lostInARow >= 2) stopped ??= notSent(answer);
     for (const [i, r] of answer.entries()) results[start + i] = r;
   };
-  // The first batch alone when its pace is unknown: the others are sized from it.
-  if (requests.length && !pace.has(kindOf(requests[0] as BatchRequest))) await sendNext();
-  const worker = async () => {
-    while (next < requests.length) await sendNext();
-  };
-  await Promise.all(Array.from({ length: Math.max(1, client.concurrency) }, worker));
+  // A batch alone while its pace is unknown or the last answer was lost; then as many at once as
+  // the client allows, each sized from the pace the last one showed.
+  while (next < requests.length) {
+    const solo = lostInARow > 0 || !pace.has(kindOf(requests[next] as BatchRequest));
+    const wave = solo ? 1 : Math.max(1, client.concurrency);
+    await Promise.all(Array.from({ length: wave }, () => (next < requests.length ? sendNext() : undefined)));
+  }
   return results;
 }
 
