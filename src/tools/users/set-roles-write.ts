@@ -14,8 +14,9 @@ import { sendMany } from './user-writes.js';
  * with what it has now, and only what the route did is journalled (`roles_done`).
  */
 export async function writeRolesBulk(client: WordPressClient, role: string, steps: readonly AccountStep[]) {
-  const changing = steps.filter((s) => s.outcome === 'change');
-  const answers = await changeRoles(client, changing.map((s) => ({ id: s.id, roles: [role], expect_roles: s.roles })));
+  // Those that had it already go too: the answer says what each has at the moment of the write.
+  const sent = steps.filter((s) => s.outcome === 'change' || s.outcome === 'skip');
+  const answers = await changeRoles(client, sent.map((s) => ({ id: s.id, roles: [role], expect_roles: s.roles })));
   const byId = new Map(answers.map((a) => [a.id, a]));
   const roles_done: Record<string, AccountRolesDone> = {};
   const done = steps.map((step): ReportStep => {
@@ -34,7 +35,7 @@ function outcomeOf(answer: BulkAnswer, role: string): Pick<ReportStep, 'outcome'
     case 'done':
       return { outcome: 'change', ...(answer.reason ? { reason: answer.reason } : {}) };
     case 'unchanged':
-      return { outcome: 'skip', reason: `already ${role} (given since it was read)` };
+      return { outcome: 'skip', reason: `already ${role}` };
     case 'skipped':
       return { outcome: 'skipped', reason: answer.reason ?? 'changed since it was read' };
     case 'gone':
