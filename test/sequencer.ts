@@ -25,6 +25,11 @@ export const SLOW_FILES = [
   // It brings up two more sandboxes (one WordPress 6.1) when not running (test/helpers/fleet.ts).
   'test/agent/fleet-agent.test.ts',
   'test/reliability/undo-property.test.ts',
+  // #59's accounts property (one seed quick: ~75 s at load 8) and #61's 200-account counts (~60 s).
+  'test/reliability/accounts-undo-property.test.ts',
+  'test/wordpress/users/accounts-bulk.test.ts',
+  'test/reliability/import-unfinished.test.ts',
+  'test/wordpress/users/undo-import-since.test.ts',
   'test/wordpress/users/import-users.test.ts',
   'test/reliability/concurrent-writers.test.ts',
   'test/cli/mcp-http-oauth-load.test.ts',
