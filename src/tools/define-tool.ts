@@ -74,7 +74,17 @@ export interface ToolUndo<P = any> {
    * after, which miss what the execute found after the scope was read (a post given a source
    * meanwhile).
    */
-  done?: (result: any, params: P) => (Pick<UndoState, 'post_changes'> & { account_roles?: Record<string, AccountRolesDone> }) | undefined;
+  done?: (
+    result: any,
+    params: P,
+  ) =>
+    | (Pick<UndoState, 'post_changes'> & {
+        /** Accounts' roles as a bulk route saw and set them (#59): the only accounts journalled, none read after. */
+        account_roles?: Record<string, AccountRolesDone>;
+        /** …or, with this, laid over the accounts read before and after the call (import-users' updates). */
+        account_roles_over_reads?: true;
+      })
+    | undefined;
   /**
    * Part of what the call did is not known (#59.12: a batch of creates whose answer was lost,
    * its rows not found yet): the entry is completed `unknown`, its scope kept, and undo reads

@@ -152,7 +152,7 @@ export async function beginChange(
         terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
         posts: done?.post_changes ? undefined : scope.posts,
         // A bulk role change's route answered each account's roles (#61): no read after it.
-        users: done?.account_roles ? [] : [...(scope.users ?? []), ...(created.users ?? [])],
+        users: done?.account_roles && !done.account_roles_over_reads ? [] : [...(scope.users ?? []), ...(created.users ?? [])],
         networkUsers: scope.networkUsers,
         roles: scope.roles,
         userCaps: scope.userCaps,
@@ -173,7 +173,7 @@ export async function beginChange(
         readFailed = true;
       }
     }
-    if (done?.account_roles) journalAccountsDone(before, after, done.account_roles);
+    if (done?.account_roles) journalAccountsDone(before, after, done.account_roles, done.account_roles_over_reads);
     // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
     const delta =
       done?.post_changes ??

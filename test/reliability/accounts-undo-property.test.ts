@@ -20,7 +20,8 @@ import { journaled } from './undo-engine.js';
  * administrator's change is there. At the end, the undo of every call, newest first, gives back
  * the first snapshot — every account's roles and own capabilities, the roles' capabilities —
  * except what the other administrator did, which stays (a conflict only on their accounts).
- * On the code before #59.9 it fails at seed 9's first race (set-users-role overwrote the role).
+ * On the code before #59.9 it fails at seed 9, op 4: set-users-role overwrote the role the other
+ * administrator had just given (`subscriber` where they gave `editor`).
  */
 useFaultProxy();
 
@@ -68,8 +69,11 @@ function targets(params: Record<string, unknown>, site: Snapshot, world: World):
   const mine = world.logins.filter((l) => site.users[l]);
   if (typeof params.from_role === 'string') return mine.filter((l) => site.users[l]?.roles.includes(params.from_role as string));
   if (Array.isArray(params.user_ids)) return mine.filter((l) => (params.user_ids as number[]).includes(site.users[l]?.id as number));
-  // An account the import updates is written unconditionally with its other fields: not raced (docs/concurrency.md).
-  if (typeof params.csv === 'string') return mine.filter((l) => !(params.csv as string).includes(`\n${l},`));
+  // The account an import updates, when it updates one: its role change races the other's.
+  if (typeof params.csv === 'string') {
+    const updated = mine.filter((l) => (params.csv as string).includes(`\n${l},`));
+    return updated.length ? updated : mine;
+  }
   return mine;
 }
 
@@ -86,8 +90,13 @@ function checkAnswer(tool: string, params: Record<string, unknown>, outcome: Too
     }
   }
   if (tool === 'import-users')
-    for (const row of result.rows as Array<{ user_login: string; result: string; role?: string }>)
+    for (const row of result.rows as Array<{ user_login: string; result: string; role?: string; reason?: string }>) {
       if (row.result === 'created') expect(now.users[row.user_login]?.roles, `${tool}: ${row.user_login}`).toEqual([row.role]);
+      // An existing account's role: given, or left to the other writer (and said so).
+      if (row.role && row.result === 'updated' && !row.reason?.includes('its role was not'))
+        expect(now.users[row.user_login]?.roles, `${tool}: ${row.user_login} updated`).toEqual([row.role]);
+      if (row.result === 'skipped' || row.reason?.includes('its role was not')) expect(row.user_login, `${tool}: skipped`).toBe(other?.login);
+    }
   if (tool === 'update-role') {
     const caps = now.roles[params.slug as string] ?? {};
     for (const cap of params.add_capabilities as string[]) expect(caps[cap], `${tool}: ${cap}`).toBe(true);

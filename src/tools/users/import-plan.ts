@@ -32,6 +32,8 @@ export interface RowStep {
   body?: Record<string, unknown>;
   /** An update of an account an unfinished import made and never let in: it gets its way in too. */
   finish?: true;
+  /** An update's role change: the roles the account has now (it is changed only if it still has them). */
+  was?: string[];
 }
 
 /** The plan, and the newest account id before it (what the import makes is newer). */
@@ -181,6 +183,6 @@ export async function planImport(client: WordPressClient, params: ImportParams, 
     }
     if (!Object.keys(body).length) return finishOr({ ...base, id, outcome: 'skip', reason: 'nothing to change' });
     const finish = finishOr({ ...base, id, outcome: 'skip' }).outcome === 'finish' ? { finish: true as const } : {};
-    return { ...base, ...finish, id, outcome: 'update', role: changesRole ? role : undefined, gains, body, reason: `changes ${Object.keys(body).map((k) => (k === 'name' ? 'display_name' : k === 'roles' ? 'role' : k)).join(', ')}` };
+    return { ...base, ...finish, ...(changesRole ? { was: [...account.roles].sort() } : {}), id, outcome: 'update', role: changesRole ? role : undefined, gains, body, reason: `changes ${Object.keys(body).map((k) => (k === 'name' ? 'display_name' : k === 'roles' ? 'role' : k)).join(', ')}` };
   }
 }

@@ -11,10 +11,11 @@ import { powersInWords } from './capability-words.js';
  */
 /**
  * `finished`: an account an unfinished import made got its way in (#59.10); `unknown`: its
- * batch's answer was lost and it was not found when looked up — WordPress may still make it (#59.12).
+ * batch's answer was lost and it was not found when looked up — WordPress may still make it (#59.12);
+ * `skipped`: its role was not changed, another writer changed it since it was read (#59).
  */
 export type RowResult = RowStep & {
-  result: RowStep['outcome'] | 'created' | 'updated' | 'failed' | 'not_run' | 'finished' | 'unknown';
+  result: RowStep['outcome'] | 'created' | 'updated' | 'failed' | 'not_run' | 'finished' | 'unknown' | 'skipped';
   access?: AccessGiven;
 };
 
@@ -32,6 +33,7 @@ const WORD: Record<RowResult['result'], string> = {
   finish: 'finish',
   finished: 'finished',
   unknown: 'unknown',
+  skipped: 'skipped',
 };
 
 export function importReport(rows: readonly RowResult[], tense: 'would' | 'done') {

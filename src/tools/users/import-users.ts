@@ -10,6 +10,7 @@ import { accessWords, checkDelivery, DELIVERY_DESCRIPTION, type Delivery } from 
 import { type ImportParams, planImport, type RowStep } from './import-plan.js';
 import { importReport, type RowResult } from './import-report.js';
 import { writeRows } from './import-write.js';
+import type { AccountRolesDone } from '../undo-data.js';
 
 /**
  * Accounts from CSV text (#50; the CLI's `--file` reads a file into `csv`): a dry run answers
@@ -58,6 +59,8 @@ export const importUsers = defineTool({
       };
     },
     created: (result: { created_ids?: number[] }) => ({ users: result.created_ids ?? [] }),
+    // Existing accounts' roles as the plugin's route saw and set them (#59), over the reads around the call.
+    done: (result: { roles_done?: Record<string, AccountRolesDone> }) => (result.roles_done ? { account_roles: result.roles_done, account_roles_over_reads: true as const } : undefined),
     // Rows whose batch's answer was lost and that were not found (#59.12): WordPress may still make
     // them, so the entry stays open, and an undo finds them by login (the intent's `locate`).
     uncertain: (result: { counts?: Record<string, number> }) => (result.counts?.unknown ?? 0) > 0,
@@ -96,6 +99,8 @@ export const importUsers = defineTool({
     }
     let done = 0;
     let stopped: string | undefined;
+    // What the plugin's conditional route did to existing accounts' roles (for the journal).
+    const rolesDone: Record<string, AccountRolesDone> = {};
     for (const part of chunk(todo, ROWS_PER_STEP)) {
       if (stopped || context.signal?.aborted) {
         stopped ??= 'stopped before this row was sent (the call was cancelled)';
@@ -103,7 +108,7 @@ export const importUsers = defineTool({
         continue;
       }
       try {
-        await writeRows(context, part, delivery, steps.newest);
+        await writeRows(context, part, delivery, steps.newest, rolesDone);
       } catch (err) {
         // An error that is not a row's own (the site went away): the rest are not sent.
         stopped = `not sent: ${err instanceof Error ? err.message : String(err)}`;
@@ -112,10 +117,11 @@ export const importUsers = defineTool({
       done += part.length;
       context.progress?.(done, todo.length);
     }
-    return { ...importReport(results, 'done'), created_ids: results.flatMap((r) => (r.result === 'created' && r.id ? [r.id] : [])) };
+    const created_ids = results.flatMap((r) => (r.result === 'created' && r.id ? [r.id] : []));
+    return { ...importReport(results, 'done'), created_ids, ...(Object.keys(rolesDone).length ? { roles_done: rolesDone } : {}) };
   },
-  answer: (result: { created_ids?: number[] } & Record<string, unknown>) => {
-    const { created_ids: _ids, ...rest } = result;
+  answer: (result: { created_ids?: number[]; roles_done?: unknown } & Record<string, unknown>) => {
+    const { created_ids: _ids, roles_done: _roles, ...rest } = result;
     return rest;
   },
 });

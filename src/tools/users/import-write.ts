@@ -1,8 +1,11 @@
 import type { BatchItemResult } from '../../client/index.js';
+import { hasCompanion } from '../companion.js';
 import type { ToolContext } from '../define-tool.js';
+import type { AccountRolesDone } from '../undo-data.js';
 import { accessFailed, accessGiven, accessRequest, type Delivery, unknownPassword } from './account-access.js';
 import type { RowResult } from './import-report.js';
 import { findCreated } from './import-lookup.js';
+import { writeImportRoles } from './import-roles.js';
 import { sendMany } from './user-writes.js';
 import { explainGuardError } from './write-errors.js';
 
@@ -14,14 +17,29 @@ import { explainGuardError } from './write-errors.js';
  * email like the others; one not found is `unknown` (WordPress may still make it; the journal
  * entry stays open so an undo or a re-run finds it).
  */
-export async function writeRows(context: ToolContext, rows: RowResult[], delivery: Delivery, newest: number): Promise<void> {
+export async function writeRows(
+  context: ToolContext,
+  rows: RowResult[],
+  delivery: Delivery,
+  newest: number,
+  rolesDone: Record<string, AccountRolesDone>,
+): Promise<void> {
   const { client } = context;
-  const sending = rows.filter((r) => r.outcome === 'create' || r.outcome === 'update');
+  // Role changes of existing accounts go through the plugin's conditional route when it has one.
+  const conditional = await hasCompanion(client, 'users/bulk-roles');
+  const bodyOf = (row: RowResult) => {
+    const { roles: _roles, ...rest } = row.body ?? {};
+    return conditional && row.was ? rest : (row.body ?? {});
+  };
+  const updates = rows.filter((r) => r.outcome === 'update');
+  // An update of the role alone needs no batch item: the route writes it below.
+  for (const row of updates) if (!Object.keys(bodyOf(row)).length) Object.assign(row, { result: 'skip' });
+  const sending = rows.filter((r) => r.outcome === 'create' || (r.outcome === 'update' && Object.keys(bodyOf(r)).length));
   const requests = sending.map((row) =>
     row.outcome === 'create'
       ? // WordPress's REST create needs a password: one no one knows (account-access.ts), never kept.
         { path: '/wp/v2/users?_fields=id,username', body: { ...row.body, password: unknownPassword() } }
-      : { path: `/wp/v2/users/${row.id}?_fields=id,username`, body: row.body ?? {} },
+      : { path: `/wp/v2/users/${row.id}?_fields=id,username`, body: bodyOf(row) },
   );
   const answers = await sendMany(client, requests);
   const welcome: Array<{ row: RowResult; user: { id: number; username: string } }> = [];
@@ -30,16 +48,18 @@ export async function writeRows(context: ToolContext, rows: RowResult[], deliver
     const row = sending[i] as RowResult;
     if (!answer.ok && answer.unknown) lost.push(row);
     else if (!answer.ok) fail(row, answer);
-    else if (row.outcome === 'update') {
-      Object.assign(row, { result: 'updated' });
-      if (row.finish && row.id) welcome.push({ row, user: { id: row.id, username: row.login } });
-    } else {
+    else if (row.outcome === 'update') Object.assign(row, { result: 'updated' });
+    else {
       const user = answer.body as { id: number; username: string };
       Object.assign(row, { result: 'created', id: user.id });
       welcome.push({ row, user });
     }
   }
   if (lost.length) welcome.push(...(await lookUp(context, lost, newest)));
+  if (conditional) await writeImportRoles(client, updates, rolesDone);
+  // Updated accounts an unfinished import made and never let in (#59.10) get their way in too.
+  for (const row of updates)
+    if (row.finish && row.id && ['updated', 'skip', 'skipped'].includes(row.result)) welcome.push({ row, user: { id: row.id, username: row.login } });
   for (const row of rows.filter((r) => r.outcome === 'finish' && r.id)) {
     Object.assign(row, { result: 'finished' });
     welcome.push({ row, user: { id: row.id as number, username: row.login } });
@@ -92,7 +112,6 @@ async function lookUp(context: ToolContext, lost: RowResult[], newest: number) {
     Object.assign(row, landed
       ? { result: 'updated', reason: 'its batch’s answer was lost; read back' }
       : { result: 'unknown', reason: 'its batch’s answer was lost and the change was not there when read back: WordPress may still apply it' });
-    if (landed && row.finish && row.id) made.push({ row, user: { id: row.id, username: row.login } });
   }
   return made;
 }
