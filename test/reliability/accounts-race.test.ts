@@ -57,4 +57,31 @@ describe('set-users-role meets another administrator (#59.9)', { timeout: 120_00
       for (const a of [...accounts, admin]) await wp().delete(`/wp/v2/users/${a.id}`, { force: true, reassign: 1 });
     }
   });
+
+  it('import-users with update_existing: the role of an account made editor meanwhile stays editor, its row says so', async () => {
+    const account = await makeUser({ roles: [role], name: 'Before Import' });
+    const admin = await makeUser({ prefix: 'otheradmin', roles: ['administrator'] });
+    const other = createContext({ url: testSite().url, username: admin.username, appPassword: await makeAppPassword(admin.id) });
+    const journal = memoryJournal();
+    const context = journaled(journal, companion());
+    const csv = `user_login,user_email,display_name,role\n${account.username},${account.email},After Import,author\n`;
+    try {
+      const [ours, theirs] = await meet(
+        ROLE_WRITES,
+        () => run(context, 'import-users', { csv, update_existing: true }),
+        () => run(other, 'set-user-role', { id: account.id, role: 'editor' }),
+      );
+      expect(theirs).toMatchObject({ ok: true });
+      if (!ours.ok) throw new Error(JSON.stringify(ours.error));
+      const row = (ours.result as { rows: Array<{ result: string; reason?: string }> }).rows[0];
+      // The name went with the batch (held until the other administrator acted); the role only if still as read.
+      expect(await readUser(account.id)).toMatchObject({ name: 'After Import', roles: ['editor'] });
+      expect(row).toMatchObject({ result: 'updated', reason: expect.stringMatching(/its role was not: changed since it was read: it has editor now/) });
+      // The undo gives the name back and leaves the other administrator's role.
+      expect((await undoChange(context, journal)).conflicts).toEqual([]);
+      expect(await readUser(account.id)).toMatchObject({ name: 'Before Import', roles: ['editor'] });
+    } finally {
+      for (const a of [account, admin]) await wp().delete(`/wp/v2/users/${a.id}`, { force: true, reassign: 1 });
+    }
+  });
 });
