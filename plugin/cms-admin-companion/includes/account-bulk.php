@@ -13,7 +13,8 @@
  * capability-guards.php, roles-editor.php). Both stop when `budget_ms` (counted from the request's
  * start, WordPress's boot included) is spent, after at least one account, and answer how far
  * they got (`processed`, `complete`): the client sends the rest, so no request nears its timeout.
- * The role change is what wp-admin's Users → "Change role to…" does (`WP_User::set_role()`).
+ * The role change is what wp-admin's Users → "Change role to…" does (`WP_User::set_role()`). The
+ * `cms_access` field an import's re-run reads is in account-access.php.
  */
 
 if (!defined('ABSPATH')) {
@@ -21,6 +22,7 @@ if (!defined('ABSPATH')) {
 }
 
 require_once __DIR__ . '/account-bulk-delete.php';
+require_once __DIR__ . '/account-access.php';
 
 add_action('rest_api_init', static function (): void {
     $ns = CMS_ADMIN_COMPANION_NAMESPACE;
@@ -45,18 +47,6 @@ add_action('rest_api_init', static function (): void {
         ],
     ]);
     cms_admin_register_bulk_delete($ns, $budget);
-    // What an unfinished import needs to know of an account it made (import-users, #59.10):
-    // whether a set-password link is pending (when it was made; never the key) and whether it
-    // has a login session. An account with neither never got in.
-    register_rest_field('user', 'cms_access', [
-        'get_callback' => static fn (array $user) => cms_admin_account_access((int) $user['id']),
-        'schema' => [
-            'description' => 'Whether a set-password link is pending (made when) and whether the account has a login session (cms-admin-companion).',
-            'type' => 'object',
-            'context' => ['edit'],
-            'readonly' => true,
-        ],
-    ]);
 });
 
 /** A clock for one request: true once `budget_ms` since the request began is spent. */
@@ -217,18 +207,4 @@ function cms_admin_roles_would_manage(WP_User $user, array $roles): bool
     $probe->caps = array_fill_keys($roles, true) + $own;
     $probe->get_role_caps();
     return user_can($probe, 'manage_options');
-}
-
-/** Whether a set-password link is pending (and since when) and whether the account has a login session. */
-function cms_admin_account_access(int $id): array
-{
-    $user = get_userdata($id);
-    $key = $user ? (string) $user->user_activation_key : '';
-    // "time:hash" since WordPress 4.3; only the time leaves the server.
-    $made = str_contains($key, ':') ? (int) strtok($key, ':') : 0;
-    $sessions = get_user_meta($id, 'session_tokens', true);
-    return [
-        'link_made' => '' === $key ? null : ($made ? gmdate('Y-m-d\TH:i:s\Z', $made) : 'unknown'),
-        'signed_in' => is_array($sessions) && count($sessions) > 0,
-    ];
 }
