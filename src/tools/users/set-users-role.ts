@@ -94,7 +94,8 @@ export const setUsersRole = defineTool({
     return { would: `give ${toChange(steps).length} account(s) the role ${role}`, ...accountReport(role, steps, 'would') };
   },
   async execute(context, params) {
-    const made = planned.get(params) ?? plan(context, params);
+    // The scope's plan; planned again if it failed (its entry then says it cannot be undone).
+    const made = planned.get(params)?.catch(() => plan(context, params)) ?? plan(context, params);
     planned.delete(params);
     const { role, steps } = await made;
     if (await hasCompanion(context.client, 'users/bulk-roles')) {
