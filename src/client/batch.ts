@@ -33,6 +33,9 @@ export interface BatchTransport {
 /** WordPress's default `rest_get_max_batch_size()`. */
 export const BATCH_SIZE = 25;
 
+/** How a request that outlasted the client's timeout fails (http-helpers.ts networkError). */
+const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED'];
+
 /** A batch should take at most this share of the client's timeout, at the pace of the last one. */
 const TIMEOUT_SHARE = 4;
 
@@ -65,8 +68,8 @@ export function answerLost(err: WordPressError): boolean {
  * the pace the last one showed, so a slow site gets more, smaller requests rather than timed-out
  * ones. There is no transaction: every item gets its own result. A batch whose answer is lost
  * marks its items `unknown` (#59.12: WordPress may have applied them; the caller looks them up);
- * the next batch then goes alone, and after two such batches in a row nothing more is sent and
- * the rest fail, not sent. Batches are never retried blindly.
+ * the next batch then goes alone, and after two batches in a row that outlasted the timeout
+ * nothing more is sent and the rest fail, not sent. Batches are never retried blindly.
  */
 export async function sendBatches(client: BatchTransport, requests: readonly BatchRequest[]): Promise<BatchItemResult[]> {
   const results = new Array<BatchItemResult>(requests.length);
@@ -75,6 +78,7 @@ export async function sendBatches(client: BatchTransport, requests: readonly Bat
   paces.set(client, pace);
   let next = 0;
   let lostInARow = 0;
+  let timedOutInARow = 0;
   let stopped: WordPressError | undefined;
   const sendNext = async (): Promise<void> => {
     const start = next;
@@ -90,7 +94,9 @@ export async function sendBatches(client: BatchTransport, requests: readonly Bat
     pace.set(kind, (performance.now() - began) / items.length);
     const lost = answer.some((r) => !r.ok && r.unknown);
     lostInARow = lost ? lostInARow + 1 : 0;
-    if (lostInARow >= 2) stopped ??= notSent(answer);
+    // Timed out twice in a row, the second sized to a quarter of the timeout: the site is not answering.
+    timedOutInARow = answer.some((r) => !r.ok && r.unknown && TIMEOUT_CODES.includes(r.error.code)) ? timedOutInARow + 1 : 0;
+    if (timedOutInARow >= 2) stopped ??= notSent(answer);
     for (const [i, r] of answer.entries()) results[start + i] = r;
   };
   // A batch alone while its pace is unknown or the last answer was lost; then as many at once as
@@ -107,7 +113,7 @@ function notSent(answer: BatchItemResult[]): WordPressError {
   const last = answer.find((r) => !r.ok) as Extract<BatchItemResult, { ok: false }>;
   return new WordPressError({
     code: 'batch_not_sent',
-    message: `Not sent: WordPress answered none of the last two batches (${last.error.message}).`,
+    message: `Not sent: the last two batches outlasted the client's timeout (${last.error.message}).`,
     request: last.error.request,
   });
 }

@@ -6,13 +6,13 @@ import { WordPressError } from '../../src/client/errors.js';
  * Batches bounded by time (#61): the first batch of a kind goes alone with WordPress's 25 items;
  * each next one takes as many as fit in a quarter of the client's timeout at the pace the last
  * showed, so a slow site gets smaller requests, never one near the timeout. A batch whose answer
- * is lost marks its items unknown (#59.12), the next goes alone, and two lost in a row stop it.
+ * is lost marks its items unknown (#59.12), the next goes alone, and two timed out in a row stop it.
  * The site is a fake whose batches take a set time per item on the test's own clock.
  */
 afterEach(() => vi.useRealTimers());
 
 /** A transport whose every batch takes `msPerItem` per item (on the faked clock); `lose(n)`: the n-th batch's answer is lost. */
-function slowSite(msPerItem: number, timeoutMs: number, lose: (n: number) => boolean = () => false) {
+function slowSite(msPerItem: number, timeoutMs: number, lose: (n: number) => boolean = () => false, lostAs = 'ECONNABORTED') {
   const sizes: number[] = [];
   const transport: BatchTransport = {
     concurrency: 4,
@@ -22,8 +22,9 @@ function slowSite(msPerItem: number, timeoutMs: number, lose: (n: number) => boo
       sizes.push(requests.length);
       const took = Math.min(requests.length * msPerItem, timeoutMs);
       vi.advanceTimersByTime(took);
-      if (lose(sizes.length) || took >= timeoutMs)
+      if (took >= timeoutMs)
         throw new WordPressError({ code: 'ECONNABORTED', message: 'Request to WordPress timed out', request: { method: 'POST', url: '/batch/v1' } });
+      if (lose(sizes.length)) throw new WordPressError({ code: lostAs, message: `Request to WordPress failed (${lostAs})`, request: { method: 'POST', url: '/batch/v1' } });
       return { responses: requests.map(() => ({ status: 201, body: {} })) } as T;
     },
   };
@@ -57,7 +58,7 @@ describe('batches bounded by time (#61)', () => {
     expect(slow.sizes.slice(-2)).toEqual([7, 3]);
   });
 
-  it('a lost answer marks its items unknown; the next batch goes alone; two lost in a row send nothing more', async () => {
+  it('a lost answer marks its items unknown; the next batch goes alone; two timed out in a row send nothing more', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const site = slowSite(10, 30_000, (n) => n === 1 || n === 2);
     const results = await sendBatches(site.transport, writes(60));
@@ -66,5 +67,13 @@ describe('batches bounded by time (#61)', () => {
     const rest = results.slice(25 + (site.sizes[1] ?? 0));
     expect(rest.length).toBeGreaterThan(0);
     expect(rest.every((r) => !r.ok && !r.unknown && r.error.code === 'batch_not_sent')).toBe(true);
+  });
+
+  it('answers lost on a connection that broke (not a timeout): every batch still sent, every item unknown', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const site = slowSite(10, 30_000, () => true, 'ECONNRESET');
+    const results = await sendBatches(site.transport, writes(60));
+    expect(site.sizes.reduce((a, b) => a + b, 0)).toBe(60);
+    expect(results.every((r) => !r.ok && r.unknown)).toBe(true);
   });
 });

@@ -462,7 +462,7 @@ const NOT_WALKED: Record<string, string> = {
   not_run: 'the chat runner: a call of a step that never started',
   scheduled_time_passed: 'per post in a bulk answer, not the call’s error',
   batch_missing_response: 'per post in a bulk answer, not the call’s error',
-  batch_not_sent: 'per item of /batch/v1 after two lost batch answers (a site that stopped answering), not the call’s error; test/unit/batch-sizing.test.ts',
+  batch_not_sent: 'per item of /batch/v1 after two batches in a row outlasted the timeout (a site that stopped answering), not the call’s error; test/unit/batch-sizing.test.ts',
   cms_admin_changed_since: 'per account in a bulk account answer (another writer changed it between the read and the write), not the call’s error; test/reliability/accounts-race.test.ts',
   cms_admin_cannot_change_own_role: 'per account in the plugin’s bulk-roles answer; the tools refuse one’s own role first (an account cannot change its own role), so it reaches no call',
   cms_admin_delete_failed: 'per account in the plugin’s bulk-delete answer when wp_delete_user() returns false, which no guard makes happen',
