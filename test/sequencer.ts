@@ -31,6 +31,11 @@ export const SLOW_FILES = [
   // #58: seeded sequences of role and account writes by a non-administrator, the site read after each step.
   'test/reliability/privilege-property.test.ts',
   'test/wordpress/users/power-by-maps.test.ts',
+  // #59's accounts property (one seed quick: ~75 s at load 8) and #61's 200-account counts (~60 s).
+  'test/reliability/accounts-undo-property.test.ts',
+  'test/wordpress/users/accounts-bulk.test.ts',
+  'test/reliability/import-unfinished.test.ts',
+  'test/wordpress/users/undo-import-since.test.ts',
   'test/wordpress/users/import-users.test.ts',
   'test/reliability/concurrent-writers.test.ts',
   'test/cli/mcp-http-oauth-load.test.ts',

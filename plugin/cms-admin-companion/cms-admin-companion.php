@@ -47,6 +47,7 @@ require_once __DIR__ . '/includes/new-user-email.php';
 require_once __DIR__ . '/includes/term-duplicates.php';
 require_once __DIR__ . '/includes/request-user.php';
 require_once __DIR__ . '/includes/last-login.php';
+require_once __DIR__ . '/includes/account-bulk.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

@@ -1,5 +1,5 @@
 export { currentAbortSignal, withAbortSignal, withoutAbortSignal } from './abort.js';
-export { type BatchItemResult, type BatchRequest, BATCH_SIZE } from './batch.js';
+export { answerLost, type BatchItemResult, type BatchRequest, BATCH_SIZE } from './batch.js';
 export { chunk, mapLimit } from './concurrency.js';
 export { type RedactedRequest, WordPressError } from './errors.js';
 export { decodeEntities, plainText } from './html-text.js';

@@ -82,6 +82,15 @@ export const COMPANION_ROUTES = {
   'post-terms/budget': '0.7.0',
   /** 0.7.0: each account's last login, recorded from then on, and the users filter by it (last-login.php). */
   'users/last-login': '0.7.0',
+  /**
+   * 0.7.0 (#59, #61; account-bulk.php): roles of many accounts per request, each only if it still
+   * has the roles it was planned on, answered per account, bounded by a time budget.
+   */
+  'users/bulk-roles': '0.7.0',
+  /** 0.7.0: accounts a change made deleted many per request, each only if still as it left them. */
+  'users/bulk-delete': '0.7.0',
+  /** 0.7.0: `cms_access` on users: a set-password link pending (since when), a login session. */
+  'users/access': '0.7.0',
 } as const;
 export type CompanionRoute = keyof typeof COMPANION_ROUTES;
 

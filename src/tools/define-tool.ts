@@ -75,6 +75,12 @@ export interface ToolUndo<P = any> {
    * meanwhile).
    */
   done?: (result: any, params: P) => DoneState | undefined;
+  /**
+   * Part of what the call did is not known (#59.12: a batch of creates whose answer was lost,
+   * its rows not found yet): the entry is completed `unknown`, its scope kept, and undo reads
+   * the site for what it made (`locate`), as for an interrupted call.
+   */
+  uncertain?: (result: any) => boolean;
   /** One line for the journal, e.g. "renamed category 12 'News' -> 'Latest'". */
   summary: (params: P, result: any, before: UndoState) => string;
   /** Why this call cannot be undone (a password set, an email sent); undefined when it can. */

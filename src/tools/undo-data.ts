@@ -37,6 +37,15 @@ export interface UserState {
   url?: string;
 }
 
+/**
+ * What a bulk account write did to one account's roles, as its route answered at the moment of
+ * the change (#59): the journal keeps these accounts only, with these roles, never the plan.
+ */
+export interface AccountRolesDone {
+  before: string[];
+  after: string[];
+}
+
 /** The taxonomy an entry's terms and posts belong to (what the post-terms code needs). */
 export interface TaxonomyRef {
   taxonomy: string;
@@ -123,6 +132,10 @@ export interface DoneState {
   maybe_post_changes?: Record<string, PostTermChange>;
   terms?: Record<string, Partial<TermState> | null>;
   also?: DoneState;
+  /** Accounts' roles as a bulk route saw and set them (#59): the only accounts journalled, none read after. */
+  account_roles?: Record<string, AccountRolesDone>;
+  /** …or, with this, laid over the accounts read before and after the call (import-users' updates). */
+  account_roles_over_reads?: true;
 }
 
 /** Which objects a call touches: read before and after it. */
@@ -136,6 +149,11 @@ export interface UndoScope {
    */
   postTerms?: readonly number[];
   users?: readonly number[];
+  /**
+   * Of `users`, those the scope already read (as readState reads them), so they are not read
+   * again (#61: set-users-role's plan is the journal's state before). Not kept in the intent.
+   */
+  knownUsers?: Record<string, UserState | null>;
   /** Roles by slug: their capabilities and name (restore-roles.ts). */
   roles?: readonly string[];
   /** Users whose own capability grants and denials the call changes. */

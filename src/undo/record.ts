@@ -8,6 +8,7 @@ import { journalUnavailable, pendingHere, storeFailure } from './change-store.js
 import { type ChangeEntry, newChangeId, withUserId } from './journal.js';
 import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
+import { journalAccountsDone } from './accounts-done.js';
 import { put } from './types.js';
 import { locateCreated, readState, type UndoScope, type UndoState } from './state.js';
 import type { DoneState } from '../tools/undo-data.js';
@@ -62,6 +63,8 @@ export async function beginChange(
     try {
       scope = (await undo.scope?.(context, params)) ?? {};
       before = await readState(context.client, scope);
+      // What the scope read already is in `before`: not kept twice in the intent.
+      delete scope.knownUsers;
       // A create: what already goes by its name, so an interrupted one can find what it made.
       const locator = journal.update ? undo.locate?.(params) : undefined;
       if (locator)
@@ -150,7 +153,8 @@ export async function beginChange(
         taxonomy: scope.taxonomy ?? created.taxonomy,
         terms: [...(scope.terms ?? []), ...(created.terms ?? [])],
         posts: done?.post_changes ? undefined : scope.posts,
-        users: [...(scope.users ?? []), ...(created.users ?? [])],
+        // A bulk role change's route answered each account's roles (#61): no read after it.
+        users: done?.account_roles && !done.account_roles_over_reads ? [] : [...(scope.users ?? []), ...(created.users ?? [])],
         networkUsers: scope.networkUsers,
         roles: scope.roles,
         userCaps: scope.userCaps,
@@ -171,6 +175,7 @@ export async function beginChange(
         readFailed = true;
       }
     }
+    if (done?.account_roles) journalAccountsDone(before, after, done.account_roles, done.account_roles_over_reads);
     // Posts' terms: the call's own change only (#34.4; other writers' changes are in the lists too).
     const delta = maybeDone(
       before,
@@ -240,8 +245,11 @@ export async function beginChange(
       const journalFailed = await appendEntry(context, entry, secrets);
       return { ...(journalFailed ? { journalFailed } : {}), ...(cannotUndo && !journalFailed ? { cannotUndo } : {}) };
     }
+    // Part of it is not known (a batch whose answer was lost): undo reconciles it from the scope.
+    const uncertain = !failure && undo?.uncertain?.(result) === true;
+    const completed = uncertain ? { ...entry, status: 'unknown' as const, scope } : { ...entry, status: 'done' as const };
     try {
-      await journal?.update?.(redactSecrets({ ...entry, status: 'done' as const }, [...allSecrets, ...secrets]));
+      await journal?.update?.(redactSecrets(completed, [...allSecrets, ...secrets]));
       return cannotUndo ? { cannotUndo } : {};
     } catch (err) {
       // The write was made. Its intent stays (pending: undo reconciles it), unless the store went (#59.7).

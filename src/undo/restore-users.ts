@@ -1,8 +1,9 @@
 import { mapLimit, type WordPressClient } from '../client/index.js';
 import { COMPANION_NAMESPACE, hasCompanion } from '../tools/companion.js';
-import { loadUserContent } from '../tools/users/user-content.js';
+import { ownedSince } from './owned-since.js';
 import { message, type RestoreOptions, type RestoreOutcome, put, writeFailed } from './types.js';
 import { sameList, sameUser, type UndoState, type UserState } from './state.js';
+import { type Deletion, deleteUsersBulk, type RoleRestore, restoreRolesBulk } from './restore-users-bulk.js';
 
 /**
  * Users back as they were: email, display name, bio, roles, disabled state. A user the change
@@ -17,20 +18,26 @@ export async function restoreUsers(
   out: RestoreOutcome,
 ): Promise<void> {
   // Accounts the change created are deleted a few at once (an import's thousands), reported in order.
-  const deletions: Array<{ id: number; item: string }> = [];
+  const deletions: Deletion[] = [];
+  // With the plugin's bulk routes (0.7.0), role changes and deletions go many a request, each
+  // only if the account is still as read here (restore-users-bulk.ts).
+  const bulk = await hasCompanion(client, 'users/bulk-roles').catch(() => false);
+  const roleRestores: RoleRestore[] | undefined = bulk && !options.dryRun ? [] : undefined;
   for (const [key, want] of Object.entries(target.users ?? {})) {
     const id = Number(key);
     const now = out.current.users?.[key] ?? null;
     const then = expected.users?.[key];
     const item = `user ${id}${(want ?? now) ? ` (${(want ?? now)?.username})` : ''}`;
-    if (want && then) await updateUser(client, id, item, now, then, want, options, out);
+    if (want && then) await updateUser(client, id, item, now, then, want, options, out, roleRestores);
     else if (sameUser(now, want)) out.skipped.push(item);
     else if (!options.force && !sameUser(now, then))
       out.conflicts.push({ item, reason: now ? 'changed since' : 'deleted since' });
     else if (!now) out.conflicts.push({ item, reason: 'was deleted; a deleted account cannot be recreated' });
-    else if (!want) deletions.push({ id, item });
+    else if (!want) deletions.push({ id, item, then });
     else await updateUser(client, id, item, now, undefined, want, options, out);
   }
+  if (roleRestores) await restoreRolesBulk(client, roleRestores, out);
+  if (bulk && deletions.length) return deleteUsersBulk(client, deletions, options, (await client.connect()).id, out);
   const done = await mapLimit(deletions, client.concurrency, ({ id, item }) => deleteUser(client, id, item, options));
   for (const apply of done) apply(out);
 }
@@ -59,6 +66,7 @@ async function updateUser(
   want: UserState,
   options: RestoreOptions,
   out: RestoreOutcome,
+  roleRestores?: RoleRestore[],
 ): Promise<void> {
   const fields = FIELDS.filter((f) => !then || !same(f, then, want));
   if (!fields.length) return;
@@ -68,6 +76,8 @@ async function updateUser(
   const since = then ? fields.filter((f) => !same(f, now, then)) : [];
   if (since.length && !options.force)
     return void out.conflicts.push({ item, reason: `changed since (${since.join(', ')})` });
+  // Only roles to put back, and the plugin's bulk route: with the others, each only if still as read.
+  if (roleRestores && todo.length === 1 && todo[0] === 'roles') return void roleRestores.push({ id, item, now, roles: want.roles });
   if (options.dryRun) {
     // The plan the undo's question is built from (tools/changes/undo-review.ts): what this would write.
     put(out.result, 'users', id, { ...now, ...Object.fromEntries(todo.map((f) => [f, want[f]])) });
@@ -100,12 +110,12 @@ async function deleteUser(
   item: string,
   options: RestoreOptions,
 ): Promise<(out: RestoreOutcome) => void> {
-  const owned = await postsOf(client, id);
-  if (owned && !options.force)
+  const owned = options.force ? [] : await ownedSince(client, id);
+  if (owned.length)
     return (out) =>
       void out.conflicts.push({
         item,
-        reason: `has ${owned} post(s) now; force deletes it and gives them to you`,
+        reason: `has ${owned.join(', ')} now; force deletes it and gives its posts to you`,
       });
   if (options.dryRun)
     return (out) => {
@@ -122,17 +132,4 @@ async function deleteUser(
   } catch (err) {
     return (out) => writeFailed(out, item, `could not be deleted: ${message(err)}`);
   }
-}
-
-/** Items of every type and status the user authored (the companion plugin counts them all). */
-async function postsOf(client: WordPressClient, id: number): Promise<number> {
-  if (await hasCompanion(client, 'users/content').catch(() => false)) {
-    const content = await loadUserContent(client, id);
-    return content.types.reduce((n, t) => n + t.total, 0) + content.links;
-  }
-  return client.count('/wp/v2/posts', {
-    author: id,
-    status: ['publish', 'future', 'draft', 'pending', 'private'],
-    context: 'edit',
-  });
 }

@@ -5,6 +5,7 @@ import { readNetworkUsers } from './restore-network.js';
 import { readRoles, readUserCapsState } from './restore-roles.js';
 import type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
 import type { CreateLocator } from '../tools/undo-data.js';
+import { toUserState, USER_STATE_FIELDS } from '../tools/users/user-state.js';
 
 export type { TaxonomyRef, TermState, UndoScope, UndoState, UserState } from './types.js';
 export { taxonomyRef } from '../tools/undo-data.js';
@@ -18,7 +19,7 @@ export async function readState(client: WordPressClient, scope: UndoScope): Prom
   const [terms, posts, users, trashed, networkUsers] = await Promise.all([
     taxonomy && scope.terms?.length ? readTerms(client, taxonomy, scope.terms) : undefined,
     taxonomy && scope.posts?.length ? readPosts(client, taxonomy, scope.posts) : undefined,
-    scope.users?.length ? readUsers(client, scope.users) : undefined,
+    scope.users?.length ? readUsersKnown(client, scope.users, scope.knownUsers) : undefined,
     scope.trashOf === undefined ? undefined : readTrashable(client, scope.trashOf),
     scope.networkUsers?.length ? readNetworkUsers(client, scope.networkUsers) : undefined,
   ]);
@@ -138,7 +139,13 @@ async function readPosts(client: WordPressClient, taxonomy: TaxonomyRef, ids: re
   return Object.fromEntries(posts.map((post) => [String(post.id), [...post.terms].sort((a, b) => a - b)]));
 }
 
-const USER_STATE_FIELDS = 'id,username,name,email,description,roles,cms_disabled,first_name,last_name,url';
+/** Users as readUsers reads them; those the scope already read (`known`) are not asked again. */
+async function readUsersKnown(client: WordPressClient, ids: readonly number[], known: UndoScope['knownUsers']) {
+  const unread = ids.filter((id) => !known || !(String(id) in known));
+  const read = unread.length ? await readUsers(client, unread) : {};
+  return Object.fromEntries(ids.map((id) => [String(id), read[String(id)] ?? known?.[String(id)] ?? null]));
+}
+
 
 async function readUsers(client: WordPressClient, ids: readonly number[]): Promise<Record<string, UserState | null>> {
   const unique = [...new Set(ids)];
@@ -163,20 +170,6 @@ async function readUsers(client: WordPressClient, ids: readonly number[]): Promi
     }
   }
   return Object.fromEntries(unique.map((id) => [String(id), found.get(id) ?? null]));
-}
-
-function toUserState(raw: Record<string, unknown>): UserState {
-  return {
-    username: String(raw.username ?? ''),
-    email: String(raw.email ?? ''),
-    name: decodeEntities(String(raw.name ?? '')),
-    bio: String(raw.description ?? ''),
-    roles: [...((raw.roles as string[] | undefined) ?? [])].sort(),
-    disabled: typeof raw.cms_disabled === 'boolean' ? raw.cms_disabled : null,
-    first_name: String(raw.first_name ?? ''),
-    last_name: String(raw.last_name ?? ''),
-    url: String(raw.url ?? ''),
-  };
 }
 
 /** Whether two states of one object are the same (what undo compares; usernames never change). */

@@ -2,6 +2,7 @@
 import type { PostTermChange, UndoState } from '../tools/undo-data.js';
 
 export type {
+  AccountRolesDone,
   NetworkUserState,
   PostTermChange,
   RoleState,

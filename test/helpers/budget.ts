@@ -67,6 +67,13 @@ export function privilegeRuns(env: NodeJS.ProcessEnv = process.env): Array<{ see
  */
 export const TERMS_BULK_SEEDS: Record<Budget, number[]> = { quick: [1], full: [1, 2] };
 
+/**
+ * The accounts undo property's fixed seeds (accounts-undo-property.test.ts, #59): quick keeps
+ * seed 9, whose first race failed on the code before #59.9 (set-users-role overwrote a role
+ * another administrator had just given); full adds three.
+ */
+export const ACCOUNTS_SEEDS: Record<Budget, number[]> = { quick: [9], full: [9, 10, 11, 12] };
+
 /** The fuzz test's properties, each with its runs under the full budget (fuzz.test.ts). */
 export const FUZZ_RUNS = {
   garbage: 1_500,
@@ -98,6 +105,13 @@ export const BUDGETS = {
     quick: TERMS_BULK_SEEDS.quick.length,
     full: TERMS_BULK_SEEDS.full.length + 1,
     why: 'seed 1, which found finding 1 of #59 (a migration took a category off a post a second writer had just given it): every bulk term tool twice, raced',
+  },
+  accountsProperty: {
+    test: 'test/reliability/accounts-undo-property.test.ts',
+    unit: 'seeds',
+    quick: ACCOUNTS_SEEDS.quick.length,
+    full: ACCOUNTS_SEEDS.full.length,
+    why: 'seed 9, whose first race failed before #59.9 (set-users-role overwrote another administrator’s role), with every bulk account tool racing and the undo of all',
   },
   oauthLoad: {
     test: 'test/cli/mcp-http-oauth-load.test.ts',
@@ -226,4 +240,10 @@ export function undoRuns(env: NodeJS.ProcessEnv = process.env): UndoRun[] {
     ...list(env.UNDO_CORE_SEEDS, fixed.core).map((seed) => ({ seed, core: true, random: false })),
     { seed: random, core: true, random: true },
   ];
+}
+
+/** The accounts undo property's seeds under this run's budget (ACCOUNTS_SEEDS=9,10 replaces them). */
+export function accountsPropertySeeds(env: NodeJS.ProcessEnv = process.env): number[] {
+  const raw = env.ACCOUNTS_SEEDS;
+  return raw ? raw.split(',').filter(Boolean).map(Number) : ACCOUNTS_SEEDS[testBudget(env)];
 }

@@ -25,7 +25,12 @@ export type Fault =
    */
   | { kind: 'cut'; length: 'declared' | 'shortened' }
   /** Park the request, unanswered and not forwarded, until `release()`; after that, forward. */
-  | { kind: 'hold' };
+  | { kind: 'hold' }
+  /**
+   * Forward, and once WordPress has answered, keep the answer back (the connection left open)
+   * until the client gives up: a request applied but outlasting the client's timeout.
+   */
+  | { kind: 'stall' };
 
 export interface FaultRule {
   method?: string;
@@ -54,6 +59,7 @@ export function faultLabel(fault: Fault): string {
   if (fault.kind === 'drop') return `drop-${fault.when}`;
   if (fault.kind === 'delay') return fault.ms === Number.POSITIVE_INFINITY ? 'hang' : 'delay';
   if (fault.kind === 'hold') return 'hold';
+  if (fault.kind === 'stall') return 'stall';
   if (fault.kind === 'cut') return `cut-${fault.length}`;
   return `${fault.status}-${fault.when}`;
 }
@@ -89,7 +95,7 @@ export class FaultProxy {
   #server: LoopbackServer | undefined;
   #timers = new Set<NodeJS.Timeout>();
   /** Requests parked by a `hold` fault, and callers waiting for the first one. */
-  #held: Array<() => void> = [];
+  #held: Array<{ forward: () => void; drop: () => void }> = [];
   #released = false;
   #holdWaiters: Array<() => void> = [];
   /** Path and headers after the request-side quirks, until forwarded. */
@@ -145,7 +151,13 @@ export class FaultProxy {
   release(): this {
     this.#released = true;
     const held = this.#held.splice(0);
-    for (const forward of held) forward();
+    for (const { forward } of held) forward();
+    return this;
+  }
+
+  /** Drops every parked request without forwarding it: WordPress never sees them. */
+  discard(): this {
+    for (const { drop } of this.#held.splice(0)) drop();
     return this;
   }
 
@@ -198,7 +210,7 @@ export class FaultProxy {
       if (fault?.kind === 'drop' && fault.when === 'before') return void req.socket.destroy();
       if (fault?.kind === 'status' && fault.when === 'before') return void answerError(res, fault.status);
       if (fault?.kind === 'hold' && !this.#released) {
-        this.#held.push(() => this.#forward(req, res, body, undefined));
+        this.#held.push({ forward: () => this.#forward(req, res, body, undefined), drop: () => req.socket.destroy() });
         for (const resolve of this.#holdWaiters.splice(0)) resolve();
         return;
       }
@@ -239,6 +251,7 @@ export class FaultProxy {
         answer.on('end', () => {
           // Fully received by WordPress and answered: now lose or replace the answer.
           if (fault?.kind === 'drop') return void req.socket.destroy();
+          if (fault?.kind === 'stall') return; // until the client gives up
           if (fault?.kind === 'status') return void answerError(res, fault.status);
           if (fault?.kind === 'cut') return void cut(res, answer, Buffer.concat(parts), fault.length);
           const urls = { proxy: this.url, target: this.#target.origin };

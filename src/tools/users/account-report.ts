@@ -7,7 +7,8 @@ import { powersInWords } from './capability-words.js';
  * every account that gains power, every refusal and failure with its reason (up to LISTED), the
  * rest as id ranges. The audit log keeps the call's params.
  */
-export type ReportStep = Omit<AccountStep, 'outcome'> & { outcome: AccountStep['outcome'] | 'failed' };
+/** `skipped`: changed by someone else since it was read (#59.9), left as they made it. */
+export type ReportStep = Omit<AccountStep, 'outcome'> & { outcome: AccountStep['outcome'] | 'skipped' | 'failed' };
 
 export const LISTED = 100;
 
@@ -21,11 +22,11 @@ export function gainersLine(steps: readonly Pick<AccountStep, 'username' | 'gain
 }
 
 export function accountReport(role: string, steps: readonly ReportStep[], tense: 'would' | 'done') {
-  const word = { change: tense === 'done' ? 'changed' : 'change', skip: 'unchanged', refused: 'refused', failed: 'failed' } as const;
-  const counts: Record<string, number> = { [word.change]: 0, unchanged: 0, refused: 0, failed: 0 };
+  const word = { change: tense === 'done' ? 'changed' : 'change', skip: 'unchanged', skipped: 'skipped', refused: 'refused', failed: 'failed' } as const;
+  const counts: Record<string, number> = { [word.change]: 0, unchanged: 0, ...(tense === 'done' ? { skipped: 0 } : {}), refused: 0, failed: 0 };
   for (const s of steps) counts[word[s.outcome]] = (counts[word[s.outcome]] ?? 0) + 1;
   // Refusals, failures and power first: what a person must read.
-  const rank = (s: ReportStep) => (s.outcome === 'failed' || s.outcome === 'refused' ? 0 : s.gains.length ? 1 : 2);
+  const rank = (s: ReportStep) => (s.outcome === 'failed' || s.outcome === 'refused' || s.outcome === 'skipped' ? 0 : s.gains.length ? 1 : 2);
   const ordered = [...steps].sort((a, b) => rank(a) - rank(b) || a.id - b.id);
   const accounts = ordered.slice(0, LISTED).map((s) => ({
     id: s.id,

@@ -6,13 +6,16 @@ import { type ImportRow, importRows } from './import-rows.js';
 import { roleJudge, type RoleJudge } from './role-plan.js';
 import { loadRoles } from './roles.js';
 import { defaultRole, rolePowers } from './risk.js';
+import type { ChangeJournal } from '../journal-port.js';
+import { accessOf, finishRow, madeBy, unfinishedImports } from './import-unfinished.js';
 
 /**
  * What import-users would do with each row (#50), read from the site: `create` a new account,
  * `update` an existing one (only with update_existing), `skip` (exists, or nothing to change),
- * or `error` with why. The guards of the role tools hold per row (role-plan.ts).
+ * or `error` with why; `finish` an account an unfinished import made that never got its way in
+ * (#59.10, import-unfinished.ts). The guards of the role tools hold per row (role-plan.ts).
  */
-export type RowOutcome = 'create' | 'update' | 'skip' | 'error';
+export type RowOutcome = 'create' | 'update' | 'skip' | 'error' | 'finish';
 
 export interface RowStep {
   line: number;
@@ -27,7 +30,14 @@ export interface RowStep {
   gains: string[];
   /** What WordPress is sent: the create's or the update's fields (no password: added when sent). */
   body?: Record<string, unknown>;
+  /** An update of an account an unfinished import made and never let in: it gets its way in too. */
+  finish?: true;
+  /** An update's role change: the roles the account has now (it is changed only if it still has them). */
+  was?: string[];
 }
+
+/** The plan, and the newest account id before it (what the import makes is newer). */
+export type ImportPlan = RowStep[] & { newest: number };
 
 export interface ImportParams {
   csv: string;
@@ -53,17 +63,19 @@ const lower = (s: string) => s.toLowerCase();
 async function siteIndex(client: WordPressClient) {
   const logins = new Map<string, number>();
   const emails = new Map<string, number>();
+  let newest = 0;
   for await (const page of client.pages<{ id: number; username: string; email: string }>('/wp/v2/users', {
     context: 'edit',
     _fields: 'id,username,email',
     per_page: 100,
   })) {
     for (const u of page) {
+      newest = Math.max(newest, u.id);
       logins.set(lower(u.username), u.id);
       emails.set(lower(u.email), u.id);
     }
   }
-  return { logins, emails };
+  return { logins, emails, newest };
 }
 
 async function readExisting(client: WordPressClient, ids: number[]): Promise<Map<number, Existing>> {
@@ -80,7 +92,7 @@ async function readExisting(client: WordPressClient, ids: number[]): Promise<Map
   return out;
 }
 
-export async function planImport(client: WordPressClient, params: ImportParams): Promise<RowStep[]> {
+export async function planImport(client: WordPressClient, params: ImportParams, journal?: ChangeJournal): Promise<ImportPlan> {
   const rows = [...importRows(params.csv)];
   const [index, roles, powersOf, fallback, me] = await Promise.all([
     siteIndex(client),
@@ -98,6 +110,18 @@ export async function planImport(client: WordPressClient, params: ImportParams):
   const names = capabilityNames(roles.items);
   const matched = params.update_existing ? rows.flatMap((r) => (r.problem ? [] : [index.logins.get(lower(r.user_login))])) : [];
   const existing = await readExisting(client, [...new Set(matched.filter((id): id is number => id !== undefined))]);
+  // Accounts an unfinished import made (#59.10), and whether each ever got in.
+  const unfinished = await unfinishedImports(journal, me.id);
+  const made = new Map(rows.flatMap((r) => {
+    const id = r.problem ? undefined : index.logins.get(lower(r.user_login));
+    const by = id === undefined ? undefined : madeBy(unfinished, id, r.user_login);
+    return by && id !== undefined ? [[id, by] as const] : [];
+  }));
+  const access = made.size ? await accessOf(client, [...made.keys()]) : undefined;
+  const finishOr = (step: RowStep): RowStep => {
+    const by = step.id === undefined ? undefined : made.get(step.id);
+    return by && step.id !== undefined ? { ...step, ...finishRow(by, access, step.id) } : step;
+  };
   const judges = new Map<string, RoleJudge | string>();
   const judge = async (role: string): Promise<RoleJudge | string> => {
     if (!judges.has(role)) {
@@ -114,7 +138,7 @@ export async function planImport(client: WordPressClient, params: ImportParams):
   for (const row of rows) {
     steps.push(await step(row));
   }
-  return steps;
+  return Object.assign(steps, { newest: index.newest });
 
   async function step(row: ImportRow): Promise<RowStep> {
     const base = { line: row.line, login: row.user_login, gains: [] as string[] };
@@ -138,7 +162,7 @@ export async function planImport(client: WordPressClient, params: ImportParams):
       const body = { username: row.user_login, email: row.user_email, name: row.display_name, first_name: row.first_name, last_name: row.last_name, url: row.url, roles: role === undefined ? undefined : [role] };
       return { ...base, outcome: 'create', role: gets, gains: gets === undefined ? ['the site’s default role (unknown)'] : powersOf(gets), body };
     }
-    if (!params.update_existing) return { ...base, id, outcome: 'skip', reason: 'the account exists (update_existing is off)' };
+    if (!params.update_existing) return finishOr({ ...base, id, outcome: 'skip', reason: 'the account exists (update_existing is off)' });
     const account = existing.get(id);
     if (!account) return error('the account exists but WordPress does not show it to you');
     if (owner !== id) return error(`the account has another email; change it with update-user`);
@@ -158,7 +182,8 @@ export async function planImport(client: WordPressClient, params: ImportParams):
       const beyond = capabilitiesBeyond(capabilityMap(account.capabilities, account.roles, names), me.capabilities);
       if (beyond.length && account.id !== me.id) return error(`the account holds capabilities yours lacks (${beyond.slice(0, 3).join(', ')})`);
     }
-    if (!Object.keys(body).length) return { ...base, id, outcome: 'skip', reason: 'nothing to change' };
-    return { ...base, id, outcome: 'update', role: changesRole ? role : undefined, gains, body, reason: `changes ${Object.keys(body).map((k) => (k === 'name' ? 'display_name' : k === 'roles' ? 'role' : k)).join(', ')}` };
+    if (!Object.keys(body).length) return finishOr({ ...base, id, outcome: 'skip', reason: 'nothing to change' });
+    const finish = finishOr({ ...base, id, outcome: 'skip' }).outcome === 'finish' ? { finish: true as const } : {};
+    return { ...base, ...finish, ...(changesRole ? { was: [...account.roles].sort() } : {}), id, outcome: 'update', role: changesRole ? role : undefined, gains, body, reason: `changes ${Object.keys(body).map((k) => (k === 'name' ? 'display_name' : k === 'roles' ? 'role' : k)).join(', ')}` };
   }
 }

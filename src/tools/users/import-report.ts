@@ -9,8 +9,13 @@ import { powersInWords } from './capability-words.js';
  * failures first, then rows that grant power, then the rest. No password, ever; a link only
  * as where it went.
  */
+/**
+ * `finished`: an account an unfinished import made got its way in (#59.10); `unknown`: its
+ * batch's answer was lost and it was not found when looked up — WordPress may still make it (#59.12);
+ * `skipped`: its role was not changed, another writer changed it since it was read (#59).
+ */
 export type RowResult = RowStep & {
-  result: RowStep['outcome'] | 'created' | 'updated' | 'failed' | 'not_run';
+  result: RowStep['outcome'] | 'created' | 'updated' | 'failed' | 'not_run' | 'finished' | 'unknown' | 'skipped';
   access?: AccessGiven;
 };
 
@@ -25,6 +30,10 @@ const WORD: Record<RowResult['result'], string> = {
   updated: 'updated',
   failed: 'failed',
   not_run: 'not_run',
+  finish: 'finish',
+  finished: 'finished',
+  unknown: 'unknown',
+  skipped: 'skipped',
 };
 
 export function importReport(rows: readonly RowResult[], tense: 'would' | 'done') {
@@ -40,7 +49,7 @@ export function importReport(rows: readonly RowResult[], tense: 'would' | 'done'
   }
   const accessFailed = rows.filter((r) => r.access?.error).length;
   const rank = (r: RowResult) =>
-    r.result === 'error' || r.result === 'failed' || r.result === 'not_run' || r.access?.error ? 0 : r.gains.length ? 1 : 2;
+    r.result === 'error' || r.result === 'failed' || r.result === 'not_run' || r.result === 'unknown' || r.access?.error ? 0 : r.gains.length ? 1 : 2;
   const listed = [...rows].sort((a, b) => rank(a) - rank(b) || a.line - b.line).slice(0, LISTED);
   const delivered = rows.find((r) => r.access && !r.access.error)?.access;
   return {

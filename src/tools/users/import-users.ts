@@ -6,11 +6,11 @@ import { text } from '../schema.js';
 import { ToolError } from '../tool-error.js';
 import { none, required } from './risk.js';
 import { gainersLine } from './account-report.js';
-import { accessFailed, accessGiven, accessRequest, accessWords, checkDelivery, DELIVERY_DESCRIPTION, type Delivery, unknownPassword } from './account-access.js';
+import { accessWords, checkDelivery, DELIVERY_DESCRIPTION, type Delivery } from './account-access.js';
 import { type ImportParams, planImport, type RowStep } from './import-plan.js';
 import { importReport, type RowResult } from './import-report.js';
-import { sendMany } from './user-writes.js';
-import { explainGuardError } from './write-errors.js';
+import { writeRows } from './import-write.js';
+import type { AccountRolesDone } from '../undo-data.js';
 
 /**
  * Accounts from CSV text (#50; the CLI's `--file` reads a file into `csv`): a dry run answers
@@ -50,51 +50,57 @@ export const importUsers = defineTool({
   undo: {
     // The accounts it updates by id; those it creates by login, newer than the newest account now,
     // so an import whose answer was lost (a crash, a timeout) is still undone whole (issue #47).
-    scope: async ({ client }, params) => {
-      const [steps, newest] = await Promise.all([
-        planImport(client, params),
-        client.get<Array<{ id: number }>>('/wp/v2/users', { orderby: 'id', order: 'desc', per_page: 1, context: 'edit', _fields: 'id' }),
-      ]);
+    scope: async ({ client, journal }, params) => {
+      const steps = await planImport(client, params, journal);
       const usernames = steps.flatMap((s) => (s.outcome === 'create' ? [s.login] : []));
       return {
         users: steps.flatMap((s) => (s.outcome === 'update' && s.id ? [s.id] : [])),
-        ...(usernames.length ? { locate: { newUsers: { after: Number(newest[0]?.id ?? 0), usernames } } } : {}),
+        ...(usernames.length ? { locate: { newUsers: { after: steps.newest, usernames } } } : {}),
       };
     },
     created: (result: { created_ids?: number[] }) => ({ users: result.created_ids ?? [] }),
+    // Existing accounts' roles as the plugin's route saw and set them (#59), over the reads around the call.
+    done: (result: { roles_done?: Record<string, AccountRolesDone> }) => (result.roles_done ? { account_roles: result.roles_done, account_roles_over_reads: true as const } : undefined),
+    // Rows whose batch's answer was lost and that were not found (#59.12): WordPress may still make
+    // them, so the entry stays open, and an undo finds them by login (the intent's `locate`).
+    uncertain: (result: { counts?: Record<string, number> }) => (result.counts?.unknown ?? 0) > 0,
     summary: (_params, result: { counts?: Record<string, number> }) =>
       `imported users: created ${result.counts?.created ?? 0}, updated ${result.counts?.updated ?? 0}`,
   },
   async review(context, params: Params) {
     const delivery = params.delivery ?? 'email';
-    const steps = await planImport(context.client, params);
-    const [create, update, skip, error] = (['create', 'update', 'skip', 'error'] as const).map((o) => count(steps, o));
-    if (create) {
+    const steps = await planImport(context.client, params, context.journal);
+    const [create, update, skip, error, finish] = (['create', 'update', 'skip', 'error', 'finish'] as const).map((o) => count(steps, o));
+    if (create || finish) {
       refuseResultLinks(context, delivery);
       await checkDelivery(context, delivery);
     }
     const parts = [`create ${create} account(s)`, `update ${update}`, `skip ${skip}`, `${error} row(s) with errors (not imported)`];
-    const access = create ? `; new accounts get ${accessWords(delivery)}, which cannot be taken back` : '';
+    // Accounts an unfinished import made and never let in (#59.10): they get it now.
+    if (finish) parts.push(`give ${finish} account(s) an unfinished import made their way in`);
+    const access = create || finish ? `; ${create ? 'new accounts' : 'they'} get ${accessWords(delivery)}, which cannot be taken back` : '';
     const power = steps.filter((s) => s.gains.length).map((s) => ({ username: `${s.login} (line ${s.line}, ${s.role})`, gains: s.gains }));
     const summary = `import ${steps.length} CSV row(s): ${parts.join(', ')}${access}${gainersLine(power)}`;
-    return create || update ? required(summary) : none(summary);
+    return create || update || finish ? required(summary) : none(summary);
   },
-  async preview({ client }, params: Params) {
-    const steps = await planImport(client, params);
+  async preview({ client, journal }, params: Params) {
+    const steps = await planImport(client, params, journal);
     return { would: `import ${steps.length} row(s)`, ...importReport(steps.map((s) => ({ ...s, result: s.outcome })), 'would') };
   },
   async execute(context, params: Params) {
     const { client } = context;
     const delivery = params.delivery ?? 'email';
-    const steps = await planImport(client, params);
+    const steps = await planImport(client, params, context.journal);
     const results: RowResult[] = steps.map((s) => ({ ...s, result: s.outcome === 'error' ? 'error' : 'skip' }));
-    const todo = results.filter((r) => r.outcome === 'create' || r.outcome === 'update');
-    if (todo.some((r) => r.outcome === 'create')) {
+    const todo = results.filter((r) => r.outcome === 'create' || r.outcome === 'update' || r.outcome === 'finish');
+    if (todo.some((r) => r.outcome === 'create' || r.outcome === 'finish' || r.finish)) {
       refuseResultLinks(context, delivery);
       await checkDelivery(context, delivery);
     }
     let done = 0;
     let stopped: string | undefined;
+    // What the plugin's conditional route did to existing accounts' roles (for the journal).
+    const rolesDone: Record<string, AccountRolesDone> = {};
     for (const part of chunk(todo, ROWS_PER_STEP)) {
       if (stopped || context.signal?.aborted) {
         stopped ??= 'stopped before this row was sent (the call was cancelled)';
@@ -102,7 +108,7 @@ export const importUsers = defineTool({
         continue;
       }
       try {
-        await writeRows(context, part, delivery);
+        await writeRows(context, part, delivery, steps.newest, rolesDone);
       } catch (err) {
         // An error that is not a row's own (the site went away): the rest are not sent.
         stopped = `not sent: ${err instanceof Error ? err.message : String(err)}`;
@@ -111,41 +117,11 @@ export const importUsers = defineTool({
       done += part.length;
       context.progress?.(done, todo.length);
     }
-    return { ...importReport(results, 'done'), created_ids: results.flatMap((r) => (r.result === 'created' && r.id ? [r.id] : [])) };
+    const created_ids = results.flatMap((r) => (r.result === 'created' && r.id ? [r.id] : []));
+    return { ...importReport(results, 'done'), created_ids, ...(Object.keys(rolesDone).length ? { roles_done: rolesDone } : {}) };
   },
-  answer: (result: { created_ids?: number[] } & Record<string, unknown>) => {
-    const { created_ids: _ids, ...rest } = result;
+  answer: (result: { created_ids?: number[]; roles_done?: unknown } & Record<string, unknown>) => {
+    const { created_ids: _ids, roles_done: _roles, ...rest } = result;
     return rest;
   },
 });
-
-async function writeRows(context: ToolContext, rows: RowResult[], delivery: Delivery): Promise<void> {
-  const { client } = context;
-  const requests = rows.map((row) =>
-    row.outcome === 'create'
-      ? // WordPress's REST create needs a password: one no one knows (account-access.ts), never kept.
-        { path: '/wp/v2/users?_fields=id,username', body: { ...row.body, password: unknownPassword() } }
-      : { path: `/wp/v2/users/${row.id}?_fields=id,username`, body: row.body ?? {} },
-  );
-  const answers = await sendMany(client, requests);
-  const created: Array<{ row: RowResult; user: { id: number; username: string } }> = [];
-  for (const [i, answer] of answers.entries()) {
-    const row = rows[i] as RowResult;
-    if (!answer.ok) {
-      const err = explainGuardError(answer.error);
-      Object.assign(row, { result: 'failed', reason: err instanceof Error ? err.message : String(err) });
-    } else if (row.outcome === 'update') Object.assign(row, { result: 'updated' });
-    else {
-      const user = answer.body as { id: number; username: string };
-      Object.assign(row, { result: 'created', id: user.id });
-      created.push({ row, user });
-    }
-  }
-  const access = await sendMany(client, created.map(({ user }) => accessRequest(user.id, delivery)));
-  for (const [i, given] of access.entries()) {
-    const { row, user } = created[i] as (typeof created)[number];
-    row.access = given.ok
-      ? await accessGiven(context, user, delivery, given.body as never).catch((err) => accessFailed(delivery, err))
-      : accessFailed(delivery, given.error);
-  }
-}

@@ -5,6 +5,7 @@ import { capabilitiesBeyond, capabilityMap, capabilityNames } from './capability
 import { refuseStrongerRole, warnOldPlugin } from './guards.js';
 import { loadRoles, resolveRole } from './roles.js';
 import { rolePowers } from './risk.js';
+import { USER_STATE_FIELDS } from './user-state.js';
 
 /**
  * Who a bulk role change (set-users-role, import-users) touches and what each account would
@@ -33,7 +34,8 @@ export interface AccountStep {
   loses: string[];
 }
 
-export const ACCOUNT_FIELDS = 'id,username,email,roles,capabilities';
+/** What the guards need, and what the journal keeps (USER_STATE_FIELDS): the plan is the state before (#61). */
+export const ACCOUNT_FIELDS = `${USER_STATE_FIELDS},capabilities`;
 
 /** Accounts by id, 100 a request; ids WordPress does not show are left out (the caller says so). */
 export async function readAccounts(client: WordPressClient, ids: readonly number[]): Promise<RawAccount[]> {

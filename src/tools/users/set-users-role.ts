@@ -1,21 +1,27 @@
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../define-tool.js';
+import { hasCompanion } from '../companion.js';
 import { bulkAccountsOutput } from '../output-schemas.js';
 import { text, wpId } from '../schema.js';
 import { ToolError } from '../tool-error.js';
+import type { AccountRolesDone } from '../undo-data.js';
 import { none, required } from './risk.js';
 import { resolveRole } from './roles.js';
 import { accountsWithRole, type AccountStep, readAccounts, unseenAccounts, roleJudge } from './role-plan.js';
-import { accountReport, gainersLine, type ReportStep } from './account-report.js';
-import { explainGuardError } from './write-errors.js';
-import { sendMany } from './user-writes.js';
+import { accountReport, gainersLine } from './account-report.js';
+import { writeRolesBulk, writeRolesOneByOne } from './set-roles-write.js';
+import { toUserState } from './user-state.js';
 
 /**
  * A role change for many accounts at once (#50): by role (`from_role`) or by ids, one question
  * with the count and every account that gains power, each account judged by the guards of
- * set-user-role, the writes batched (`/batch/v1`), one journal entry an undo takes back whole.
+ * set-user-role, one journal entry an undo takes back whole. With the companion plugin (0.7.0)
+ * each account is changed only if it still has the roles it was planned on (#59.9: another
+ * administrator's change meanwhile stays, and the account is named as skipped), many a request
+ * (set-roles-write.ts); without it, `/batch/v1`.
  */
 type Params = { from_role?: string; user_ids?: number[]; to_role: string };
+type Plan = Awaited<ReturnType<typeof plan>>;
 
 export const MAX_ACCOUNTS = 10_000;
 
@@ -34,8 +40,15 @@ async function plan({ client }: ToolContext, params: Params) {
       hint: 'Split the change by user_ids.',
     });
   const judge = await roleJudge(client, params.to_role, accounts.map((a) => a.id));
-  return { role: judge.role, steps: [...accounts.map((a) => judge.step(a)), ...hidden] };
+  return { role: judge.role, accounts, steps: [...accounts.map((a) => judge.step(a)), ...hidden] };
 }
+
+/**
+ * The plan the journal's scope read, taken by the execute of the same call (runTool hands both
+ * the same params object): one reading is the state before, the plan and each account's
+ * precondition (#61: the journal's reads batched with the write).
+ */
+const planned = new WeakMap<object, Promise<Plan>>();
 
 const toChange = (steps: AccountStep[]) => steps.filter((s) => s.outcome === 'change');
 
@@ -51,8 +64,17 @@ export const setUsersRole = defineTool({
   outputSchema: bulkAccountsOutput,
   annotations: { readOnly: false, destructive: true, idempotent: true },
   undo: {
-    // The accounts it will change, as they are: the undo gives each its roles back.
-    scope: async (context, params) => ({ users: toChange((await plan(context, params)).steps).map((s) => s.id) }),
+    // The accounts it will change, as the plan read them: the undo gives each its roles back.
+    scope: async (context, params) => {
+      const made = plan(context, params);
+      planned.set(params, made);
+      const { steps, accounts } = await made;
+      const ids = new Set(toChange(steps).map((s) => s.id));
+      const known = accounts.filter((a) => ids.has(a.id)).map((a) => [String(a.id), toUserState(a as unknown as Record<string, unknown>)]);
+      return { users: [...ids], knownUsers: Object.fromEntries(known) };
+    },
+    // What the route changed, account by account (not the plan): skipped and refused ones are not journalled.
+    done: (result: { roles_done?: Record<string, AccountRolesDone> }) => (result.roles_done ? { account_roles: result.roles_done } : undefined),
     summary: (params, result: { role?: string; counts?: Record<string, number> }) =>
       `set the role of ${result.counts?.changed ?? 0} user(s) to ${result.role ?? params.to_role}${params.from_role ? ` (were ${params.from_role})` : ''}`,
   },
@@ -72,17 +94,19 @@ export const setUsersRole = defineTool({
     return { would: `give ${toChange(steps).length} account(s) the role ${role}`, ...accountReport(role, steps, 'would') };
   },
   async execute(context, params) {
-    const { client } = context;
-    const { role, steps } = await plan(context, params);
-    const changing = toChange(steps);
-    const results = await sendMany(client, changing.map((s) => ({ path: `/wp/v2/users/${s.id}`, body: { roles: [role] } })));
-    const byId = new Map(changing.map((s, i) => [s.id, results[i]]));
-    const done = steps.map((step): ReportStep => {
-      const result = byId.get(step.id);
-      if (!result || result.ok) return step;
-      const err = explainGuardError(result.error);
-      return { ...step, outcome: 'failed', reason: err instanceof Error ? err.message : String(err) };
-    });
-    return accountReport(role, done, 'done');
+    // The scope's plan; planned again if it failed (its entry then says it cannot be undone).
+    const made = planned.get(params)?.catch(() => plan(context, params)) ?? plan(context, params);
+    planned.delete(params);
+    const { role, steps } = await made;
+    if (await hasCompanion(context.client, 'users/bulk-roles')) {
+      const { done, roles_done } = await writeRolesBulk(context.client, role, steps);
+      return { ...accountReport(role, done, 'done'), roles_done };
+    }
+    return accountReport(role, await writeRolesOneByOne(context.client, role, steps), 'done');
+  },
+  answer: (result: { roles_done?: unknown } & Record<string, unknown>) => {
+    const { roles_done: _done, ...rest } = result;
+    return rest;
   },
 });
+

@@ -1,5 +1,5 @@
 import type { BatchItemResult, BatchRequest, WordPressClient } from '../../client/index.js';
-import { mapLimit, WordPressError } from '../../client/index.js';
+import { answerLost, mapLimit, WordPressError } from '../../client/index.js';
 
 /**
  * Many account writes: `/batch/v1`, 25 a request. WordPress 6.1 does not let the users
@@ -21,7 +21,8 @@ export async function sendMany(client: WordPressClient, requests: readonly Batch
       results[i] = { ok: true, status: 200, body };
     } catch (err) {
       if (!(err instanceof WordPressError)) throw err;
-      results[i] = { ok: false, status: err.status, error: err };
+      // A lost answer may still be applied: the caller looks it up (#59.12).
+      results[i] = { ok: false, status: err.status, error: err, ...(answerLost(err) ? { unknown: true as const } : {}) };
     }
   });
   return results;
