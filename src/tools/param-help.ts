@@ -28,6 +28,7 @@ export const PARAM_HELP: Readonly<Record<string, string>> = {
   cursor: 'next_cursor of the previous page',
   add_capabilities: 'Capabilities to grant, e.g. [edit_posts]',
   remove_capabilities: 'Capabilities to take away',
+  deny_capabilities: 'Capabilities the role explicitly denies (false), e.g. [edit_posts]',
   capability: 'A capability name, e.g. install_plugins',
   capabilities: 'Capabilities granted, e.g. [read,edit_posts]',
   clone_from: 'A role to copy (its capabilities, then add/remove)',
