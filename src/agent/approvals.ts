@@ -1,4 +1,4 @@
-import type { Approver } from '../call/approval.js';
+import type { Approver } from '../call/index.js';
 
 export {
   type ApprovalDecision,
@@ -6,7 +6,7 @@ export {
   type Approver,
   approvalRequest,
   approveAll,
-} from '../call/approval.js';
+} from '../call/index.js';
 
 /** For runs without a terminal and without --yes: destructive calls are refused, with a reason. */
 export const refuseAll: Approver = async ({ tool }) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/client/index.js';
-import { closestNames, invoke, isUsageError, parseEnvelope } from '../../src/call/envelope.js';
+import { closestNames, invoke, isUsageError, parseEnvelope } from '../../src/call/index.js';
 
 // Every call below is invalid, so the envelope must reject it before any request: a client
 // pointed at a closed port would surface as a network error if one were sent.

@@ -1,6 +1,6 @@
 import { describeTool } from '../../adapters/json-schema.js';
 import type { AnyToolDefinition } from '../../registry/index.js';
-import { takesNames } from '../../call/names.js';
+import { takesNames } from '../../call/index.js';
 import { renderTable } from '../render/table.js';
 
 type Property = { type?: string | string[]; description?: string; enum?: unknown[]; items?: Property };

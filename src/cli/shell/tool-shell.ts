@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { type Approver, approveAll, refuseAll } from '../../agent/approvals.js';
-import { invoke, resolveCall } from '../../call/envelope.js';
-import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../../call/index.js';
+import { ENABLE_TOOLSET, invoke, selectTools, type ToolContext, type ToolFilter, tools, ToolsetSession } from '../../call/index.js';
 import { handleInterrupts } from './interrupt.js';
 import { itemIds, listItems, renderAnswer } from '../render/answer.js';
 import { shellCompleter } from './complete.js';
@@ -28,7 +27,11 @@ export async function runToolShell(options: {
   filter: ToolFilter;
   yes: boolean;
 }): Promise<number> {
-  const shown = selectTools(tools, options.filter);
+  // --toolsets chose where the session starts (not a limit): enable-toolset adds another (#58.8).
+  // Without it the shell reaches every toolset.
+  const toolsets = options.filter.toolsets ? new ToolsetSession(tools, options.filter) : undefined;
+  const filter = (): ToolFilter => toolsets?.filter ?? options.filter;
+  const shown = () => selectTools(tools, filter());
   const terminal = Boolean(process.stdin.isTTY);
   const rl = createInterface({
     input: process.stdin,
@@ -81,16 +84,18 @@ export async function runToolShell(options: {
     }
     const undo = undoArg(line);
     if (undo !== undefined) {
-      say(await slashUndo(options.context, options.filter, approver, undo));
+      say(await slashUndo(options.context, filter(), approver, undo));
       continue;
     }
     if (line === '/tools') {
-      for (const tool of shown) say(`${tool.name}  ${dim(tool.description)}`);
+      for (const tool of shown()) say(`${tool.name}  ${dim(tool.description)}`);
+      const more = toolsets?.enableTool();
+      if (more) say(`${ENABLE_TOOLSET} toolset=NAME  ${dim(more.description)}`);
       continue;
     }
     const help = /^(?:help|\/help)\s+(\S+)$/.exec(line);
     if (help) {
-      const tool = shown.find((t) => t.name === help[1]);
+      const tool = shown().find((t) => t.name === help[1]);
       say(tool ? toolHelp(tool, process.stdout.columns) : `No tool "${help[1]}" here: /tools lists them.`);
       continue;
     }
@@ -101,18 +106,17 @@ export async function runToolShell(options: {
       say(`Could not read that: ${(err as Error).message}\n${HELP}`);
       continue;
     }
+    if (envelope.tool === ENABLE_TOOLSET && toolsets) {
+      const outcome = toolsets.enable(envelope.params ?? {});
+      say(json ? JSON.stringify(outcome, null, 2) : renderAnswer(envelope.tool, envelope.params, outcome, process.stdout.columns));
+      continue;
+    }
     running = new AbortController();
     try {
       const context = { ...options.context, signal: running.signal };
-      const call = resolveCall(envelope, options.filter);
-      const decision = call.ok ? await decideCall(call.tool, context, call.params, approver) : ({ ok: true } as const);
-      if (!decision.ok) {
-        say(`Not run: ${decision.error.message}`);
-        continue;
-      }
-      // The params the question named (a resolved change_id), not the call's own.
-      const run = call.ok && 'params' in decision && decision.params ? { tool: call.tool.name, params: decision.params } : envelope;
-      const outcome = await invoke(run, context, options.filter);
+      // The pipeline (call/): resolved once (names to ids), decided by this shell's approver (a
+      // terminal's question, --yes, or refused without a terminal), then exactly that call run.
+      const outcome = await invoke(envelope, context, filter(), { approver });
       if (outcome.ok && listItems(outcome.result)) lastIds = itemIds(outcome.result);
       say(json ? JSON.stringify(outcome, null, 2) : renderAnswer(envelope.tool, envelope.params, outcome, process.stdout.columns));
     } finally {
