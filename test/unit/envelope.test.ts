@@ -81,3 +81,15 @@ describe('invocation envelope', () => {
     expect(closestNames('zzzzzzzzzzzzzzzzzz', ['create-tag'])).toEqual([]);
   });
 });
+
+describe('runTool runs only a decided call (#58.5)', () => {
+  it('a call that did not come through decideCall is a bug, thrown before any request; a resolved one must be decided first', async () => {
+    const { findTool, resolveCall, runTool } = await import('../../src/call/index.js');
+    const tool = findTool('delete-tag')!;
+    const forged = { tool, params: { id: 1 }, context } as never;
+    await expect(runTool(forged)).rejects.toThrow(/only a call decided by decideCall/);
+    const resolved = await resolveCall({ tool: 'delete-tag', params: { id: 1 } }, context);
+    expect(resolved.ok).toBe(true);
+    if (resolved.ok) await expect(runTool(resolved.call as never)).rejects.toThrow(/only a call decided by decideCall/);
+  });
+});
