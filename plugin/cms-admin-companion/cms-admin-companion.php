@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       CMS Admin Companion
  * Description:       What cms-admin-toolkit needs beyond WordPress's REST API: a disabled state for user accounts, a password-reset endpoint, roles and capabilities to read and edit (0.6.0), which objects hold each term and WordPress's own recount (0.6.0), login sessions, every account's application passwords in one listing, and guards that keep an account from editing, promoting, disabling or deleting a stronger one, and on a multisite network its users, memberships and super admins (namespace cms-admin/v1).
- * Version:           0.6.0
+ * Version:           0.7.0
  * Requires at least: 6.1
  * Requires PHP:      8.0
  * Network:           true
@@ -23,7 +23,7 @@ if (defined('CMS_ADMIN_COMPANION_VERSION')) {
     return;
 }
 
-define('CMS_ADMIN_COMPANION_VERSION', '0.6.0');
+define('CMS_ADMIN_COMPANION_VERSION', '0.7.0');
 define('CMS_ADMIN_COMPANION_NAMESPACE', 'cms-admin/v1');
 
 require_once __DIR__ . '/includes/disabled-users.php';
@@ -41,6 +41,7 @@ require_once __DIR__ . '/includes/term-meta.php';
 require_once __DIR__ . '/includes/roles-editor.php';
 require_once __DIR__ . '/includes/term-cleanup.php';
 require_once __DIR__ . '/includes/new-user-email.php';
+require_once __DIR__ . '/includes/account-lookup.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

@@ -52,7 +52,7 @@ describe('the tool shell in a terminal', () => {
     const asked = await term.waitFor('Run it? [y/N]');
     expect(asked).toContain('Approval needed:');
     term.type('n', 'Enter');
-    await term.waitFor('not approved');
+    await term.waitFor('Not run: The call was not approved');
     expect(await tagsOf(post.id)).toEqual([python.id, rust.id]);
     const left = await wp().get<Tag[]>('/wp/v2/tags', { include: [python.id, rust.id], hide_empty: false });
     expect(left.map((t) => t.id).sort()).toEqual([python.id, rust.id].sort());

@@ -33,6 +33,8 @@ export function registerInvokeCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+Params: key=value; a list takes a,b,c or one value (or JSON: post_ids='[3,5]'); where an id of
+a user or a term goes, a login, an email or a slug works too (a number is always an id).
 Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"?,"details"?}} on a pipe
 or file, or with --json. In a terminal: lists as tables with a "more:" line, writes as one line,
 errors as message and hint.
@@ -50,7 +52,9 @@ ran and which did not. See docs/fleets.md.
 Examples:
   cms-admin invoke get-cms-tags limit=1
   cms-admin invoke update-tag id=12 name="Cloud Native"
-  cms-admin invoke assign-terms-to-posts taxonomy=post_tag term_ids='[7]' post_ids='[3,5]'
+  cms-admin invoke assign-terms-to-posts taxonomy=post_tag term_ids=javascript post_ids=181,182
+  cms-admin invoke merge-terms taxonomy=post_tag source_ids=[python,rust] target_id=typescript
+  cms-admin invoke set-users-role user_ids=aturing,dknuth to_role=author
   cms-admin invoke get-cms-tags --format csv --fields id,name,count
   cms-admin invoke '{"tool":"get-cms-categories"}'
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -

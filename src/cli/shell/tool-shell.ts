@@ -12,8 +12,11 @@ import { slashUndo, undoArg } from '../undo/undo-command.js';
 
 export { parseShellLine } from './parse.js';
 
+const NOT_APPROVED = new Set(['rejected_by_user', 'approval_unavailable']);
+
 const HELP = `Type a tool call:
-  tool-name key=value key2=[1,2]  params as key=value (values parsed as JSON when they can be)
+  tool-name key=value ids=1,2     params as key=value (JSON where it parses); a list: a,b,c or one value
+                                  a login, email or slug where an id goes (a number is an id)
   tool-name {"key": "value"}      params as JSON
   help tool-name                  its parameters and an example; Tab completes tools and params
   post_ids=@ids                   the ids of the items of the last list answer
@@ -117,6 +120,11 @@ export async function runToolShell(options: {
       // The pipeline (call/): resolved once (names to ids), decided by this shell's approver (a
       // terminal's question, --yes, or refused without a terminal), then exactly that call run.
       const outcome = await invoke(envelope, context, filter(), { approver });
+      // Declined here (or no one could be asked): said to the person, without the model's hint.
+      if (!outcome.ok && NOT_APPROVED.has(outcome.error.code)) {
+        say(`Not run: ${outcome.error.message}`);
+        continue;
+      }
       if (outcome.ok && listItems(outcome.result)) lastIds = itemIds(outcome.result);
       say(json ? JSON.stringify(outcome, null, 2) : renderAnswer(envelope.tool, envelope.params, outcome, process.stdout.columns));
     } finally {
