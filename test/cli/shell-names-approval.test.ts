@@ -27,7 +27,7 @@ describe('the tool shell without a terminal', () => {
     const run = await runCli(['chat'], { env: noModel, input: `set-user-role id=${author.username} role=administrator\nset-user-role id=${author.id} role=administrator\n/exit\n` });
     expect(run.code).toBe(0);
     // Both forms: the same refusal (no one can be asked without a terminal).
-    expect(run.stdout.match(/set-user-role needs approval, and no one can approve it here/g)?.length ?? 0, run.stdout).toBe(2);
+    expect(run.stdout.match(/set-user-role needs approval \(give .*?administrator.*?\), and no one can approve it here/g)?.length ?? 0, run.stdout).toBe(2);
     expect((await readUser(author.id)).roles).toEqual(['author']);
   });
 });

@@ -89,6 +89,14 @@ export const BUDGETS = {
     full: 1_000,
     why: 'still three pages of posts and 60 unknown ids, so the answer still has to cap its failures and fold its ids into ranges',
   },
+  surfaceProperty: {
+    test: 'test/reliability/surface-property.test.ts',
+    unit: 'write tools per surface',
+    quick: 2,
+    // More than the registry's write tools: every one, on every surface.
+    full: 1_000,
+    why: 'two write tools on each of the eleven surfaces, a new sample from the run seed every run (SURFACE_TOOLS=a,b replays tools)',
+  },
   cleanupMess: {
     test: 'test/wordpress/cleanup/prune-terms.test.ts',
     unit: 'tags seeded',
