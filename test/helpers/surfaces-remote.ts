@@ -86,7 +86,8 @@ export const REMOTE_SURFACES = {
       async call(tool, params) {
         const run = await runCli(['chat'], { env, input: `${line(tool, params)}\n/exit\n` });
         const answer = run.stdout.slice(run.stdout.indexOf('tool>'));
-        const asked = /needs approval \((.*)\), and no one can approve it here/s.exec(answer)?.[1];
+        const refused = /needs approval(?: \((.*)\))?, and no one can approve it here/s.exec(answer);
+        const asked = refused ? (refused[1] ?? '(the question is not shown)') : undefined;
         return { ...(asked !== undefined && { asked }), answer };
       },
     };
