@@ -2,6 +2,7 @@ import type { ToolContext } from '../tools/define-tool.js';
 import { COMPANION_NAMESPACE, hasCompanion } from '../tools/companion.js';
 import { resolveTaxonomy } from '../tools/taxonomy/taxonomies.js';
 import { ToolError } from '../tools/tool-error.js';
+import { requireNetwork } from '../tools/users/network.js';
 
 /**
  * Who or what a name stands for on the site (names.ts decides which params take one). Each found
@@ -57,6 +58,8 @@ type NetworkRow = { id: number; username: string; name: string };
  * login and by email (includes/account-lookup.php); an older one is searched (logins exact).
  */
 export async function networkUsers(context: ToolContext, name: string): Promise<Found[]> {
+  // What the tool itself says first on a single site (not_a_network), before any name is read.
+  await requireNetwork(context.client, 'Looking up an account of the network');
   const exact = (await hasCompanion(context.client, 'network/accounts'))
     ? (await context.client.get<{ accounts: Array<{ id: number; username: string; email: string }> }>(`/${COMPANION_NAMESPACE}/network/accounts`, { name })).accounts
     : [];
