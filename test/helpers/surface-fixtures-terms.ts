@@ -41,12 +41,15 @@ export const TERM_FIXTURES: Record<string, SurfaceFixture> = {
     make: async () => onTerms(({ ref }, m) => ({ id: ref(m.a as Term), description: 'Surface described' }))({ a: await term('tags', 'Surface upd tag') }),
   },
   'delete-category': {
+    asks: true,
     make: async () => onTerms(({ ref }, m) => ({ id: ref(m.a as Term) }))({ a: await term('categories', 'Surface del cat') }),
   },
   'delete-tag': {
+    asks: true,
     make: async () => onTerms(({ ref }, m) => ({ id: ref(m.a as Term) }))({ a: await term('tags', 'Surface del tag') }),
   },
   'merge-categories': {
+    asks: true,
     async make() {
       const m = { a: await term('categories', 'Surface merge a'), b: await term('categories', 'Surface merge b'), c: await term('categories', 'Surface merge c') };
       const posts = [await post({ categories: [m.a.id, m.b.id] })];
@@ -82,6 +85,7 @@ export const TERM_FIXTURES: Record<string, SurfaceFixture> = {
     make: async () => onTerms(({ ref }, m) => ({ taxonomy: 'post_tag', id: ref(m.a as Term), description: 'Surface described' }))({ a: await term('tags', 'Surface upd term') }),
   },
   'delete-term': {
+    asks: true,
     make: async () => onTerms(({ ref }, m) => ({ taxonomy: 'post_tag', id: ref(m.a as Term) }))({ a: await term('tags', 'Surface del term') }),
   },
   'assign-terms-to-posts': {
@@ -91,6 +95,7 @@ export const TERM_FIXTURES: Record<string, SurfaceFixture> = {
     },
   },
   'remove-terms-from-posts': {
+    asks: true,
     async make() {
       const m = { a: await term('tags', 'Surface remove term') };
       // More posts than the few a removal takes without asking (taxonomy/remove.ts).
@@ -99,12 +104,14 @@ export const TERM_FIXTURES: Record<string, SurfaceFixture> = {
     },
   },
   'merge-terms': {
+    asks: true,
     async make() {
       const m = { a: await term('tags', 'Surface mt a'), b: await term('tags', 'Surface mt b'), c: await term('tags', 'Surface mt c') };
       return onTerms(({ ref }, x) => ({ taxonomy: 'post_tag', source_ids: [ref(x.a as Term), ref(x.b as Term)], target_id: ref(x.c as Term) }))(m, [await post({ tags: [m.a.id] })]);
     },
   },
   'prune-terms': {
+    asks: true,
     async make() {
       const stem = slugOf(unique('surfaceprune'));
       const m = { a: await wp().post<Term>('/wp/v2/tags', { name: `${stem} a` }), b: await wp().post<Term>('/wp/v2/tags', { name: `${stem} b` }) };
@@ -115,12 +122,14 @@ export const TERM_FIXTURES: Record<string, SurfaceFixture> = {
     make: async () => onTerms(({ ref }, m) => ({ taxonomy: 'post_tag', term_ids: [ref(m.a as Term)] }))({ a: await term('tags', 'Surface recount') }),
   },
   'set-terms-parent': {
+    asks: true,
     async make() {
       const m = { a: await term('categories', 'Surface child'), b: await term('categories', 'Surface new parent') };
       return onTerms(({ ref }, x) => ({ taxonomy: 'category', term_ids: [ref(x.a as Term)], parent: ref(x.b as Term) }))(m);
     },
   },
   'migrate-terms': {
+    asks: true,
     async make() {
       const m = { a: await term('categories', 'Surface migrate') };
       const made = onTerms(({ ref }, x) => ({ from_taxonomy: 'category', to_taxonomy: 'post_tag', term_ids: [ref(x.a as Term)] }))(m, [await post({ categories: [m.a.id] })]);

@@ -20,12 +20,12 @@ export interface Made {
 }
 
 export interface SurfaceFixture {
-  make(): Promise<Made>;
-  /**
-   * The tool runs only on a multisite network: on the suite's single site both forms are refused
-   * before any question (the names among the network's accounts: test/wordpress/network/names-network.test.ts).
-   */
+  /** `php` runs PHP in the WordPress the call goes to (the suite's site, or the test network's main site). */
+  make(php: (code: string) => Promise<string>): Promise<Made>;
+  /** The tool runs only on a multisite network: the property runs it on the test network (test/helpers/network.ts). */
   network?: true;
+  /** The call asks a person (its review says so for these fixtures): every surface but `invoke` must ask, so the property is never met by calls that all failed. */
+  asks?: true;
 }
 
 export const SURFACE_FIXTURES: Readonly<Record<string, SurfaceFixture>> = { ...TERM_FIXTURES, ...USER_FIXTURES };

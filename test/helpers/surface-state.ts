@@ -15,11 +15,11 @@ export interface Watched {
 /**
  * The watched part of the site, read straight from WordPress (PHP in the sandbox, not through the
  * toolkit): accounts (roles, own capabilities, email, name, password hash, disabled, sessions,
- * application passwords), terms (name, slug, parent, description, objects), roles, posts' terms.
+ * application passwords; on a network super admin and the role per site), terms (name, slug, parent, description, objects), roles, posts' terms.
  */
-export async function siteState(w: Watched): Promise<unknown> {
+export async function siteState(w: Watched, php: (code: string) => Promise<string> = wpPhp): Promise<unknown> {
   const list = (values: readonly (string | number)[] = []) => JSON.stringify(values);
-  const out = await wpPhp(`
+  const out = await php(`
     $w = ['users' => json_decode('${list(w.users)}'), 'logins' => json_decode('${list(w.logins)}'), 'terms' => json_decode('${list(w.terms)}'),
           'names' => json_decode('${list((w.termNames ?? []).map(([t, n]) => `${t}\u0000${n}`))}'), 'roles' => json_decode('${list(w.roles)}'), 'posts' => json_decode('${list(w.posts)}')];
     $user = function ($u) {
@@ -27,7 +27,9 @@ export async function siteState(w: Watched): Promise<unknown> {
       $id = $u->ID;
       return ['login' => $u->user_login, 'roles' => array_values($u->roles), 'caps' => $u->caps, 'email' => $u->user_email, 'name' => $u->display_name,
         'pass' => $u->user_pass, 'disabled' => get_user_meta($id, 'cms_disabled', true), 'sessions' => count(WP_Session_Tokens::get_instance($id)->get_all()),
-        'apps' => count(WP_Application_Passwords::get_user_application_passwords($id))];
+        'apps' => count(WP_Application_Passwords::get_user_application_passwords($id)),
+        // On a network: super admin, and the role on each site.
+        'network' => is_multisite() ? [is_super_admin($id), array_map(fn ($b) => [$b->userblog_id, (new WP_User($id, '', $b->userblog_id))->roles], array_values(get_blogs_of_user($id)))] : null];
     };
     $term = function ($t) {
       if (!$t || is_wp_error($t)) return null;

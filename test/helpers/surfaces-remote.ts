@@ -11,15 +11,11 @@ import { REPO_ROOT, runCli } from './cli.js';
 import { cliArgs, cliShell } from './cli-bin.js';
 import { startMcpHttp } from './mcp-http-cli.js';
 import { recordOutput } from './output-log.js';
-import { testSite } from './site.js';
-import type { Seen, Surface } from './surfaces.js';
+import type { Seen, Surface, Target } from './surfaces.js';
 import { TmuxTerminal } from './tmux.js';
 
 /** The surface property's surfaces in other processes: the tool shell (piped, and in a terminal) and MCP (stdio and HTTP, both revisions). */
-const siteEnv = () => {
-  const site = testSite();
-  return { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword, XDG_STATE_HOME: mkdtempSync(path.join(tmpdir(), 'cms-surface-')) };
-};
+const siteEnv = (target: Target) => ({ ...target.env, XDG_STATE_HOME: mkdtempSync(path.join(tmpdir(), 'cms-surface-')) });
 const noModel = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', CMS_AGENT_MODEL: '' };
 const line = (tool: string, params: Record<string, unknown>) => `${tool} ${JSON.stringify(params)}`;
 const textOf = (result: { content?: unknown }) => {
@@ -64,24 +60,34 @@ async function modernClient(transport: ModernStdio | ModernHttp, onAsk: (m: stri
   return { callTool: (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<{ content?: unknown }>, close: () => client.close() };
 }
 
-const stdioArgs = () => ({ command: process.execPath, args: [...cliArgs(), 'mcp', '--toolsets', 'all'], cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...siteEnv() } });
+const stdioArgs = (target: Target) => ({ command: process.execPath, args: [...cliArgs(), 'mcp', '--toolsets', 'all'], cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...siteEnv(target) } });
 
-let http: Promise<{ url: string; token: string; stop(): void }> | undefined;
-/** One `mcp --http --toolsets all` for both revisions (2026-07-28 POSTs go to its modern handler). */
-function httpServer() {
-  http ??= (async () => {
-    const token = `surface-token-${'s'.repeat(24)}-${process.pid}`;
-    const child = await startMcpHttp(['--port', '0', '--toolsets', 'all'], { ...process.env, ...siteEnv(), CMS_MCP_TOKEN: token });
-    return { url: child.url, token, stop: () => (recordOutput(child.stderr()), child.child.kill()) };
-  })();
-  return http;
+type HttpServer = { url: string; token: string; stop(): void };
+const https = new Map<string, Promise<HttpServer>>();
+/** One `mcp --http --toolsets all` a site, for both revisions (2026-07-28 POSTs go to its modern handler). */
+function httpServer(target: Target) {
+  let server = https.get(target.env.CMS_URL);
+  if (!server) {
+    server = (async () => {
+      const token = `surface-token-${'s'.repeat(24)}-${process.pid}`;
+      const { CMS_SITE: _profile, ...inherited } = process.env;
+      const child = await startMcpHttp(['--port', '0', '--toolsets', 'all'], { ...inherited, ...siteEnv(target), CMS_MCP_TOKEN: token });
+      const stop = () => {
+        recordOutput(child.stderr());
+        child.child.kill();
+      };
+      return { url: child.url, token, stop };
+    })();
+    https.set(target.env.CMS_URL, server);
+  }
+  return server;
 }
 const bearer = (token: string) => ({ requestInit: { headers: { Authorization: `Bearer ${token}` } } });
 
 export const REMOTE_SURFACES = {
   /** The tool shell with no terminal (piped): a question cannot be asked, so it is refused, naming it. */
-  async shell(): Promise<Surface> {
-    const env = { ...siteEnv(), ...noModel };
+  async shell(target: Target): Promise<Surface> {
+    const env = { ...siteEnv(target), ...noModel, CMS_SITE: undefined };
     return {
       async call(tool, params) {
         const run = await runCli(['chat'], { env, input: `${line(tool, params)}\n/exit\n` });
@@ -93,12 +99,12 @@ export const REMOTE_SURFACES = {
     };
   },
   /** The tool shell in a real terminal (tmux): the question on screen, answered n. */
-  async 'shell-terminal'(): Promise<Surface> {
-    const term = new TmuxTerminal('cms-surface-shell');
-    const exports = Object.entries({ ...siteEnv(), NO_COLOR: '1' })
+  async 'shell-terminal'(target: Target): Promise<Surface> {
+    const term = new TmuxTerminal(`cms-surface-shell${target.network ? '-net' : ''}`);
+    const exports = Object.entries({ ...siteEnv(target), NO_COLOR: '1' })
       .map(([k, v]) => `${k}='${v}'`)
       .join(' ');
-    term.start(`cd ${REPO_ROOT} && env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CMS_AGENT_MODEL ${exports} ${cliShell()} chat`);
+    term.start(`cd ${REPO_ROOT} && env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CMS_AGENT_MODEL -u CMS_SITE ${exports} ${cliShell()} chat`);
     await term.waitFor('tool>');
     const since = (mark: number) => term.scrollback().trimEnd().slice(mark);
     return {
@@ -121,20 +127,20 @@ export const REMOTE_SURFACES = {
       stop: () => term.stop(),
     };
   },
-  'mcp-stdio-2025': () => mcp((onAsk) => legacyClient(new StdioClientTransport(stdioArgs()), onAsk)),
-  'mcp-stdio-2026': () => mcp((onAsk) => modernClient(new ModernStdio(stdioArgs()), onAsk)),
-  'mcp-http-2025': async () => {
-    const server = await httpServer();
+  'mcp-stdio-2025': (target: Target) => mcp((onAsk) => legacyClient(new StdioClientTransport(stdioArgs(target)), onAsk)),
+  'mcp-stdio-2026': (target: Target) => mcp((onAsk) => modernClient(new ModernStdio(stdioArgs(target)), onAsk)),
+  'mcp-http-2025': async (target: Target) => {
+    const server = await httpServer(target);
     return mcp((onAsk) => legacyClient(new StreamableHTTPClientTransport(new URL(server.url), bearer(server.token)), onAsk));
   },
-  'mcp-http-2026': async () => {
-    const server = await httpServer();
+  'mcp-http-2026': async (target: Target) => {
+    const server = await httpServer(target);
     return mcp((onAsk) => modernClient(new ModernHttp(new URL(server.url), bearer(server.token)), onAsk));
   },
-} satisfies Record<string, () => Promise<Surface>>;
+} satisfies Record<string, (target: Target) => Promise<Surface>>;
 
-/** Stops the shared HTTP server, if one was started. */
+/** Stops the shared HTTP servers started. */
 export async function stopRemoteSurfaces(): Promise<void> {
-  if (http) (await http).stop();
-  http = undefined;
+  for (const server of https.values()) (await server).stop();
+  https.clear();
 }

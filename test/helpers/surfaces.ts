@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { fakeModel } from '@langchain/core/testing';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { AIMessage, createAgent, HumanMessage, humanInTheLoopMiddleware } from 'langchain';
-import type { ApprovalRequest, Approver } from '../../src/call/index.js';
+import type { ApprovalRequest, Approver, ToolContext } from '../../src/call/index.js';
 import { allLangChainTools, approvalInterruptOn } from '../../src/index.js';
 import { lastToolResult, scriptedSession } from './agent.js';
 import { runCli } from './cli.js';
 import { recordOutput } from './output-log.js';
 import { ScriptedOpenAI } from './scripted-openai.js';
-import { testContext } from './site.js';
+import { testContext, testSite } from './site.js';
 import { REMOTE_SURFACES } from './surfaces-remote.js';
 
 /**
@@ -27,6 +27,18 @@ export interface Surface {
   stop?(): Promise<void> | void;
 }
 
+/** The site a surface works on: the suite's single site, or the test network's main site (the network tools). */
+export interface Target {
+  env: { CMS_URL: string; CMS_USERNAME: string; CMS_APP_PASSWORD: string };
+  context(): ToolContext;
+  network: boolean;
+}
+
+export function siteTarget(): Target {
+  const site = testSite();
+  return { env: { CMS_URL: site.url, CMS_USERNAME: site.username, CMS_APP_PASSWORD: site.appPassword }, context: testContext, network: false };
+}
+
 const question = (r: ApprovalRequest) => `${r.summary}\n${JSON.stringify(r.args)}`;
 const no: Approver = async () => ({ approved: false, reason: 'Declined in the surface property test.' });
 
@@ -43,8 +55,8 @@ function decliner() {
 type Interrupted = { __interrupt__?: Array<{ value: Record<string, any> }>; messages: Array<{ content: unknown }> };
 
 /** A LangGraph agent (createAgent, a checkpointer, a thread) whose model makes this one tool call. */
-async function throughGraph(tool: string, params: Record<string, unknown>, hitl: boolean): Promise<Seen> {
-  const tools = allLangChainTools({ context: testContext(), toolsets: 'all', ...(hitl ? {} : { approvals: 'interrupt' as const }) });
+async function throughGraph(target: Target, tool: string, params: Record<string, unknown>, hitl: boolean): Promise<Seen> {
+  const tools = allLangChainTools({ context: target.context(), network: target.network, toolsets: 'all', ...(hitl ? {} : { approvals: 'interrupt' as const }) });
   const model = fakeModel().respondWithTools([{ name: tool, args: params, id: `call-${randomUUID()}` }]).respond(new AIMessage('Done.'));
   const middleware = hitl ? [humanInTheLoopMiddleware({ interruptOn: approvalInterruptOn(tools) })] : [];
   const agent = createAgent({ model, tools, checkpointer: new MemorySaver(), middleware });
@@ -62,18 +74,18 @@ export type SurfaceName = keyof typeof SURFACES;
 
 export const SURFACES = {
   /** `cms-admin invoke`: the operator's own call, run as given (no question); its dry run, so both forms run on one site state. */
-  async invoke(): Promise<Surface> {
+  async invoke(target: Target): Promise<Surface> {
     return {
       async call(tool, params) {
-        const run = await runCli(['invoke', '--dry-run', '--json', JSON.stringify({ tool, params })]);
+        const run = await runCli(['invoke', '--dry-run', '--json', JSON.stringify({ tool, params })], { env: { ...target.env, CMS_SITE: undefined } });
         return { answer: run.stdout.trim() };
       },
     };
   },
   /** The toolkits with an approver (`approvals: fn`). */
-  async toolkit(): Promise<Surface> {
+  async toolkit(target: Target): Promise<Surface> {
     let current = decliner();
-    const tools = allLangChainTools({ context: testContext(), toolsets: 'all', approvals: (request) => current.approver(request) });
+    const tools = allLangChainTools({ context: target.context(), network: target.network, toolsets: 'all', approvals: (request) => current.approver(request) });
     return {
       async call(tool, params) {
         current = decliner();
@@ -83,21 +95,22 @@ export const SURFACES = {
     };
   },
   /** `approvals: 'interrupt'`: a real LangGraph interrupt, resumed with reject. */
-  async interrupt(): Promise<Surface> {
-    return { call: (tool, params) => throughGraph(tool, params, false) };
+  async interrupt(target: Target): Promise<Surface> {
+    return { call: (tool, params) => throughGraph(target, tool, params, false) };
   },
   /** LangChain's humanInTheLoopMiddleware with approvalInterruptOn(tools), resumed with reject. */
-  async hitl(): Promise<Surface> {
-    return { call: (tool, params) => throughGraph(tool, params, true) };
+  async hitl(target: Target): Promise<Surface> {
+    return { call: (tool, params) => throughGraph(target, tool, params, true) };
   },
   /** The chat runner (ChatSession) with the real ChatOpenAI against a scripted model server. */
-  async chat(): Promise<Surface> {
+  async chat(target: Target): Promise<Surface> {
     const server = await new ScriptedOpenAI().start();
     return {
       async call(tool, params) {
         server.clear();
         const seen = decliner();
-        const { session } = scriptedSession(server, { approver: seen.approver, filter: { toolsets: ['taxonomy', 'taxonomy-cleanup', 'users', 'roles', 'accounts-bulk', 'network', 'changes'] } });
+        const toolsets = ['taxonomy', 'taxonomy-cleanup', 'users', 'roles', 'accounts-bulk', 'network', 'changes'] as const;
+        const { session } = scriptedSession(server, { approver: seen.approver, context: target.context(), filter: { toolsets, network: target.network } });
         let answer = '';
         server.script({ toolCalls: [{ name: tool, args: params }] }, (request) => {
           answer = JSON.stringify(lastToolResult(request));
@@ -111,4 +124,4 @@ export const SURFACES = {
     };
   },
   ...REMOTE_SURFACES,
-} satisfies Record<string, () => Promise<Surface>>;
+} satisfies Record<string, (target: Target) => Promise<Surface>>;

@@ -4,7 +4,9 @@ import { budgetCount, printBudget, runSeed, testBudget } from '../helpers/budget
 import { recordSecret } from '../helpers/output-log.js';
 import { SURFACE_FIXTURES } from '../helpers/surface-fixtures.js';
 import { siteState } from '../helpers/surface-state.js';
-import { type Surface, SURFACES, type SurfaceName } from '../helpers/surfaces.js';
+import { siteTarget, type Surface, SURFACES, type SurfaceName, type Target } from '../helpers/surfaces.js';
+import { testNetwork } from '../helpers/network.js';
+import { wpPhp } from '../wordpress/users/helpers.js';
 import { stopRemoteSurfaces } from '../helpers/surfaces-remote.js';
 
 /**
@@ -33,9 +35,19 @@ function toolsFor(surface: string): string[] {
   return shuffled.slice(0, perSurface).map((s) => s.name);
 }
 
-const started = new Map<SurfaceName, Surface>();
+type Where = { target: Target; php: (code: string) => Promise<string> };
+const site: Where = { target: siteTarget(), php: wpPhp };
+/** The test network, brought up (and reset) the first time a network tool is drawn. */
+let network: Promise<Where> | undefined;
+const onNetwork = () =>
+  (network ??= testNetwork().then((net) => ({
+    target: { env: { CMS_URL: net.url, CMS_USERNAME: net.username, CMS_APP_PASSWORD: net.appPassword }, context: () => net.context(), network: true },
+    php: net.php,
+  })));
+
+const started: Surface[] = [];
 afterAll(async () => {
-  for (const surface of started.values()) await surface.stop?.();
+  for (const surface of started) await surface.stop?.();
   await stopRemoteSurfaces();
 });
 
@@ -45,25 +57,38 @@ describe('a call given with ids and with names, on every surface', () => {
   it.each(Object.keys(SURFACES) as SurfaceName[])(
     '%s: the same question (or none) for both forms; declined, nothing is written',
     async (name) => {
-      const surface = await SURFACES[name]();
-      started.set(name, surface);
+      // One of this surface a site: the suite's, and the test network's for the network tools.
+      const surfaces = new Map<Where, Surface>();
+      const surfaceOn = async (on: Where) => {
+        let surface = surfaces.get(on);
+        if (!surface) {
+          surface = await SURFACES[name](on.target);
+          surfaces.set(on, surface);
+          started.push(surface);
+        }
+        return surface;
+      };
       for (const tool of toolsFor(name)) {
         const fixture = SURFACE_FIXTURES[tool];
         if (!fixture) throw new Error(`no surface fixture for ${tool} (test/helpers/surface-fixtures-*.ts)`);
+        const on = fixture.network ? await onNetwork() : site;
+        const surface = await surfaceOn(on);
+        const stateThere = (watch: Parameters<typeof siteState>[0]) => siteState(watch, on.php);
         const where = `${name} × ${tool} (replay: CMS_TEST_SEED=${seed} SURFACE_TOOLS=${tool})`;
-        const made = await fixture.make();
+        const made = await fixture.make(on.php);
         for (const secret of made.secrets ?? []) recordSecret(secret);
-        const before = await siteState(made.watch);
+        const before = await stateThere(made.watch);
         const byIds = await surface.call(tool, made.ids);
-        if (byIds.asked !== undefined || name === 'invoke') expect(await siteState(made.watch), `${where}: declined (or a dry run), yet written`).toEqual(before);
+        if (fixture.asks && name !== 'invoke') expect(byIds.asked, `${where}: this call asks a person, and was not asked about:\n${byIds.answer.slice(0, 600)}`).toBeDefined();
+        if (byIds.asked !== undefined || name === 'invoke') expect(await stateThere(made.watch), `${where}: declined (or a dry run), yet written`).toEqual(before);
         if (!made.names) continue;
         // Asked and declined (or a dry run): the site is as it was, so the names form meets the same state; ran: fresh fixtures.
-        const again = byIds.asked !== undefined || name === 'invoke' ? made : await fixture.make();
-        const namesBefore = again === made ? before : await siteState(again.watch);
+        const again = byIds.asked !== undefined || name === 'invoke' ? made : await fixture.make(on.php);
+        const namesBefore = again === made ? before : await stateThere(again.watch);
         const byNames = await surface.call(tool, again.names as Record<string, unknown>);
         expect(byNames.asked !== undefined, `${where}: with ids ${byIds.asked === undefined ? 'no question' : 'a question'}, with names ${byNames.asked === undefined ? 'none' : 'one'}:\n${byNames.answer.slice(0, 600)}`).toBe(byIds.asked !== undefined);
         if (byIds.asked !== undefined) expect(byNames.asked, `${where}: another question`).toBe(byIds.asked);
-        if (byNames.asked !== undefined || name === 'invoke') expect(await siteState(again.watch), `${where}: declined (or a dry run), yet written`).toEqual(namesBefore);
+        if (byNames.asked !== undefined || name === 'invoke') expect(await stateThere(again.watch), `${where}: declined (or a dry run), yet written`).toEqual(namesBefore);
         if (name === 'invoke') expect(byNames.answer, `${where}: another dry run`).toBe(byIds.answer);
       }
     },
