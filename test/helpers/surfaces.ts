@@ -89,7 +89,10 @@ export const SURFACES = {
     return {
       async call(tool, params) {
         current = decliner();
-        const answer = String(await tools.find((t) => t.name === tool)!.invoke(params));
+        // undo-change needs a journal, which this context has not: the toolkits leave it out.
+        const offered = tools.find((t) => t.name === tool);
+        if (!offered) return { answer: `${tool} is not among the toolkit's tools` };
+        const answer = String(await offered.invoke(params));
         return { ...(current.asked[0] && { asked: question(current.asked[0]) }), answer };
       },
     };
