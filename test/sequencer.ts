@@ -15,6 +15,8 @@ export const SLOW_FILES = [
   // The packed tarball with the lowest version of each peer range (#52.15): ~60 s of installs.
   'test/package/peer-floors.test.ts',
   'test/reliability/undo-property-b.test.ts',
+  // Every surface started (MCP servers, a terminal, a model server), two write tools each (quick).
+  'test/reliability/surface-property.test.ts',
   'test/cli/readme.test.ts',
   'test/reliability/concurrent-tools.test.ts',
   'test/cli/mcp-conformance.test.ts',

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { packageRoot, readCredentials, siteStatus, siteUp } from '../../src/sandbox/index.js';
 import { runOnSites } from '../../src/sites/run.js';
 import type { SiteProfile } from '../../src/sites/store.js';
-import { findTool, runTool } from '../../src/call/index.js';
+import { callTool, findTool, OPERATORS_OWN_CALL } from '../../src/call/index.js';
 import { FaultProxy, seededRandom } from '../../test/helpers/fault-proxy.js';
 import { replaceSection } from './sections.js';
 
@@ -82,7 +82,7 @@ export async function fleetSection(): Promise<string> {
       profiles,
       async (context) => {
         const t = performance.now();
-        const outcome = await runTool(tool, context, params);
+        const outcome = await callTool({ tool, params }, context, {}, OPERATORS_OWN_CALL);
         times.push(performance.now() - t);
         return outcome;
       },

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createContext } from '../../src/config.js';
 import { packageRoot, siteUp } from '../../src/sandbox/index.js';
-import { runTool, findTool } from '../../src/call/index.js';
+import { callTool, findTool, OPERATORS_OWN_CALL } from '../../src/call/index.js';
 import { changeStore } from '../../src/undo/change-store.js';
 import { fileJournal, newChangeId } from '../../src/undo/journal.js';
 import { siteKey } from '../../src/undo/site-key.js';
@@ -203,7 +203,7 @@ async function main() {
   await buildStore(store, keys, me);
   SITE.log(`store: ${ENTRIES} entries over ${SITES} sites, ${(statSync(store).size / 1e6).toFixed(0)} MB, built in ${((Date.now() - built) / 1000).toFixed(0)} s`);
   // One real change (what undo --last 1 takes back), and one real fleet run on the 8 site URLs.
-  const made = await runTool(findTool('create-category')!, context, { name: `Journal bench ${Date.now().toString(36)}` });
+  const made = await callTool({ tool: findTool('create-category')!, params: { name: `Journal bench ${Date.now().toString(36)}` } }, context, {}, OPERATORS_OWN_CALL);
   if (!made.ok) throw new Error(`the real change failed: ${JSON.stringify(made.error)}`);
   const configHome = join(dir, 'config');
   writeProfiles(

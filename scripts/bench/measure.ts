@@ -1,6 +1,6 @@
 import { createContext } from '../../src/config.js';
 import type { SandboxCredentials } from '../../src/sandbox/index.js';
-import { findTool, runTool, type ToolContext } from '../../src/call/index.js';
+import { callTool as runCall, findTool, OPERATORS_OWN_CALL, type ToolContext } from '../../src/call/index.js';
 
 export interface Measurement {
   /** Median wall time of the runs, milliseconds. */
@@ -57,7 +57,7 @@ export async function measure<P>(
 export async function callTool(context: ToolContext, name: string, params: Record<string, unknown>): Promise<unknown> {
   const tool = findTool(name);
   if (!tool) throw new Error(`no tool ${name}`);
-  const outcome = await runTool(tool, context, params);
+  const outcome = await runCall({ tool, params }, context, {}, OPERATORS_OWN_CALL);
   if (!outcome.ok) throw new Error(`${name} failed: ${JSON.stringify(outcome.error)}`);
   return outcome.result;
 }

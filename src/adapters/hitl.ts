@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Approver, approvalRequest, type ApprovalRequest, isFleet, reviewCall, withNames } from '../call/index.js';
-import { isDryRun } from '../tools/define-tool.js';
-import { parseParams } from '../tools/params.js';
+import { type Approver, type ApprovalRequest, isFleet, questionOf, resolveCall } from '../call/index.js';
 import { interruptApprover } from './interrupt.js';
 import { registryToolBinding } from './langchain.js';
 
@@ -66,14 +64,12 @@ export function approvalInterruptOn(tools: readonly object[]): Record<string, Ap
     // The call's question on the site now; undefined when no person would be asked.
     const question = async (call: ToolCallLike): Promise<ApprovalRequest | undefined> => {
       if (isFleet(context)) return undefined;
-      // A login, an email or a slug where an id goes: looked up first, as the tool will (call/names.ts).
-      const named = await withNames(tool, context, call.args);
-      const parsed = named.ok ? parseParams(tool, named.params) : undefined;
-      if (!parsed) return undefined;
-      if (!parsed.success || isDryRun(parsed.data)) return undefined;
-      const review = await reviewCall(tool, context, parsed.data);
-      if (review.approval !== 'required') return undefined;
-      return { ...approvalRequest(tool.name, review.params ?? parsed.data, review.summary), ...(call.id && { tool_call_id: call.id }) };
+      // The call resolved and its question built as the tool's own decide step will (call/decide.ts).
+      const resolved = await resolveCall({ tool, params: call.args }, context);
+      if (!resolved.ok) return undefined;
+      const asks = await questionOf(resolved.call);
+      if (asks.approval !== 'required') return undefined;
+      return { ...asks.request, ...(call.id && { tool_call_id: call.id }) };
     };
     const reviews = new Map<string, Promise<ApprovalRequest | undefined>>();
     // `when` and `description` of one call read the site once.

@@ -4,19 +4,16 @@ import {
   type AnyToolDefinition,
   type Approver,
   approveAll,
-  decideCall,
+  callTool,
+  checkCall,
   type Fleet,
   isFleet,
-  parseWithNames,
   runOnFleet,
-  runTool,
   type ToolContext,
   takesNames,
   TOOLSET_OF,
-  withNames,
 } from '../call/index.js';
-import { isOptional, normalizeParams, parseParams } from '../tools/params.js';
-import { invalidParams } from '../call/run-tool.js';
+import { isOptional, normalizeParams } from '../tools/params.js';
 import { interruptApprover } from './interrupt.js';
 import { modelParameters, type SchemaOptions } from './json-schema.js';
 
@@ -89,7 +86,7 @@ class RegistryTool extends DynamicStructuredTool {
       name: tool.name,
       description: tool.description,
       // JSON schema rather than zod: zod's export carries `$schema`, paid in tokens on every
-      // request. runTool validates with the zod schema either way.
+      // request. The pipeline validates with the zod schema either way.
       schema: modelParameters(tool, options),
       metadata: { toolkit: tool.toolkit, toolset: TOOLSET_OF[tool.name], annotations: tool.annotations },
       // LangGraph hands each tool the run's config; its signal is the turn's (Ctrl-C, AbortSignal).
@@ -101,19 +98,9 @@ class RegistryTool extends DynamicStructuredTool {
           return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
         }
         const callContext = signal ? { ...context, signal } : context;
-        // A login, an email or a slug where an id goes: looked up on the site first (call/names.ts).
-        const named = await withNames(tool, callContext, input);
-        if (!named.ok) return JSON.stringify({ error: named.error });
-        // The one approval path (tools/approval.ts); an interrupt propagates to LangGraph from here.
-        const parsed = parseParams(tool, named.params);
-        let params = named.params;
-        if (parsed.success) {
-          const decision = await decideCall(tool, callContext, parsed.data, approver);
-          if (!decision.ok) return JSON.stringify({ error: decision.error });
-          // What the question named runs (undo-change's resolved change_id), not a second resolution.
-          params = decision.params ?? named.params;
-        }
-        const outcome = await runTool(tool, callContext, params);
+        // The pipeline (call/): resolved once (names to ids), decided (an interrupt propagates to
+        // LangGraph from the approver), then exactly the decided call run.
+        const outcome = await callTool({ tool, params: input }, callContext, {}, approver);
         return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
       },
     });
@@ -131,9 +118,9 @@ class RegistryTool extends DynamicStructuredTool {
   override async call(arg: unknown, configArg?: unknown, tags?: string[]): Promise<never> {
     const args = isToolCall(arg) ? arg.args : arg;
     // Names where ids go (a login, a slug) are checked as ids here and looked up in `func`.
-    const parsed = parseWithNames(this.#tool, args);
-    if (!parsed.success) {
-      const content = JSON.stringify({ error: invalidParams(this.#tool, parsed.error) });
+    const checked = checkCall({ tool: this.#tool, params: args });
+    if (!checked.ok) {
+      const content = JSON.stringify({ error: checked.error });
       // invoke() passes a tool call's id in the config; call() may get the tool call itself.
       const id = isToolCall(arg) ? arg.id : (configArg as { toolCall?: { id?: string } } | undefined)?.toolCall?.id;
       return (id ? new ToolMessage({ content, tool_call_id: id, name: this.name }) : content) as never;

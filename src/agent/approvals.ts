@@ -1,4 +1,4 @@
-import type { Approver } from '../call/approval.js';
+import type { Approver } from '../call/index.js';
 
 export {
   type ApprovalDecision,
@@ -6,12 +6,12 @@ export {
   type Approver,
   approvalRequest,
   approveAll,
-} from '../call/approval.js';
+} from '../call/index.js';
 
 /** For runs without a terminal and without --yes: destructive calls are refused, with a reason. */
-export const refuseAll: Approver = async ({ tool }) => ({
+export const refuseAll: Approver = async ({ tool, summary }) => ({
   approved: false,
-  reason: `${tool} needs approval, and no one can approve it here (no terminal). Run the chat in a terminal, or pass --yes to approve such calls.`,
+  reason: `${tool} needs approval (${summary}), and no one can approve it here (no terminal). Run the chat in a terminal, or pass --yes to approve such calls.`,
 });
 
 /**

@@ -1,7 +1,6 @@
 import { createMiddleware, ToolMessage } from 'langchain';
-import { type AnyToolDefinition, ENABLE_TOOLSET, parseWithNames, type ToolErrorPayload } from '../call/index.js';
+import { type AnyToolDefinition, checkCall, ENABLE_TOOLSET, type ToolErrorPayload } from '../call/index.js';
 import { maskResetKeys } from '../redact.js';
-import { invalidParams } from '../call/run-tool.js';
 import type { ToolResultLedger } from './messages.js';
 
 function isErrorContent(content: unknown): boolean {
@@ -57,8 +56,8 @@ export function toolCallMiddleware(tools: readonly AnyToolDefinition[], ledger?:
         });
       }
       // Names where ids go (a login, a slug) are checked as ids; the tool looks them up (call/names.ts).
-      const parsed = parseWithNames(tool, toolCall.args);
-      if (!parsed.success) return errorMessage(id, tool.name, invalidParams(tool, parsed.error));
+      const checked = checkCall({ tool, params: toolCall.args });
+      if (!checked.ok) return errorMessage(id, tool.name, checked.error);
       try {
         const result = await handler(request);
         // Tool-level errors come back as `{"error":…}` content: mark them so traces and

@@ -5,6 +5,8 @@ import {
   type EnableToolsetSpec,
   enableToolset,
   enableToolsetSpec,
+  findTool,
+  notEnabled,
   resolveToolsets,
   TOOLSET_NAMES,
   type ToolsetName,
@@ -88,18 +90,9 @@ export function toolsetsMiddleware(options: ToolsetsMiddlewareOptions = {}) {
         return reply({ ...outcome.result, note: 'Its tools are offered from your next step on.' }, true);
       }
       const toolset = toolsetOfTool(request.tool);
-      if (toolset && !enabled.has(toolset)) {
-        return reply(
-          {
-            error: {
-              code: 'tool_not_allowed',
-              message: `${toolCall.name} is in the toolset ${toolset}, not enabled in this session.`,
-              hint: `Call enable-toolset with {"toolset": "${toolset}"} first.`,
-            },
-          },
-          false,
-        );
-      }
+      const tool = findTool(toolCall.name);
+      // The one refusal of every surface (registry/not-enabled.ts), naming enable-toolset.
+      if (toolset && tool && !enabled.has(toolset)) return reply({ error: notEnabled(tool, { toolsets: [...enabled], network: true, fleet: true }) }, false);
       return handler(request);
     },
   });

@@ -1,13 +1,12 @@
 import { WordPressError } from '../client/index.js';
 import { maskSecretParams } from '../redact.js';
-import { type AnyToolDefinition, type CallReview, isDryRun, type ToolContext } from '../tools/define-tool.js';
+import type { AnyToolDefinition, CallReview, ToolContext } from '../tools/define-tool.js';
 import { toErrorPayload } from '../tools/error-payload.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 
 /**
- * The one approval path of every surface (chat runner, LangChain tools, MCP, tool shell):
- * `review()` decides, an Approver carries the question to a person. No surface keeps its own
- * list of risky tools. See docs/safety.md.
+ * What the one approval path (decide.ts) is made of: `review()` decides, an Approver carries the
+ * question to a person. No surface keeps its own list of risky tools. See docs/safety.md.
  */
 export interface ApprovalRequest {
   tool: string;
@@ -61,31 +60,6 @@ export async function reviewCall(
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
     return { approval: 'required', summary: `${fallback} (could not read the site to describe it: ${why})` };
   }
-}
-
-/** `params`: what to run when the review resolved them (CallReview.params); else the call's own. */
-export type CallDecision = { ok: true; params?: Record<string, unknown> } | { ok: false; error: ToolErrorPayload };
-
-/**
- * Whether this call may run: read-only calls and dry runs always; otherwise the review decides,
- * and when it requires approval the approver asks. `params` are the parsed params. Run the
- * call with the decision's `params` when it has them: they are what the question named.
- */
-export async function decideCall(
-  tool: AnyToolDefinition,
-  context: ToolContext,
-  params: unknown,
-  approver: Approver,
-): Promise<CallDecision> {
-  if (tool.annotations.readOnly || isDryRun(params)) return { ok: true };
-  const review = await reviewCall(tool, context, params);
-  if (review.approval === 'fails') return { ok: false, error: review.error };
-  const resolved = review.params ? { params: review.params } : {};
-  if (review.approval === 'none') return { ok: true, ...resolved };
-  // The question shows the params that will run (resolved ones included), not the model's.
-  const decision = await approver(approvalRequest(tool.name, review.params ?? params, review.summary));
-  if (decision.approved) return { ok: true, ...resolved };
-  return { ok: false, error: notApproved(decision) };
 }
 
 /** What a call that was not approved answers: refused by the person, or no one could be asked. */

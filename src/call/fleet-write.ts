@@ -1,7 +1,9 @@
-import type { AnyToolDefinition, CallReview, ToolContext } from '../tools/define-tool.js';
+import type { AnyToolDefinition, CallReview } from '../tools/define-tool.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import { type Approver, approvalRequest, notApproved, reviewCall } from './approval.js';
+import { decidedAs } from './decide.js';
 import { fanOut } from './fan-out.js';
+import type { ResolvedCall } from './resolve.js';
 import { runTool, type ToolOutcome } from './run-tool.js';
 
 /** One site's share of a several-site answer. */
@@ -25,18 +27,18 @@ export function siteResult(site: string, outcome: ToolOutcome): SiteResult {
  * there answers that error and is neither asked about nor written. Declined: nothing anywhere.
  */
 export async function fleetWrite(
-  tool: AnyToolDefinition,
-  sites: ReadonlyArray<{ name: string; context: ToolContext; params?: Record<string, unknown> }>,
+  sites: ReadonlyArray<{ name: string; call: ResolvedCall }>,
   params: Record<string, unknown>,
   approver: Approver,
   concurrency: number,
   signal?: AbortSignal,
 ): Promise<FleetAnswer | { error: ToolErrorPayload }> {
+  const tool = (sites[0] as { call: ResolvedCall }).call.tool;
   const reviewed = await bounded(sites, concurrency, async (site) => ({
     ...site,
-    review: await reviewCall(readingTool(tool), site.context, site.params ?? params),
+    review: await reviewCall(readingTool(tool), site.call.context, site.call.params),
   }));
-  const go: Array<{ name: string; context: ToolContext; params?: Record<string, unknown>; review: CallReview }> = [];
+  const go: Array<{ name: string; call: ResolvedCall; review: CallReview }> = [];
   const refused = new Map<string, SiteResult>();
   for (const site of reviewed) {
     if (site.review.approval === 'fails') refused.set(site.name, { site: site.name, ok: false, error: site.review.error });
@@ -57,21 +59,19 @@ export async function fleetWrite(
   // Stopped (Ctrl-C, the caller's signal) once approved: no new site starts; each one not
   // started is said by name, nothing written there. Each site is read again first: one that
   // changed while the person read the question is not written (asked about anew by a new call).
-  const ran = await fanOutSites(go, (site) => runIfUnchanged(tool, site, site.params ?? params), concurrency, signal);
+  const ran = await fanOutSites(go, (site) => runIfUnchanged(site), concurrency, signal);
   const byName = new Map([...refused, ...ran.map((r) => [r.site, r] as const)]);
   return { sites: sites.map((s) => byName.get(s.name)).filter((r): r is SiteResult => r !== undefined) };
 }
 
 /** The approved call on one site, if that site still reads as its line of the question said. */
-async function runIfUnchanged(
-  tool: AnyToolDefinition,
-  site: { name: string; context: ToolContext; review: CallReview },
-  params: Record<string, unknown>,
-): Promise<ToolOutcome> {
-  const approved = site.review.params ?? params;
-  const now = await reviewCall(readingTool(tool), site.context, approved);
+async function runIfUnchanged(site: { name: string; call: ResolvedCall; review: CallReview }): Promise<ToolOutcome> {
+  const { call } = site;
+  const approved = site.review.params ?? call.params;
+  const now = await reviewCall(readingTool(call.tool), call.context, approved);
   if (now.approval === 'fails') return { ok: false, error: now.error };
-  if (now.summary === site.review.summary) return runTool(tool, site.context, approved);
+  // What the one question over every site approved, on this site: exactly these params.
+  if (now.summary === site.review.summary) return runTool(decidedAs(call, approved));
   return {
     ok: false,
     error: {

@@ -2,15 +2,17 @@ import { z } from 'zod';
 import { redactSecrets } from '../redact.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { answerBudget, enforceBudget, MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
-import { listOfNames, normalizeParams, parseParams } from '../tools/params.js';
+import { listOfNames, normalizeParams } from '../tools/params.js';
 import { typeOnly } from '../tools/schema.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
-import { type Approver, decideCall } from './approval.js';
+import type { Approver } from './approval.js';
+import { checkCall } from './check.js';
+import { decideCall } from './decide.js';
+import { callTool } from './envelope.js';
 import { type FleetAnswer, fanOutSites, fleetWrite, namingSite, type SiteResult, siteResult } from './fleet-write.js';
 import { fanOut } from './fan-out.js';
-import { invalidParams, runTool, type ToolOutcome } from './run-tool.js';
-import { namesIn, resolveNames, withPlaceholderIds } from './names.js';
-import { toErrorPayload } from '../tools/error-payload.js';
+import { type ResolvedCall, resolveCall } from './resolve.js';
+import { runTool, type ToolOutcome } from './run-tool.js';
 
 /**
  * A session on several sites (issue #38): the site is a parameter of the call pipeline, not
@@ -70,16 +72,15 @@ export async function runOnFleet(
   if (!first) return { ok: false, error: { code: 'invalid_config', message: 'This session has no sites.' } };
   const budget = answerBudget(first.context);
   // Names where ids go are checked as ids here, then looked up on each site (its own ids).
-  const parsed = parseParams(tool, withPlaceholderIds(tool, raw));
-  if (!parsed.success) return { ok: false, error: invalidParams(tool, parsed.error) };
+  const checked = checkCall({ tool, params: raw });
+  if (!checked.ok) return checked;
   if (tool.fleet) {
     const info = fleet.sites.map(({ context, ...site }) => ({ ...site, client: context.client }));
-    const context = { ...first.context, fleet: info, ...(signal && { signal }) };
-    const outcome = await runTool(tool, { ...context, client: localClient(first) }, parsed.data);
-    return redactSecrets(outcome, secrets);
+    const context = { ...first.context, fleet: info, ...(signal && { signal }), client: localClient(first) };
+    return redactSecrets(await callTool({ tool, params: checked.given }, context, {}, approver), secrets);
   }
   const base = bases.get(tool) ?? tool;
-  const { [SITE]: spec, ...params } = parsed.data as Record<string, unknown>;
+  const { [SITE]: spec, ...params } = checked.params;
   const picked = pickSites(fleet, String(spec));
   if ('error' in picked) return { ok: false, error: picked.error };
   // Each site's answer gets its share of the budget: the whole answer stays within it.
@@ -91,66 +92,32 @@ export async function runOnFleet(
     context: { ...s.context, answerBudget: share, ...(signal && { signal }), ...(runId && { runId }) },
   }));
   const concurrency = fleet.concurrency ?? 8;
-  // A login, an email or a slug where an id goes: looked up on each site (call/names.ts); a
-  // site where a name is unknown or ambiguous answers that error and is neither asked nor written.
-  const byName = Boolean(raw && typeof raw === 'object' && namesIn(base, raw as Record<string, unknown>));
-  const named = byName
-    ? await namesOnEachSite(base, contexts, raw as Record<string, unknown>, concurrency)
-    : contexts.map((site) => ({ ...site, ok: true as const, params }));
-  const ready = named.filter((s) => s.ok);
-  const unnamed = named.filter((s) => !s.ok).map((s) => siteResult(s.name, s));
+  // The call resolved on each site (call/resolve.ts): a login, an email or a slug where an id goes
+  // is looked up there (its own ids); a site where a name is unknown or ambiguous answers that
+  // error and is neither asked nor written.
+  const own = withoutSite(checked.given);
+  const resolved = await bounded(contexts, concurrency, async (site) => ({ name: site.name, ...(await resolveCall({ tool: base, params: own }, site.context)) }));
+  const ready = resolved.filter((s): s is { name: string; ok: true; call: ResolvedCall } => s.ok);
+  const unnamed = resolved.filter((s) => !s.ok).map((s) => siteResult(s.name, s as ToolOutcome));
   let answer: FleetAnswer;
   if (write && ready.length > 1) {
     // The question shows the call as given (its names); each site's line what its ids will do.
-    const asked = byName ? (normalizeParams(base.schema, withoutSite(raw)) as Record<string, unknown>) : params;
-    const done = await fleetWrite(base, ready, asked, approver, concurrency, signal);
+    const asked = checked.named ? (normalizeParams(base.schema, own) as Record<string, unknown>) : params;
+    const done = await fleetWrite(ready, asked, approver, concurrency, signal);
     if ('error' in done) return { ok: false, error: done.error };
     answer = { ...done, sites: inOrder(contexts, [...unnamed, ...done.sites]) };
   } else {
     // One site of several: its question names it (#48); a one-site session asks as before.
     const ask = (name: string) => (fleet.sites.length > 1 ? namingSite(approver, name) : approver);
-    const sites = await fanOutSites(
-      ready,
-      (site) => (write ? decideThenRun(base, site.context, site.params, ask(site.name)) : runTool(base, site.context, site.params)),
-      concurrency,
-      signal,
-    );
+    const sites = await fanOutSites(ready, (site) => decideThenRun(site.call, ask(site.name)), concurrency, signal);
     answer = { sites: inOrder(contexts, [...unnamed, ...sites]) };
   }
   if (runId) answer = { ...answer, run: runId };
   return redactSecrets({ ok: true, result: enforceBudget(withCounts(answer), budget) }, secrets);
 }
 
-type NamedSite = { name: string; context: ToolContext } & ({ ok: true; params: Record<string, unknown> } | { ok: false; error: ToolErrorPayload });
-
-/** The call's params on each site, its names looked up there (each site has its own ids), or that site's error. */
-async function namesOnEachSite(
-  tool: AnyToolDefinition,
-  sites: ReadonlyArray<{ name: string; context: ToolContext }>,
-  raw: Record<string, unknown>,
-  concurrency: number,
-): Promise<NamedSite[]> {
-  const own = withoutSite(raw);
-  const done = await fanOut(
-    sites,
-    async (site): Promise<NamedSite> => {
-      try {
-        const parsed = parseParams(tool, await resolveNames(tool, site.context, own));
-        if (!parsed.success) return { ...site, ok: false, error: invalidParams(tool, parsed.error) };
-        return { ...site, ok: true, params: parsed.data as Record<string, unknown> };
-      } catch (err) {
-        const error = toErrorPayload(err);
-        if (!error) throw err;
-        return { ...site, ok: false, error };
-      }
-    },
-    { concurrency },
-  );
-  return done.map((r) => (r as { value: NamedSite }).value);
-}
-
-function withoutSite(raw: unknown): Record<string, unknown> {
-  const { [SITE]: _site, ...own } = raw as Record<string, unknown>;
+function withoutSite(raw: Record<string, unknown>): Record<string, unknown> {
+  const { [SITE]: _site, ...own } = raw;
   return own;
 }
 
@@ -163,15 +130,15 @@ function inOrder(sites: ReadonlyArray<{ name: string }>, results: SiteResult[]):
 /** list-sites runs once for the session, logging in to no site unless asked (`check`, per site). */
 const localClient = (site: FleetSite) => ({ connect: async () => ({ username: site.username }) }) as never;
 
-async function decideThenRun(
-  tool: AnyToolDefinition,
-  context: ToolContext,
-  params: Record<string, unknown>,
-  approver: Approver,
-): Promise<ToolOutcome> {
-  const decision = await decideCall(tool, context, params, approver);
-  if (!decision.ok) return decision;
-  return runTool(tool, context, decision.params ?? params);
+async function decideThenRun(call: ResolvedCall, approver: Approver): Promise<ToolOutcome> {
+  const decision = await decideCall(call, approver);
+  return decision.ok ? runTool(decision.call) : decision;
+}
+
+/** Every item's work, at most `limit` at once (each item's work returns data: a site's failure is its own). */
+async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const done = await fanOut(items, work, { concurrency: limit });
+  return done.map((r) => (r as { value: R }).value);
 }
 
 function withCounts(answer: FleetAnswer): FleetAnswer & { summary: string } {

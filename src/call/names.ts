@@ -1,29 +1,45 @@
 import type { z } from 'zod';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
-import { resolveTaxonomy } from '../tools/taxonomy/taxonomies.js';
 import { ToolError } from '../tools/tool-error.js';
+import { type Found, networkUsers, siteUsers, taxonomyTerms } from './name-lookup.js';
 
 /**
- * Names where ids go (#52.1): every param that names a user also takes a login or an email,
- * every term id a slug (of the call's taxonomy), as wp-cli does. One step before validation,
- * driven by the param's name and the tool's (no tool declares it): an unknown or ambiguous name
- * is an error listing the candidates. Only strings in number params are looked up, so a call
- * with ids costs no request.
+ * Names where ids go (#52.1, #60.4): every param that names a user also takes a login or an
+ * email, every term id a slug (of the call's taxonomy), as wp-cli does. One step before
+ * validation, driven by the param's name and the tool's (no tool declares it; a registry-wide
+ * test, test/unit/names-coverage.test.ts, fails on a number param that is neither a name's nor in
+ * IDS_ONLY): an unknown or ambiguous name is an error listing the candidates. A string of digits
+ * is always an id (what list-users and the category tools tell the model); only other strings in
+ * number params are looked up, so a call with ids costs no request.
  */
-export type NameKind = { user: true } | { taxonomy: string };
+export type NameKind = { user: true; network?: true } | { taxonomy: string };
 
-const USER_PARAMS = new Set(['user_id', 'reassign_to', 'author']);
+const USER_PARAMS = new Set(['user_id', 'user_ids', 'reassign_to', 'author']);
 const TAXONOMY_OF_PARAM: Record<string, string> = { category_ids: 'category', tag_ids: 'post_tag' };
-const TERM_PARAMS = new Set(['term_ids', 'source_ids', 'target_id', 'parent']);
+const TERM_PARAMS = new Set(['term_ids', 'source_ids', 'target_id', 'parent', 'exclude_ids']);
+
+/**
+ * Number params that are neither a user's nor a term's id, each with why: they take numbers only.
+ * A new number param must be a name's (above) or be listed here (names-coverage.test.ts).
+ */
+export const IDS_ONLY: Readonly<Record<string, string>> = {
+  post_ids: 'posts have no login or slug a person gives (find-posts lists ids)',
+  limit: 'a count',
+  max_posts: 'a count',
+};
 
 /** What the param names, for this tool and call; undefined when it takes ids only. */
 export function nameKind(tool: AnyToolDefinition, key: string, params: Record<string, unknown>): NameKind | undefined {
-  if (USER_PARAMS.has(key)) return { user: true };
+  // The network tools act on any account of the network, a member of this site or not (#60.4).
+  const user: NameKind = tool.network || tool.networkWide === true ? { user: true, network: true } : { user: true };
+  if (USER_PARAMS.has(key)) return user;
   const fixed = TAXONOMY_OF_PARAM[key];
   if (fixed) return { taxonomy: fixed };
   const own = /-(category|categories)$/.test(tool.name) ? 'category' : /-(tag|tags)$/.test(tool.name) ? 'post_tag' : undefined;
-  const given = typeof params.taxonomy === 'string' ? params.taxonomy : undefined;
-  if (key === 'id' && tool.toolkit === 'users' && /(^|-)users?(-|$)/.test(tool.name)) return { user: true };
+  // The call's taxonomy: `taxonomy`, or where its terms are now (migrate-terms' `from_taxonomy`).
+  const taxonomyParam = typeof params.taxonomy === 'string' ? params.taxonomy : params.from_taxonomy;
+  const given = typeof taxonomyParam === 'string' ? taxonomyParam : undefined;
+  if (key === 'id' && tool.toolkit === 'users' && /(^|-)users?(-|$)/.test(tool.name)) return user;
   if (key === 'id' || TERM_PARAMS.has(key)) {
     const taxonomy = own ?? (/-terms?$/.test(tool.name) || key !== 'id' ? given : undefined);
     return taxonomy ? { taxonomy } : undefined;
@@ -87,46 +103,22 @@ export function withPlaceholderIds(tool: AnyToolDefinition, raw: unknown): unkno
   return out ?? raw;
 }
 
-type Found = { id: number; label: string; exact: boolean };
-
 async function lookUp(context: ToolContext, kind: NameKind, name: string, key: string): Promise<number> {
-  const found = 'user' in kind ? await users(context, name) : await terms(context, kind.taxonomy, name);
+  const found = 'user' in kind ? await (kind.network ? networkUsers : siteUsers)(context, name) : await taxonomyTerms(context, kind.taxonomy, name);
   const exact = found.filter((f) => f.exact);
   if (exact.length === 1) return (exact[0] as Found).id;
-  const what = 'user' in kind ? 'user' : `${kind.taxonomy} term`;
+  const what = 'user' in kind ? (kind.network ? 'account of the network' : 'user') : `${kind.taxonomy} term`;
   const list = (exact.length ? exact : found).slice(0, 10).map((f) => `${f.label} (id ${f.id})`);
+  // Never a silent choice (#58.4): a login that is another account's email names two accounts.
   if (exact.length > 1)
     throw new ToolError('name_ambiguous', `${key}: "${name}" names ${exact.length} ${what}s: ${list.join(', ')}.`, {
-      hint: `Give the id (${key}=${(exact[0] as Found).id}).`,
+      hint: `Give the id of the one you mean: ${exact.slice(0, 3).map((f) => `${key}=${f.id}`).join(' or ')}.`,
       details: { candidates: exact.map((f) => f.id) },
     });
   throw new ToolError('name_not_found', `${key}: no ${what} "${name}"${list.length ? `; close: ${list.join(', ')}` : ''}.`, {
     hint: 'user' in kind ? 'Give an id, a login or an email (list-users shows them).' : 'Give an id or the slug (the list tools show them).',
     ...(list.length ? { details: { candidates: found.slice(0, 10).map((f) => f.id) } } : {}),
   });
-}
-
-async function users(context: ToolContext, name: string): Promise<Found[]> {
-  const rows = await context.client.get<Array<{ id: number; username?: string; email?: string; slug: string }>>('/wp/v2/users', {
-    search: name,
-    context: 'edit',
-    per_page: 20,
-    _fields: 'id,username,email,slug',
-  });
-  const wanted = name.toLowerCase();
-  return rows.map((u) => ({
-    id: u.id,
-    label: `${u.username ?? u.slug}${u.email ? ` <${u.email}>` : ''}`,
-    exact: u.username?.toLowerCase() === wanted || u.email?.toLowerCase() === wanted,
-  }));
-}
-
-async function terms(context: ToolContext, taxonomy: string, name: string): Promise<Found[]> {
-  const kind = await resolveTaxonomy(context.client, taxonomy);
-  const bySlug = await context.client.get<Array<{ id: number; slug: string; name: string }>>(kind.route, { slug: name, _fields: 'id,slug,name', hide_empty: false });
-  if (bySlug.length) return bySlug.map((t) => ({ id: t.id, label: `${t.slug} '${t.name}'`, exact: true }));
-  const close = await context.client.get<Array<{ id: number; slug: string; name: string }>>(kind.route, { search: name, per_page: 10, _fields: 'id,slug,name', hide_empty: false });
-  return close.map((t) => ({ id: t.id, label: `${t.slug} '${t.name}'`, exact: t.name.toLowerCase() === name.toLowerCase() }));
 }
 
 /**

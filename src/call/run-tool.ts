@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { WordPressError, withAbortSignal } from '../client/index.js';
 import { recordWrite } from '../audit.js';
 import { redactSecrets, secretValues } from '../redact.js';
@@ -7,16 +6,22 @@ import { parseParams } from '../tools/params.js';
 import { ToolError, type ToolErrorPayload } from '../tools/tool-error.js';
 import { answerBudget, enforceBudget } from '../tools/answers/budget.js';
 import { reviewCall } from './approval.js';
+import { invalidParams } from './check.js';
+import { type DecidedCall, isDecided } from './decide.js';
 import { toErrorPayload } from '../tools/error-payload.js';
 import { beginChange, type PendingChange } from '../undo/record.js';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ToolErrorPayload };
 
 /**
- * Validates params against the tool's schema, runs it, and turns every error into data:
- * user-fixable ones as they are, bugs as `internal_error`.
+ * Runs one decided call (decide.ts: resolved, reviewed, approved when it had to be) with exactly
+ * its params: the dry run, or the journal's intent, execute, the journal's outcome, the audit
+ * log, the answer budget and redaction. Every error is data: user-fixable ones as they are, bugs
+ * as `internal_error`. Nothing else runs a tool (a call that was not decided is a bug: thrown).
  */
-export async function runTool(tool: AnyToolDefinition, context: ToolContext, rawParams: unknown): Promise<ToolOutcome> {
+export async function runTool(call: DecidedCall): Promise<ToolOutcome> {
+  if (!isDecided(call)) throw new Error('runTool runs only a call decided by decideCall (src/call/decide.ts).');
+  const { tool, context, params: rawParams } = call;
   const secrets = [...(context.secrets ?? []), ...secretValues(rawParams)];
   const parsed = parseParams(tool, rawParams);
   if (!parsed.success) {
@@ -103,24 +108,6 @@ function withNote(outcome: ToolOutcome, key: 'audit_log_failed' | 'journal_faile
   const { result } = outcome;
   const isRecord = result !== null && typeof result === 'object' && !Array.isArray(result);
   return { ok: true, result: isRecord ? { ...result, [key]: message } : { result, [key]: message } };
-}
-
-export function invalidParams(tool: AnyToolDefinition, error: z.ZodError): ToolErrorPayload {
-  const problems = error.issues.map((issue) => {
-    const where = issue.path.length ? issue.path.join('.') : 'params';
-    const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
-    // null reaches the schema only for a required param (params.ts drops it for optional ones).
-    if (issue.code === 'invalid_type' && /received null$/.test(issue.message)) {
-      return `${where}: is required (null means "not given")`;
-    }
-    return `${where}: ${issue.message}${keys}`;
-  });
-  const known = Object.keys(tool.schema.shape);
-  return {
-    code: 'invalid_params',
-    message: `Invalid params for ${tool.name}: ${problems.join('; ')}`,
-    hint: known.length ? `${tool.name} takes: ${known.join(', ')}.` : `${tool.name} takes no params.`,
-  };
 }
 
 /**

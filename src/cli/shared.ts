@@ -1,7 +1,6 @@
 import { ConfigError } from '../config-error.js';
-import { closestNames } from '../call/envelope.js';
 import { MIN_ANSWER_BUDGET } from '../tools/answers/budget.js';
-import { resolveToolsets, type ToolFilter, tools } from '../call/index.js';
+import { closestNames, resolveToolsets, type ToolFilter, tools } from '../call/index.js';
 
 export interface FilterOptions {
   readOnly?: boolean;

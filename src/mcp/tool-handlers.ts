@@ -1,8 +1,8 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { closestNames, resolveCall, withIds } from '../call/envelope.js';
 import {
   type AnyToolDefinition,
   type Approver,
+  closestNames,
   decideCall,
   ENABLE_TOOLSET,
   findTool,
@@ -10,14 +10,15 @@ import {
   fleetTools,
   isDryRun,
   isFleet,
+  resolveCall,
   runOnFleet,
   runTool,
   type ToolContext,
   type ToolErrorPayload,
   type ToolFilter,
-  TOOLSET_OF,
   tools,
   ToolsetSession,
+  whyNotEnabled,
 } from '../call/index.js';
 import { previewOutput } from '../tools/output-schemas.js';
 import { enableToolsetListing, type McpTool, mcpToolList } from './tool-list.js';
@@ -81,25 +82,25 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
         if (!outcome.ok) return errorResult(outcome.error);
         return { content: [{ type: 'text' as const, text: JSON.stringify(outcome.result) }], isError: false };
       }
-      // The envelope's checks, so a bad call gets the same message here as from `cms-admin invoke`;
-      // a login, an email or a slug where an id goes is looked up first, as there (call/names.ts).
+      // The pipeline (call/): the envelope's checks, so a bad call gets the same message here as
+      // from `cms-admin invoke`; names where ids go looked up; then decided and run as decided.
       const envelope = params === undefined ? { tool: name } : { tool: name, params };
-      const named = await withIds(envelope, context as ToolContext, toolsets.filter);
-      const call = named.ok ? resolveCall(named.envelope, toolsets.filter) : named;
-      if (!call.ok) {
+      const site = context as ToolContext;
+      const resolved = await resolveCall(envelope, signal ? { ...site, signal } : site, toolsets.filter);
+      if (!resolved.ok) {
         // A name this server does not list is an error of the protocol (MCP's tools error handling:
         // -32602), so a client may refresh its list; bad arguments of a listed tool stay an isError
         // result, which the model reads and fixes.
-        if (call.error.code === 'unknown_tool' || call.error.code === 'tool_not_allowed')
-          throw unlistedTool(name, selected, call.error.code, toolsets);
-        return errorResult(call.error);
+        if (resolved.error.code === 'unknown_tool' || resolved.error.code === 'tool_not_allowed')
+          throw unlistedTool(name, selected, resolved.error.code, toolsets);
+        return errorResult(resolved.error);
       }
+      const call = resolved.call;
       const { tool } = call;
-      const site = context as ToolContext;
-      const decision = await decideCall(tool, site, call.params, approver);
+      const decision = await decideCall(call, approver);
       if (!decision.ok) return errorResult(decision.error);
-      // The params the question named (a resolved change_id), not the call's own.
-      const outcome = await runTool(tool, site, decision.params ?? call.params);
+      // Exactly the decided call: the params the question named (a resolved change_id), ids for names.
+      const outcome = await runTool(decision.call);
       if (!outcome.ok) return errorResult(outcome.error);
       // structuredContent for clients of MCP 2025-06-18+, the same JSON as text for older ones.
       const result = outcome.result as Record<string, unknown>;
@@ -131,14 +132,11 @@ function unlistedTool(
     name,
     listed.map((tool) => tool.name),
   );
-  const toolset = TOOLSET_OF[name];
-  const why =
-    code === 'unknown_tool'
-      ? 'no such tool'
-      : toolset && toolsets.offered().includes(toolset)
-        ? `in the toolset ${toolset}, not enabled: call ${ENABLE_TOOLSET} with {"toolset": "${toolset}"} first`
-        : 'not offered in this session (--read-only, --allow or --toolsets)';
-  const message = `Unknown tool "${shown}": ${why}. ${close.length ? `Closest listed: ${close.join(', ')}.` : 'See tools/list.'}`;
+  // Why it is not listed, from the one place every surface says it (registry/not-enabled.ts).
+  const registered = findTool(name);
+  const refused = code === 'tool_not_allowed' && registered ? whyNotEnabled(registered, toolsets.filter) : undefined;
+  const why = refused ? `not listed: ${refused.why}. ${refused.hint}` : 'no such tool.';
+  const message = `Unknown tool "${shown}": ${why} ${close.length ? `Closest listed: ${close.join(', ')}.` : 'See tools/list.'}`;
   // A plain error with code and data: the SDK sends them as they are (McpError would prefix
   // "MCP error -32602:" to the message, and the client's McpError prefixes it again).
   return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data: { code, tool: shown, closest: close } });

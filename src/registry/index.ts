@@ -140,6 +140,7 @@ export {
   type ToolkitName,
 } from '../tools/define-tool.js';
 export { type ToolFilter, selectTools } from './select.js';
+export { notEnabled, whyNotEnabled } from './not-enabled.js';
 export {
   DEFAULT_TOOLSETS,
   resolveToolsets,

@@ -43,6 +43,13 @@ export function parseParams(tool: AnyToolDefinition, raw: unknown) {
   return tool.schema.safeParse(normalizeParams(tool.schema, raw ?? {}));
 }
 
+/** Whether the schema's param takes a list (under optional/default wrappers): the CLI reads `a,b,c` for it. */
+export function isListParam(schema: z.ZodObject, key: string): boolean {
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+  return Boolean(field && kind(baseOf(field)) === 'array');
+}
+
 /** Whether the tool's param may be left out (optional or with a default). */
 export function isOptional(field: z.ZodType): boolean {
   return field.safeParse(undefined).success;

@@ -52,7 +52,7 @@ describe('cms-admin mcp --toolsets over stdio', () => {
     expect(enable.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     // Not listed yet: the protocol's error, naming enable-toolset.
     await expect(client.callTool({ name: 'list-users', arguments: {} })).rejects.toThrow(
-      /in the toolset users, not enabled: call enable-toolset with \{"toolset": "users"\} first/,
+      /in the toolset users, not enabled\. Call enable-toolset with \{"toolset": "users"\} first/,
     );
 
     const notified = new Promise<void>((resolve) => {

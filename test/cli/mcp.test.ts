@@ -126,7 +126,7 @@ describe('--read-only over MCP', () => {
       // Not listed, so a protocol error (-32602) naming the tool and the closest listed names.
       await expect(client.callTool({ name: 'create-tag', arguments: { name: unique('nope') } })).rejects.toMatchObject({
         code: -32602,
-        message: expect.stringContaining('Unknown tool "create-tag": not offered in this session (--read-only, --allow or --toolsets)'),
+        message: expect.stringContaining('Unknown tool "create-tag": not listed: the session is read-only (--read-only), a limit'),
         data: { code: 'tool_not_allowed', tool: 'create-tag' },
       });
     } finally {

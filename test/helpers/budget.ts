@@ -141,6 +141,14 @@ export const BUDGETS = {
     full: PRIVILEGE_SEEDS.full.length + 1,
     why: 'the seeds that found findings 1 and 2 of #58 on the code before its fix, and a new random seed every run',
   },
+  surfaceProperty: {
+    test: 'test/reliability/surface-property.test.ts',
+    unit: 'write tools per surface',
+    quick: 2,
+    // More than the registry's write tools: every one, on every surface.
+    full: 1_000,
+    why: 'two write tools on each of the eleven surfaces, a new sample from the run seed every run (SURFACE_TOOLS=a,b replays tools)',
+  },
   cleanupMess: {
     test: 'test/wordpress/cleanup/prune-terms.test.ts',
     unit: 'tags seeded',

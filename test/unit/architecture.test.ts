@@ -98,4 +98,28 @@ describe('rooms and floors of src/', () => {
     expect(above.length).toBeGreaterThan(0);
     for (const room of ['call', 'registry', 'undo', 'changes']) expect(above).not.toContain(room);
   });
+
+  it('outside src/call/ the pipeline is entered through call/index.ts only', () => {
+    const spec = /(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\s+from\s+)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+    const inside = path.join(SRC, 'call');
+    const through: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      if (file.startsWith(inside + path.sep)) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(spec)) {
+        const target = path.resolve(path.dirname(file), (m[1] ?? m[2])!).replace(/\.js$/, '.ts');
+        if (target.startsWith(inside + path.sep) && target !== path.join(inside, 'index.ts') && path.relative(SRC, file) !== 'index.ts') through.push(`${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+      }
+    }
+    // src/index.ts (the package's entry) re-exports `invoke` from the envelope's own file.
+    expect(through).toEqual([]);
+  });
+
+  it('only the operator’s own calls (cms-admin invoke, the library’s invoke()) skip the question', () => {
+    const users = sourceFiles(SRC)
+      .filter((file) => readFileSync(file, 'utf8').includes('OPERATORS_OWN_CALL'))
+      .map((file) => path.relative(SRC, file).split(path.sep).join('/'))
+      .filter((file) => !['call/decide.ts', 'call/index.ts', 'index.ts'].includes(file));
+    expect(users.sort()).toEqual(['call/envelope.ts', 'cli/invoke/invoke-fleet.ts', 'cli/invoke/invoke.ts']);
+  });
 });
+

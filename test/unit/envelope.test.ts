@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/client/index.js';
-import { closestNames, invoke, isUsageError, parseEnvelope } from '../../src/call/envelope.js';
+import { closestNames, invoke, isUsageError, parseEnvelope } from '../../src/call/index.js';
 
 // Every call below is invalid, so the envelope must reject it before any request: a client
 // pointed at a closed port would surface as a network error if one were sent.
@@ -79,5 +79,17 @@ describe('invocation envelope', () => {
       'list-user-roles',
     ]);
     expect(closestNames('zzzzzzzzzzzzzzzzzz', ['create-tag'])).toEqual([]);
+  });
+});
+
+describe('runTool runs only a decided call (#58.5)', () => {
+  it('a call that did not come through decideCall is a bug, thrown before any request; a resolved one must be decided first', async () => {
+    const { findTool, resolveCall, runTool } = await import('../../src/call/index.js');
+    const tool = findTool('delete-tag')!;
+    const forged = { tool, params: { id: 1 }, context } as never;
+    await expect(runTool(forged)).rejects.toThrow(/only a call decided by decideCall/);
+    const resolved = await resolveCall({ tool: 'delete-tag', params: { id: 1 } }, context);
+    expect(resolved.ok).toBe(true);
+    if (resolved.ok) await expect(runTool(resolved.call as never)).rejects.toThrow(/only a call decided by decideCall/);
   });
 });

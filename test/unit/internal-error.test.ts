@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { WordPressError } from '../../src/client/index.js';
-import { defineTool, runTool, type ToolContext, ToolError } from '../../src/call/index.js';
+import { approveAll, callTool, type AnyToolDefinition, defineTool, type ToolContext, ToolError } from '../../src/call/index.js';
 
 const context = { client: { connect: async () => ({}) }, secrets: ['s3cret-app-pw'] } as unknown as ToolContext;
+/** The tool through the pipeline every surface uses (resolve, decide, run). */
+const runTool = (tool: AnyToolDefinition, ctx: ToolContext, params: Record<string, unknown>) => callTool({ tool, params }, ctx, {}, approveAll);
 
 function toolThrowing(error: unknown) {
   return defineTool({

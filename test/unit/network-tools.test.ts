@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { resolveCall, selectTools, tools } from '../../src/call/index.js';
+import { checkCall, selectTools, tools } from '../../src/call/index.js';
 
 const NETWORK_TOOLS = ['add-user-to-site', 'remove-user-from-site', 'grant-super-admin', 'revoke-super-admin'];
 const keys = (schema: z.ZodObject) => Object.keys(schema.shape).sort();
@@ -24,8 +24,8 @@ describe('network tools appear only on a network', () => {
   });
 
   it('a session that has not asked the site (invoke) resolves network calls; one that knows it is a single site refuses them', () => {
-    expect(resolveCall({ tool: 'grant-super-admin', params: { user_id: 2 } }).ok).toBe(true);
-    const single = resolveCall({ tool: 'grant-super-admin', params: { user_id: 2 } }, { network: false });
+    expect(checkCall({ tool: 'grant-super-admin', params: { user_id: 2 } }).ok).toBe(true);
+    const single = checkCall({ tool: 'grant-super-admin', params: { user_id: 2 } }, { network: false });
     expect(single).toMatchObject({ ok: false, error: { code: 'tool_not_allowed' } });
   });
 });

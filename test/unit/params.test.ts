@@ -2,11 +2,10 @@ import { ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { toLangChainTool } from '../../src/adapters/langchain.js';
 import { WordPressClient } from '../../src/client/index.js';
-import { resolveCall } from '../../src/call/envelope.js';
-import { findTool } from '../../src/call/index.js';
+import { checkCall, findTool } from '../../src/call/index.js';
 
 /** What the envelope (and so MCP, the tool shell and `cms-admin invoke`) makes of params. */
-const resolve = (tool: string, params: Record<string, unknown>) => resolveCall({ tool, params });
+const resolve = (tool: string, params: Record<string, unknown>) => checkCall({ tool, params });
 const paramsOf = (tool: string, params: Record<string, unknown>) => {
   const call = resolve(tool, params);
   if (!call.ok) throw new Error(`refused: ${call.error.message}`);
@@ -64,8 +63,9 @@ describe('what weaker models send', () => {
   it('numbers written as strings are those numbers, in lists too; other strings are refused', () => {
     expect(paramsOf('update-category', { id: '12', parent: '0' })).toEqual({ id: 12, parent: 0 });
     expect(paramsOf('assign-tags-to-posts', { post_ids: ['1', 2], tag_ids: ['7'] })).toEqual({ post_ids: [1, 2], tag_ids: [7] });
-    expect(errorOf('update-category', { id: '12abc' }).message).toMatch(/id: .*expected number/);
-    expect(errorOf('update-category', { id: '1.5' }).message).toMatch(/id: .*int/);
+    // post_ids take ids only (a term's id would take its slug: call/names.ts).
+    expect(errorOf('assign-tags-to-posts', { post_ids: ['12abc'], tag_ids: [7] }).message).toMatch(/post_ids.0: .*expected number/);
+    expect(errorOf('assign-tags-to-posts', { post_ids: ['1.5'], tag_ids: [7] }).message).toMatch(/post_ids.0: .*int/);
   });
 
   it('"true"/"false" for a boolean are those booleans; "yes" is refused', () => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { createContext } from '../../src/config.js';
-import { defineTool, runTool, ToolError } from '../../src/call/index.js';
+import { approveAll, callTool, defineTool, ToolError } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { callIn, testSite, unique, wp } from '../helpers/site.js';
@@ -37,7 +37,7 @@ it('a call that failed after writing part is journalled, and can be undone; one 
   const journal = memoryJournal();
   const context = createContext(testSite(), { journal });
   const cat = await makeCategory('Undo partial');
-  const outcome = await runTool(failsAfterWriting, context, { id: cat.id, name: unique('Partial') });
+  const outcome = await callTool({ tool: failsAfterWriting, params: { id: cat.id, name: unique('Partial') } }, context, {}, approveAll);
   expect(outcome).toMatchObject({ ok: false, error: { code: 'stopped_midway' } });
   const [entry] = await journal.entries();
   expect(entry).toMatchObject({

@@ -1,6 +1,5 @@
-import { isUsageError, parseEnvelope, resolveCall, withPlaceholders } from '../../call/envelope.js';
 import { ConfigError } from '../../config-error.js';
-import { type AnyToolDefinition, DRY_RUN, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
+import { type AnyToolDefinition, checkCall, DRY_RUN, isUsageError, parseEnvelope, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
 import { withParamFile } from './param-file.js';
 import { contextOptions, filterFromOptions, type FilterOptions, readStdin } from '../shared.js';
 
@@ -21,13 +20,11 @@ export async function readCall(
   | {
       ok: true;
       tool: AnyToolDefinition;
-      params: unknown;
+      /** Validated, names where ids go stood in for by ids no site has (what can be known before a site). */
+      params: Record<string, unknown>;
+      /** The params as given (`--dry-run` and `--file` in): what each site's resolveCall looks up and runs. */
+      given: Record<string, unknown>;
       siteOptions: ReturnType<typeof contextOptions>;
-      /**
-       * The params as given when they name users or terms (a login, a slug) where ids go: each
-       * site looks them up (`withNames`); `params` then hold stand-in ids, valid but no site's.
-       */
-      named?: Record<string, unknown>;
       /** The same call for a multisite network (docs/multisite.md): list-users and delete-user take their network forms. */
       onNetwork: () => ReturnType<typeof readCall>;
     }
@@ -48,16 +45,14 @@ export async function readCall(
     if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
     throw err;
   }
-  // Validate before touching configuration, so a bad call fails the same way with or without a site.
-  // Names where ids go are validated as ids here; `invoke` looks them up first, `--sites` on each site.
-  const stood = withPlaceholders(filled.value);
-  const call = resolveCall(stood, filter);
+  // Checked before touching configuration, so a bad call fails the same way with or without a site.
+  // Names where ids go are checked as ids here; each site's resolveCall looks them up.
+  const call = checkCall(filled.value, filter);
   if (!call.ok) return call;
   // The same as `"dry_run": true` in the params; a read-only tool writes nothing anyway.
   const dryRun = options.dryRun && !call.tool.annotations.readOnly;
   const params = dryRun ? { ...call.params, [DRY_RUN]: true } : call.params;
-  const given = (filled.value as { params?: Record<string, unknown> }).params ?? {};
-  const named = stood === filled.value ? undefined : dryRun ? { ...given, [DRY_RUN]: true } : given;
+  const given = dryRun ? { ...call.given, [DRY_RUN]: true } : call.given;
   const onNetwork = () => readCall(source, options, true);
-  return { ok: true, tool: call.tool, params, siteOptions, onNetwork, ...(named && { named }) };
+  return { ok: true, tool: call.tool, params, given, siteOptions, onNetwork };
 }

@@ -3,7 +3,7 @@ import { newRunId, runOnSites, type SiteOutcome } from '../../sites/run.js';
 import { selectSites } from '../../sites/select.js';
 import { readProfiles } from '../../sites/store.js';
 import { summarizeValue } from '../../summary.js';
-import { isNetworkWide, runTool, withNames } from '../../call/index.js';
+import { callTool, isNetworkWide, OPERATORS_OWN_CALL } from '../../call/index.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { readStdin, wholeNumberFlag } from '../shared.js';
 import type { ListFormat } from '../render/format.js';
@@ -102,10 +102,9 @@ export async function runFleetInvoke(text: string | undefined, options: FleetInv
   try {
     outcomes = await runOnSites(profiles, async (context, profile) => {
       const form = (profile.network ? network : single) as typeof call;
-      if (!form.named) return runTool(form.tool, context, form.params);
-      // A login, an email or a slug where an id goes: looked up on this site (its own ids).
-      const named = await withNames(form.tool, context, form.named);
-      return named.ok ? runTool(form.tool, context, named.params) : named;
+      // The operator's own call, resolved on this site (a login, an email or a slug where an id
+      // goes: its own ids), then run as given (docs/safety.md).
+      return callTool({ tool: form.tool, params: form.given }, context, {}, OPERATORS_OWN_CALL);
     }, {
       concurrency,
       signal: stop.signal,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, createContext } from '../../config.js';
 import { resolveCliSiteConfig } from '../site-config.js';
-import { hasNames, runTool, type ToolErrorPayload, type ToolOutcome, withIds } from '../../call/index.js';
+import { callTool, OPERATORS_OWN_CALL, type ToolErrorPayload, type ToolOutcome } from '../../call/index.js';
 import { envelopeFromWords } from '../shell/parse.js';
 import { exitCodeFor, type InvokeOptions, readCall } from './invoke-call.js';
 import { cliJournal, JOURNAL_FLAG } from '../journal-path.js';
@@ -33,6 +33,8 @@ export function registerInvokeCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+Params: key=value; a list takes a,b,c or one value (or JSON: post_ids='[3,5]'); where an id of
+a user or a term goes, a login, an email or a slug works too (a number is always an id).
 Output: {"ok":true,"result":…} or {"ok":false,"error":{"code","message","hint"?,"details"?}} on a pipe
 or file, or with --json. In a terminal: lists as tables with a "more:" line, writes as one line,
 errors as message and hint.
@@ -52,7 +54,9 @@ ran and which did not. See docs/fleets.md.
 Examples:
   cms-admin invoke get-cms-tags limit=1
   cms-admin invoke update-tag id=12 name="Cloud Native"
-  cms-admin invoke assign-terms-to-posts taxonomy=post_tag term_ids='[7]' post_ids='[3,5]'
+  cms-admin invoke assign-terms-to-posts taxonomy=post_tag term_ids=javascript post_ids=181,182
+  cms-admin invoke merge-terms taxonomy=post_tag source_ids=[python,rust] target_id=typescript
+  cms-admin invoke set-users-role user_ids=aturing,dknuth to_role=author
   cms-admin invoke get-cms-tags --format csv --fields id,name,count
   cms-admin invoke '{"tool":"get-cms-categories"}'
   echo '{"tool":"create-tag","params":{"name":"News"}}' | cms-admin invoke -
@@ -126,25 +130,6 @@ async function printFormatted(result: unknown, how: NonNullable<Awaited<ReturnTy
   }
 }
 
-/** The envelope's text with names looked up to ids; the text as it was when it has none. */
-async function namesToIds(source: string): Promise<string | ToolOutcome> {
-  let envelope: unknown;
-  try {
-    envelope = JSON.parse(source);
-  } catch {
-    return source; // readCall says what is wrong
-  }
-  if (!hasNames(envelope)) return source;
-  try {
-    const site = await resolveCliSiteConfig();
-    const named = await withIds(envelope, createContext(site, {}));
-    return named.ok ? JSON.stringify(named.envelope) : named;
-  } catch (err) {
-    if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
-    throw err;
-  }
-}
-
 /** The command's words → the envelope's text (undefined: stdin), or the usage error. */
 function envelopeText(words: readonly string[]): string | undefined | { ok: false; error: ToolErrorPayload } {
   const [first] = words;
@@ -158,11 +143,7 @@ function envelopeText(words: readonly string[]): string | undefined | { ok: fals
 }
 
 async function runInvoke(text: string | undefined, options: InvokeOptions): Promise<ToolOutcome> {
-  let source = text === undefined || text === '-' ? await readStdin() : text;
-  // A login, an email or a slug where an id goes: looked up on the site first (call/names.ts).
-  const named = await namesToIds(source);
-  if (typeof named !== 'string') return named;
-  source = named;
+  const source = text === undefined || text === '-' ? await readStdin() : text;
   const call = await readCall(source, options);
   // Valid only in its network form (list-users `network: true`): run so on a network, else the error stands.
   const networkOnly = !call.ok && call.error.code === 'invalid_params' ? await readCall(source, options, true) : undefined;
@@ -177,14 +158,16 @@ async function runInvoke(text: string | undefined, options: InvokeOptions): Prom
       secretsTo: options.showResetLink ? 'result' : undefined,
     });
     context.progress = terminalProgress(ready.tool.name);
-    if (!call.ok) return (await isNetwork(context.client)) ? await runTool(ready.tool, context, ready.params) : call;
+    // The operator's own call (docs/safety.md): resolved on the site (names to ids), then run as given.
+    const run = (form: typeof ready) => callTool({ tool: form.tool, params: form.given }, context, {}, OPERATORS_OWN_CALL);
+    if (!call.ok) return (await isNetwork(context.client)) ? await run(ready) : call;
     // On a multisite network list-users and delete-user take their network forms (docs/multisite.md).
     if (call.tool.onNetwork && (await isNetwork(context.client))) {
       const networkCall = await call.onNetwork();
       if (!networkCall.ok) return networkCall;
-      return await runTool(networkCall.tool, context, networkCall.params);
+      return await run(networkCall);
     }
-    return await runTool(call.tool, context, call.params);
+    return await run(call);
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, error: { code: err.code, message: err.message } };
     throw err;

@@ -7,9 +7,11 @@ const COMMANDS = ['/help', '/tools', '/undo', '/json', '/exit', 'help'];
  * node:readline's completer: the first word completes to a tool or command; after `help` to a
  * tool; after a tool to its parameter names (`name=`), leaving those already given.
  */
-export function shellCompleter(tools: readonly AnyToolDefinition[]): (line: string) => [string[], string] {
-  const names = tools.map((t) => t.name);
+export function shellCompleter(offered: readonly AnyToolDefinition[] | (() => readonly AnyToolDefinition[])): (line: string) => [string[], string] {
   return (line) => {
+    // The session's tools now (enable-toolset may have added some).
+    const tools = typeof offered === 'function' ? offered() : offered;
+    const names = tools.map((t) => t.name);
     const words = line.split(/\s+/);
     const word = words[words.length - 1] ?? '';
     if (words.length === 1) return [[...COMMANDS, ...names].filter((n) => n.startsWith(word)), word];

@@ -1,6 +1,6 @@
 import { describeTool } from '../../adapters/json-schema.js';
 import type { AnyToolDefinition } from '../../registry/index.js';
-import { takesNames } from '../../call/names.js';
+import { takesNames } from '../../call/index.js';
 import { renderTable } from '../render/table.js';
 import { PARAM_HELP } from '../../tools/param-help.js';
 
@@ -23,7 +23,8 @@ export function toolHelp(tool: AnyToolDefinition, width?: number): string {
     `${tool.name}: ${tool.description}`,
     rows.length ? renderTable(['param', 'type', 'required', 'about'], rows, width) : '(no parameters)',
     `example: ${example.join(' ')}`,
-    'Values are JSON where they parse (12, true, [1,2], "two words"), else text; @ids = the ids of the last list.',
+    'Values are JSON where they parse (12, true, "two words"), else text; @ids = the ids of the last list.',
+    'A list (type …[]) takes a,b,c or one value: post_ids=181,182  term_ids=javascript  source_ids=[python,rust].',
   ].join('\n');
 }
 
@@ -44,6 +45,9 @@ function sample(p: Property): string {
   const type = Array.isArray(p.type) ? p.type[0] : p.type;
   if (type === 'integer' || type === 'number') return '12';
   if (type === 'boolean') return 'true';
-  if (type === 'array') return `[${sample(p.items ?? {})}]`;
+  if (type === 'array') {
+    const one = sample(p.items ?? {});
+    return one === '12' ? '12,13' : one === '"text"' ? 'a,b' : one;
+  }
   return '"text"';
 }

@@ -1,3 +1,6 @@
+import { findTool } from '../../call/index.js';
+import { isListParam } from '../../tools/params.js';
+
 /** `tool-name {json}` or `tool-name key=value …` → an envelope (values parsed as JSON when they can be). */
 export function parseShellLine(line: string, ids: readonly (number | string)[] = []): {
   tool: string;
@@ -15,7 +18,31 @@ export function parseShellLine(line: string, ids: readonly (number | string)[] =
     const raw = pair.slice(eq + 1).replace(/^'(.*)'$/s, '$1');
     params[pair.slice(0, eq)] = raw === '@ids' ? idsOrThrow(ids) : parseValue(raw);
   }
-  return { tool, params };
+  return { tool, params: withWordLists(tool, params) };
+}
+
+/**
+ * A list param given as a word (#60.3), as WP-CLI takes lists: `post_ids=181,182`, one value
+ * (`term_ids=javascript`, `post_ids=181`), or brackets without JSON quotes (`source_ids=[python,rust]`).
+ * Each item is a word: numbers stay numbers (params.ts reads them by the param's type), names
+ * stay names (looked up where an id goes: call/names.ts). A JSON list is taken as it is.
+ */
+export function withWordLists(tool: string, params: Record<string, unknown>): Record<string, unknown> {
+  const definition = findTool(tool);
+  if (!definition) return params;
+  for (const [key, value] of Object.entries(params)) {
+    if (Array.isArray(value) || value === undefined || value === null || !isListParam(definition.schema, key)) continue;
+    params[key] = typeof value === 'string' ? wordList(value) : [value];
+  }
+  return params;
+}
+
+function wordList(text: string): string[] {
+  const inner = /^\s*\[(.*)\]\s*$/s.exec(text)?.[1] ?? text;
+  return inner
+    .split(',')
+    .map((item) => item.trim().replace(/^(["'])(.*)\1$/s, '$2'))
+    .filter((item) => item !== '');
 }
 
 function parseValue(raw: string): unknown {
@@ -51,13 +78,23 @@ export function envelopeFromWords(words: readonly string[]): { tool: string; par
     if (eq < 1) throw new Error(`"${word}" is not key=value (as in \`cms-admin invoke ${tool} name=News\`).`);
     const raw = word.slice(eq + 1);
     Object.defineProperty(params, word.slice(0, eq), {
-      value: /^\s*[[{"]/.test(raw) ? jsonWord(word.slice(0, eq), raw) : raw,
+      // `[python,rust]` is not JSON: a list of words, read by withWordLists.
+      value: /^\s*[{"]/.test(raw) || (/^\s*\[/.test(raw) && (isJson(raw) || !/\]\s*$/.test(raw))) ? jsonWord(word.slice(0, eq), raw) : raw,
       enumerable: true,
       writable: true,
       configurable: true,
     });
   }
-  return { tool, params };
+  return { tool, params: withWordLists(tool, params) };
+}
+
+function isJson(raw: string): boolean {
+  try {
+    JSON.parse(raw);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A word read as JSON; the error names the key, never the value (it may be a password). */

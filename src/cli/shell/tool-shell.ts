@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { type Approver, approveAll, refuseAll } from '../../agent/approvals.js';
-import { invoke, resolveCall } from '../../call/envelope.js';
-import { decideCall, selectTools, type ToolContext, type ToolFilter, tools } from '../../call/index.js';
+import { ENABLE_TOOLSET, invoke, selectTools, type ToolContext, type ToolFilter, tools, ToolsetSession } from '../../call/index.js';
 import { handleInterrupts } from './interrupt.js';
 import { itemIds, listItems, renderAnswer } from '../render/answer.js';
 import { shellCompleter } from './complete.js';
@@ -13,8 +12,11 @@ import { slashUndo, undoArg } from '../undo/undo-command.js';
 
 export { parseShellLine } from './parse.js';
 
+const NOT_APPROVED = new Set(['rejected_by_user', 'approval_unavailable']);
+
 const HELP = `Type a tool call:
-  tool-name key=value key2=[1,2]  params as key=value (values parsed as JSON when they can be)
+  tool-name key=value ids=1,2     params as key=value (JSON where it parses); a list: a,b,c or one value
+                                  a login, email or slug where an id goes (a number is an id)
   tool-name {"key": "value"}      params as JSON
   help tool-name                  its parameters and an example; Tab completes tools and params
   post_ids=@ids                   the ids of the items of the last list answer
@@ -28,7 +30,11 @@ export async function runToolShell(options: {
   filter: ToolFilter;
   yes: boolean;
 }): Promise<number> {
-  const shown = selectTools(tools, options.filter);
+  // --toolsets chose where the session starts (not a limit): enable-toolset adds another (#58.8).
+  // Without it the shell reaches every toolset.
+  const toolsets = options.filter.toolsets ? new ToolsetSession(tools, options.filter) : undefined;
+  const filter = (): ToolFilter => toolsets?.filter ?? options.filter;
+  const shown = () => selectTools(tools, filter());
   const terminal = Boolean(process.stdin.isTTY);
   const rl = createInterface({
     input: process.stdin,
@@ -81,16 +87,18 @@ export async function runToolShell(options: {
     }
     const undo = undoArg(line);
     if (undo !== undefined) {
-      say(await slashUndo(options.context, options.filter, approver, undo));
+      say(await slashUndo(options.context, filter(), approver, undo));
       continue;
     }
     if (line === '/tools') {
-      for (const tool of shown) say(`${tool.name}  ${dim(tool.description)}`);
+      for (const tool of shown()) say(`${tool.name}  ${dim(tool.description)}`);
+      const more = toolsets?.enableTool();
+      if (more) say(`${ENABLE_TOOLSET} toolset=NAME  ${dim(more.description)}`);
       continue;
     }
     const help = /^(?:help|\/help)\s+(\S+)$/.exec(line);
     if (help) {
-      const tool = shown.find((t) => t.name === help[1]);
+      const tool = shown().find((t) => t.name === help[1]);
       say(tool ? toolHelp(tool, process.stdout.columns) : `No tool "${help[1]}" here: /tools lists them.`);
       continue;
     }
@@ -101,18 +109,22 @@ export async function runToolShell(options: {
       say(`Could not read that: ${(err as Error).message}\n${HELP}`);
       continue;
     }
+    if (envelope.tool === ENABLE_TOOLSET && toolsets) {
+      const outcome = toolsets.enable(envelope.params ?? {});
+      say(json ? JSON.stringify(outcome, null, 2) : renderAnswer(envelope.tool, envelope.params, outcome, process.stdout.columns));
+      continue;
+    }
     running = new AbortController();
     try {
       const context = { ...options.context, signal: running.signal };
-      const call = resolveCall(envelope, options.filter);
-      const decision = call.ok ? await decideCall(call.tool, context, call.params, approver) : ({ ok: true } as const);
-      if (!decision.ok) {
-        say(`Not run: ${decision.error.message}`);
+      // The pipeline (call/): resolved once (names to ids), decided by this shell's approver (a
+      // terminal's question, --yes, or refused without a terminal), then exactly that call run.
+      const outcome = await invoke(envelope, context, filter(), { approver });
+      // Declined here (or no one could be asked): said to the person, without the model's hint.
+      if (!outcome.ok && NOT_APPROVED.has(outcome.error.code)) {
+        say(`Not run: ${outcome.error.message}`);
         continue;
       }
-      // The params the question named (a resolved change_id), not the call's own.
-      const run = call.ok && 'params' in decision && decision.params ? { tool: call.tool.name, params: decision.params } : envelope;
-      const outcome = await invoke(run, context, options.filter);
       if (outcome.ok && listItems(outcome.result)) lastIds = itemIds(outcome.result);
       say(json ? JSON.stringify(outcome, null, 2) : renderAnswer(envelope.tool, envelope.params, outcome, process.stdout.columns));
     } finally {

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { approveAll, type Approver } from '../../call/approval.js';
+import { approveAll, type Approver } from '../../call/index.js';
 import { createContext } from '../../config.js';
 import { ToolError } from '../../tools/tool-error.js';
 import { describeUndo, undoWithApproval } from './undo-approve.js';

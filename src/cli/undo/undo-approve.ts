@@ -1,4 +1,4 @@
-import { type Approver, approvalRequest } from '../../call/approval.js';
+import { type Approver, approvalRequest } from '../../call/index.js';
 import { describeUndo } from '../../undo/undo-words.js';
 import { UNDO_CHANGE } from '../../changes/undo-change.js';
 import { describePlan, undoLabel } from '../../changes/undo-review.js';

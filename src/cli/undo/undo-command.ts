@@ -1,4 +1,4 @@
-import { type Approver, decideCall, invoke, resolveCall, type ToolContext, type ToolFilter } from '../../call/index.js';
+import { type Approver, checkCall, decideCall, resolveCall, runTool, type ToolContext, type ToolFilter } from '../../call/index.js';
 import { UNDO_CHANGE } from '../../changes/undo-change.js';
 import { ToolError } from '../../tools/tool-error.js';
 import type { UndoReport } from '../../undo/undo.js';
@@ -19,12 +19,16 @@ export async function slashUndo(
   arg = '',
 ): Promise<string> {
   const envelope = { tool: UNDO_CHANGE, params: {} };
-  const call = resolveCall(envelope, filter);
-  if (!call.ok) return `Not undone: ${call.error.message}`;
+  // The session's filter first: a `--read-only` or `--allow` session cannot undo, with N or an id either.
+  const allowed = checkCall(envelope, filter);
+  if (!allowed.ok) return `Not undone: ${allowed.error.message}`;
   if (arg) return undoSome(context, approver, arg);
-  const decision = await decideCall(call.tool, context, call.params, approver);
+  const call = await resolveCall(envelope, context, filter);
+  if (!call.ok) return `Not undone: ${call.error.message}`;
+  const decision = await decideCall(call.call, approver);
   if (!decision.ok) return `Not undone: ${decision.error.message}`;
-  const outcome = await invoke({ ...envelope, params: decision.params ?? envelope.params }, context, filter);
+  // Exactly the change the question named (its review resolved "the last change" once).
+  const outcome = await runTool(decision.call);
   return outcome.ok ? describeUndo(outcome.result as UndoReport) : `Not undone: ${outcome.error.message}`;
 }
 

@@ -1,6 +1,6 @@
 import { UNDO_CHANGE } from '../../changes/undo-change.js';
 import { createInterface } from 'node:readline/promises';
-import { approvalRequest, approveAll, type Approver } from '../../call/approval.js';
+import { approvalRequest, approveAll, type Approver } from '../../call/index.js';
 import { siteLine } from '../../call/index.js';
 import { ConfigError } from '../../config.js';
 import { runOnSites, type SiteOutcome } from '../../sites/run.js';

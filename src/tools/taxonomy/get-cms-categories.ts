@@ -7,7 +7,7 @@ import { CATEGORY } from './terms.js';
 export const getCmsCategories = termListTool({
   name: 'get-cms-categories',
   description:
-    'Categories by id; count = published posts. Where a term id goes, its slug works too.',
+    'Categories by id; count = published posts. Where a term id goes, its slug works too (digits: an id).',
   kind: CATEGORY,
   schema: () => z.strictObject({
     search: text().optional(),

@@ -18,7 +18,7 @@ interface NetworkListing {
  */
 export const listUsersOnNetwork: AnyToolDefinition = defineTool({
   ...(listUsers as AnyToolDefinition),
-  description: 'Users by id (a login or email works too where an id goes). network: every network account, its sites and role per site, super admin.',
+  description: 'Users by id (a login or email works too where an id goes; digits: an id). network: every network account, its sites and role per site, super admin.',
   schema: (listUsers.schema as z.ZodObject).safeExtend({
     network: z.boolean().optional(),
   }),

@@ -27,7 +27,7 @@ const NETWORK_DATES_NOTE =
 export const listUsers = defineTool({
   name: 'list-users',
   toolkit: 'users',
-  description: 'Users by id; where a user id goes, a login or email works too.',
+  description: 'Users by id; where a user id goes, a login or email works too (digits: an id).',
   schema: () => z.strictObject({
     role: text().optional(),
     search: text().optional().describe('In username, name or email'),
