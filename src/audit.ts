@@ -70,7 +70,11 @@ export function privateLineAppender(path: string, label: PrivateFileLabel): (lin
 /** Modes have no such meaning on Windows (ACLs decide there). */
 const POSIX_MODES = process.platform !== 'win32';
 
-function tightenExisting(path: string, label: PrivateFileLabel): void {
+/**
+ * A file that exists with looser permissions is made 0600 before anything is written to it, or
+ * refused with an error that says how to fix it (the audit log's rule; `changes --export` too).
+ */
+export function tightenExisting(path: string, label: PrivateFileLabel): void {
   let mode: number;
   try {
     mode = statSync(path).mode;

@@ -80,6 +80,9 @@ export function runProgram(program: Command): void {
 
   program.parseAsync(process.argv).catch((err: unknown) => {
     process.stderr.write(`cms-admin: ${err instanceof Error ? err.message : String(err)}\n`);
+    // A refusal's fix (a ToolError's hint: a damaged change store, #59.6) is said with it.
+    const hint = (err as { hint?: unknown } | undefined)?.hint;
+    if (typeof hint === 'string') process.stderr.write(`${hint}\n`);
     // A setting with a wrong value is fixed before anything can run, like a bad call: exit 2.
     // (ConfigError, matched by its fields: main loads no site module up front.)
     process.exitCode = (err as { code?: unknown } | undefined)?.code === 'invalid_config' ? 2 : 1;

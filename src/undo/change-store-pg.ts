@@ -1,7 +1,8 @@
-import type { Client, Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
 import { ToolError } from '../tools/tool-error.js';
-import { journalUnavailable, type PruneRule } from './change-store.js';
+import { holdOwner, newOwner, ORPHANED, type Owner, releaseOwner } from './change-store-pg-owner.js';
+import { entryGone, firstLine, forReading, journalUnavailable, type PruneRule, retention } from './change-store-shared.js';
 
 /**
  * The change store in PostgreSQL (issue #49, "many replicas, one PostgreSQL"): the same rows
@@ -12,17 +13,16 @@ import { journalUnavailable, type PruneRule } from './change-store.js';
  * made through one is listed and undone through another.
  *
  * Whose intent is still running: each process that writes intents holds a session advisory
- * lock of its own (OWNER_CLASS, its key) on one connection for its whole life, and every intent
- * it commits names that key. PostgreSQL releases the lock when that session ends — the process
- * died, or its host did (TCP keepalive) — so a pending entry whose owner's lock is gone is read
- * as incomplete ("may have been applied"; undo reconciles it from the site), on any replica,
- * while one whose owner is alive is still running, wherever it runs.
+ * lock of its own on one connection, and every intent it commits names its key
+ * (change-store-pg-owner.ts). A pending entry whose owner is proven gone — the process died, or
+ * its host did (TCP keepalive) — is read as incomplete ("may have been applied"; undo reconciles
+ * it from the site), on any replica; one whose owner may be alive is still running, wherever it
+ * runs — also across a PostgreSQL restart, after which the owner takes its key again (#59.2).
  *
  * Undos of one site are serialised across processes by `pg_advisory_lock(UNDO_CLASS, site)`,
  * held on one connection while the undo runs (released by PostgreSQL if the process dies).
  */
 
-const OWNER_CLASS = 4904918;
 const UNDO_CLASS = 4904919;
 const SCHEMA_LOCK = 4904920;
 /** Rows a newest-first read takes at a time. */
@@ -43,8 +43,15 @@ CREATE TABLE IF NOT EXISTS cms_changes (
   undoes text,
   at text NOT NULL,
   owner integer,
+  begun timestamptz DEFAULT now(),
   doc text NOT NULL
 );
+-- A table made before #59 gets the column (checked first: ALTER TABLE would lock it on every start).
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'cms_changes'::regclass AND attname = 'begun' AND NOT attisdropped) THEN
+    ALTER TABLE cms_changes ADD COLUMN begun timestamptz DEFAULT now();
+  END IF;
+END $$;
 CREATE INDEX IF NOT EXISTS cms_changes_site ON cms_changes (site, seq);
 CREATE INDEX IF NOT EXISTS cms_changes_site_user ON cms_changes (site, user_id, seq);
 CREATE INDEX IF NOT EXISTS cms_changes_run ON cms_changes (run, site, seq);
@@ -71,16 +78,11 @@ export function redactedStoreUrl(url: string): string {
 interface Handle {
   pool: Pool;
   /** This process's owner key (its liveness lock), taken when it first commits an intent. */
-  owner?: Promise<number>;
-  ownerClient?: Client;
+  owner: Owner;
   appends: number;
 }
 
 const handles = new Map<string, Promise<Handle>>();
-
-function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-}
 
 async function open(url: string): Promise<Handle> {
   const known = handles.get(url);
@@ -113,53 +115,14 @@ async function open(url: string): Promise<Handle> {
       await pool.end().catch(() => {});
       throw journalUnavailable(redactedStoreUrl(url), firstLine(err));
     }
-    return { pool, appends: 0 };
+    return { pool, owner: newOwner(), appends: 0 };
   })();
   handles.set(url, opening);
   opening.catch(() => handles.delete(url));
   return opening;
 }
 
-/**
- * This process's owner key: a session advisory lock held for the process's life on a
- * connection of its own (not the pool's), so PostgreSQL knows when the process is gone.
- */
-function ownerKey(url: string, h: Handle): Promise<number> {
-  h.owner ??= (async () => {
-    const { default: pg } = await import('pg');
-    const client: Client = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 5000 });
-    // The lock is lost with its connection (the server restarted, the network failed): the
-    // next intent takes a new key. Its intents under way then read as incomplete.
-    const lost = () => {
-      if (h.ownerClient === client) {
-        h.owner = undefined;
-        h.ownerClient = undefined;
-      }
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    await client.connect();
-    for (let tries = 0; tries < 20; tries++) {
-      const key = 1 + Math.floor(Math.random() * 0x7ffffffe);
-      const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [OWNER_CLASS, key]);
-      if (got.rows[0]?.ok) {
-        h.ownerClient = client;
-        // The liveness connection alone does not keep a process running.
-        (client as unknown as { connection?: { stream?: { unref?(): void } } }).connection?.stream?.unref?.();
-        return key;
-      }
-    }
-    await client.end().catch(() => {});
-    throw new Error('no free owner key');
-  })();
-  h.owner.catch(() => {
-    h.owner = undefined;
-  });
-  return h.owner;
-}
-
-const COLUMNS = 'seq, doc, (status = \'pending\' AND owner IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = \'advisory\' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.classid = ' +
-  `${OWNER_CLASS}::oid AND l.objid = owner::oid AND l.objsubid = 2 AND l.granted)) AS orphaned`;
+const COLUMNS = `seq, doc, ${ORPHANED}`;
 
 interface Row {
   seq: string;
@@ -193,13 +156,6 @@ function values(entry: ChangeEntry, site: string, owner: number | null): unknown
   ];
 }
 
-/** Settings for the automatic retention (docs/undo.md), as the SQLite store reads them. */
-function retention(): { maxBytes: number; keepMs: number } {
-  const mb = Number(process.env.CMS_JOURNAL_MAX_MB ?? 100);
-  const days = Number(process.env.CMS_JOURNAL_KEEP_DAYS ?? 90);
-  return { maxBytes: Number.isFinite(mb) ? mb * 1e6 : 100e6, keepMs: (Number.isFinite(days) ? days : 90) * 86_400_000 };
-}
-
 /**
  * The change store at a PostgreSQL URL. `journal()` reads every site (the operator's view);
  * `journal(site)` and `forSite` are what a context uses. The same shape as `changeStore(file)`.
@@ -207,6 +163,7 @@ function retention(): { maxBytes: number; keepMs: number } {
 export function pgChangeStore(url: string) {
   const name = redactedStoreUrl(url);
   const ready = () => open(url).catch(unavailable(name));
+  const readable = () => ready().catch((err: unknown) => Promise.reject(forReading(err)));
   const store = {
     /** The store as messages name it (no password). */
     file: name,
@@ -224,11 +181,12 @@ export function pgChangeStore(url: string) {
           if (!at) throw new Error('a change entry without its site (the journal view has none)');
           if (site && at !== site) throw new Error(`a change on ${at} written to the journal view of ${site}`);
           try {
-            const owner = entry.status === 'pending' ? await ownerKey(url, h) : null;
+            const owner = entry.status === 'pending' ? await holdOwner(url, h.owner) : null;
             await h.pool.query(
               'INSERT INTO cms_changes (id, site, user_id, login, run, tool, status, undoes, at, owner, doc) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)',
               values(entry, at, owner),
             );
+            if (owner !== null) h.owner.mine.add(entry.change_id);
           } catch (err) {
             throw journalUnavailable(name, firstLine(err));
           }
@@ -243,27 +201,31 @@ export function pgChangeStore(url: string) {
           const at = entry.site ?? site;
           if (!at) throw new Error('a change entry without its site');
           try {
+            // An intent of ours completes only while its owner lock is held again (#59.2).
+            if (h.owner.mine.has(entry.change_id)) await holdOwner(url, h.owner);
             const [id, key, ...columns] = values(entry, at, null);
             const out = await h.pool.query(
               `UPDATE cms_changes SET user_id = $1, login = $2, run = $3, tool = $4, status = $5, undoes = $6, at = $7, owner = CASE WHEN $5 = 'pending' THEN owner END, doc = $8 WHERE id = $9 AND site = $10`,
               [...columns.slice(0, 7), columns[8], id, key],
             );
-            if (out.rowCount !== 1) throw new Error(`change ${entry.change_id} is not in the journal`);
+            if (out.rowCount !== 1) throw entryGone(name, entry.change_id);
+            if (entry.status !== 'pending') h.owner.mine.delete(entry.change_id);
           } catch (err) {
-            throw journalUnavailable(name, firstLine(err));
+            throw err instanceof ToolError ? err : journalUnavailable(name, firstLine(err));
           }
         },
         async discard(changeId) {
           const h = await ready();
           await h.pool.query(`DELETE FROM cms_changes WHERE ${where}id = $${n + 1} AND status = 'pending'`, [...siteArgs, changeId]);
+          h.owner.mine.delete(changeId);
         },
         async entries() {
-          const h = await ready();
+          const h = await readable();
           const rows = await h.pool.query<Row>(`SELECT ${COLUMNS} FROM cms_changes ${site ? 'WHERE site = $1' : ''} ORDER BY seq`, siteArgs);
           return rows.rows.map(parse);
         },
         async *latest() {
-          const h = await ready();
+          const h = await readable();
           let before = '9223372036854775807';
           for (;;) {
             const rows = (
@@ -278,7 +240,7 @@ export function pgChangeStore(url: string) {
           }
         },
         async byRun(runId) {
-          const h = await ready();
+          const h = await readable();
           const rows = await h.pool.query<Row>(
             `SELECT ${COLUMNS} FROM cms_changes WHERE run = $1 ${site ? 'AND site = $2' : ''} ORDER BY seq`,
             [runId, ...siteArgs],
@@ -290,11 +252,11 @@ export function pgChangeStore(url: string) {
       return view;
     },
     async runSites(runId: string): Promise<string[]> {
-      const h = await ready();
+      const h = await readable();
       return (await h.pool.query<{ site: string }>('SELECT DISTINCT site FROM cms_changes WHERE run = $1', [runId])).rows.map((r) => r.site);
     },
     async count(site?: string): Promise<number> {
-      const h = await ready();
+      const h = await readable();
       const out = await h.pool.query<{ n: string }>(`SELECT count(*) AS n FROM cms_changes ${site ? 'WHERE site = $1' : ''}`, site ? [site] : []);
       return Number(out.rows[0]?.n ?? 0);
     },
@@ -304,10 +266,7 @@ export function pgChangeStore(url: string) {
       handles.delete(url);
       const h = await known?.catch(() => undefined);
       if (!h) return;
-      const owner = h.ownerClient;
-      h.owner = undefined;
-      h.ownerClient = undefined;
-      await owner?.end().catch(() => {});
+      await releaseOwner(h.owner);
       await h.pool.end().catch(() => {});
     },
     /** Deletes entries older than the age, then the oldest until the entries take at most the size. */

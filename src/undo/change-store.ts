@@ -1,10 +1,14 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ChangeEntry, ChangeJournal } from '../tools/journal-port.js';
 import { ToolError } from '../tools/tool-error.js';
-import { importJsonl, legacyJournalFor } from './change-store-legacy.js';
+import { DAMAGED_HINT, damagedHeader, sameFiles, type StoreFiles, storeFileFor, storeFiles } from './change-store-files.js';
+import { importJsonl, legacyJournalFor, legacyJournalsOf, notYetImported } from './change-store-legacy.js';
+import { entryGone, firstLine, forReading, journalUnavailable, type PruneRule, retention } from './change-store-shared.js';
 import { loadSqlite, type SqliteDatabase, type SqliteValue } from './sqlite.js';
+
+export { journalUnavailable, pendingHere, type PruneRule, stillRunning, storeFailure } from './change-store-shared.js';
+export { storeFileFor } from './change-store-files.js';
 
 /**
  * The change store (issue #47): one SQLite database (`node:sqlite`, WAL) holding every site's
@@ -16,6 +20,11 @@ import { loadSqlite, type SqliteDatabase, type SqliteValue } from './sqlite.js';
  * A journal (tools/journal-port.ts) is a view of the store for one site (`forSite`); the view a
  * context uses is bound to that context's site by createContext, so one store shared by many
  * sites (a fleet, a network, `--journal FILE` for all) never hands one site's change to another.
+ *
+ * Its files are checked before every use (issue #59): a database or `-wal`/`-shm` deleted or
+ * replaced while this process held them is noticed (change-store-files.ts) and opened anew, and
+ * each commit is checkpointed into the database file, so what this process answered ok for is
+ * in the file every other process reads, also when its `-wal` is deleted afterwards.
  */
 
 const SCHEMA = `
@@ -42,60 +51,34 @@ CREATE TABLE IF NOT EXISTS imports (file TEXT PRIMARY KEY, site TEXT NOT NULL, b
 /** Rows a newest-first read takes at a time (a page of the index, not the history). */
 const PAGE = 200;
 
-/** The store cannot be written: the write it was to record is not made (issue #47). */
-export function journalUnavailable(file: string, cause: string): ToolError {
-  return new ToolError(
-    'journal_unavailable',
-    `The change journal ${file} cannot be written (${cause}), so this write was not made: it could not be undone.`,
-    {
-      hint: 'Fix the cause (disk space, permissions, the path), or choose another journal with --journal FILE / CMS_JOURNAL=FILE; --journal off (CMS_JOURNAL=off) writes without undo.',
-    },
-  );
-}
-
 interface Handle {
   db: SqliteDatabase;
-  ino: number;
+  /** The files this connection opened: another at the path means they were deleted or replaced. */
+  files: StoreFiles;
   appends: number;
 }
 
 const handles = new Map<string, Promise<Handle>>();
 
-const SQLITE_MAGIC = 'SQLite format 3\0';
-
-/** The database a journal path names: the path itself, or `<path>.db` beside a JSON Lines journal of before #47. */
-export function storeFileFor(file: string): { db: string; legacy?: string } {
-  let head = '';
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      const buf = Buffer.alloc(16);
-      head = buf.subarray(0, readSync(fd, buf, 0, 16, 0)).toString('latin1');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return { db: file };
-  }
-  if (head === '' || head === SQLITE_MAGIC) return { db: file };
-  return { db: `${file}.db`, legacy: file };
-}
-
+/** This process's connection to the store at `file`, opened anew when its files are no longer the ones at the path. */
 async function open(file: string): Promise<Handle> {
   const known = handles.get(file);
   if (known) {
     const handle = await known.catch(() => undefined);
-    // The same file still (a test or a person may remove it): else open it anew.
-    if (handle && inode(file) === handle.ino) return handle;
-    handles.delete(file);
-    try {
-      handle?.db.close();
-    } catch {
-      // already closed
+    if (handle && sameFiles(file, handle.files)) {
+      const damaged = damagedHeader(file);
+      if (damaged) throw journalUnavailable(file, damaged, DAMAGED_HINT);
+      return handle;
     }
+    // Deleted or replaced (a person, a clean-up script): what this connection writes no other
+    // process would read. Every commit of it is in the database file already (write()), so
+    // closing it loses nothing; it is closed first, as SQLite shares a file's -shm in a process.
+    drop(file, known, handle);
   }
   const opening = (async () => {
     const { DatabaseSync } = await loadSqlite();
+    const damaged = damagedHeader(file);
+    if (damaged) throw journalUnavailable(file, damaged, DAMAGED_HINT);
     try {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       // Created empty and private first: SQLite makes its -wal and -shm files with the same mode.
@@ -105,7 +88,7 @@ async function open(file: string): Promise<Handle> {
       // auto_vacuum first: it takes effect only before the database's first table.
       db.exec('PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
       db.exec(`BEGIN IMMEDIATE; ${SCHEMA} PRAGMA user_version = 1; COMMIT;`);
-      return { db, ino: inode(file) ?? -1, appends: 0 };
+      return { db, files: storeFiles(file), appends: 0 };
     } catch (err) {
       if (err instanceof ToolError) throw err;
       throw journalUnavailable(file, firstLine(err));
@@ -116,11 +99,12 @@ async function open(file: string): Promise<Handle> {
   return opening;
 }
 
-function inode(file: string): number | undefined {
+function drop(file: string, known: Promise<Handle> | undefined, handle: Handle | undefined): void {
+  if (handles.get(file) === known) handles.delete(file);
   try {
-    return statSync(file).ino;
+    handle?.db.close();
   } catch {
-    return undefined;
+    // already closed
   }
 }
 
@@ -141,24 +125,48 @@ function tighten(file: string): void {
   }
 }
 
-function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-}
+const REPLACED = 'its files were deleted or replaced while this process had them open';
 
-/** Runs `work` in one write transaction (BEGIN IMMEDIATE: the busy timeout waits for other writers). */
-function transaction<T>(db: SqliteDatabase, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const out = work();
-    db.exec('COMMIT');
-    return out;
-  } catch (err) {
+/**
+ * Runs `work` in one write transaction on the store as it is at its path (BEGIN IMMEDIATE: the
+ * busy timeout waits for other writers). Files replaced while the lock was awaited: rolled back
+ * and run again on a new connection; replaced under the commit itself: an error, as the entry
+ * may be where no other process reads. Every commit is then checkpointed into the database file
+ * (PASSIVE: it never waits; a reader holding an older snapshot leaves the rest to the next one),
+ * so an ok means the entry is in the file every process reads, whatever happens to the -wal
+ * afterwards, and a connection whose -wal was deleted holds nothing that closing it would
+ * copy over another process's pages (issue #59.5). It costs two fsyncs a commit.
+ */
+async function write<T>(file: string, work: (db: SqliteDatabase) => T): Promise<{ out: T; handle: Handle }> {
+  for (let attempt = 0; ; attempt++) {
+    const handle = await open(file);
+    const { db } = handle;
+    db.exec('BEGIN IMMEDIATE');
+    let out: T;
     try {
-      db.exec('ROLLBACK');
-    } catch {
-      // the transaction is already gone
+      out = work(db);
+      if (!sameFiles(file, handle.files)) throw new Error(REPLACED);
+      db.exec('COMMIT');
+    } catch (err) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // the transaction is already gone
+      }
+      // The next open() sees the files replaced and opens them anew.
+      if (attempt === 0 && (err as Error).message === REPLACED) continue;
+      throw err;
     }
-    throw err;
+    if (!sameFiles(file, handle.files)) {
+      drop(file, handles.get(file), handle);
+      throw new Error(`${REPLACED}: this entry may not be in it`);
+    }
+    try {
+      db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    } catch {
+      // the next commit checkpoints it
+    }
+    return { out, handle };
   }
 }
 
@@ -179,13 +187,6 @@ function row(entry: ChangeEntry, site: string): SqliteValue[] {
 
 const parse = (r: Record<string, SqliteValue>): ChangeEntry => JSON.parse(String(r.doc)) as ChangeEntry;
 
-/** Settings for the automatic retention (docs/undo.md). */
-function retention(): { maxBytes: number; keepMs: number } {
-  const mb = Number(process.env.CMS_JOURNAL_MAX_MB ?? 100);
-  const days = Number(process.env.CMS_JOURNAL_KEEP_DAYS ?? 90);
-  return { maxBytes: Number.isFinite(mb) ? mb * 1e6 : 100e6, keepMs: (Number.isFinite(days) ? days : 90) * 86_400_000 };
-}
-
 /** Bytes the store takes (pages in use, not the free ones). */
 function usedBytes(db: SqliteDatabase): number {
   const size = Number(db.prepare('PRAGMA page_size').get()?.page_size ?? 4096);
@@ -195,40 +196,42 @@ function usedBytes(db: SqliteDatabase): number {
 }
 
 /** Past CMS_JOURNAL_MAX_MB, entries older than CMS_JOURNAL_KEEP_DAYS go: inside a transaction, never a rename. */
-function autoRetain(db: SqliteDatabase): void {
+async function autoRetain(file: string, db: SqliteDatabase): Promise<void> {
   const { maxBytes, keepMs } = retention();
   if (maxBytes <= 0 || usedBytes(db) <= maxBytes) return;
   const cutoff = new Date(Date.now() - keepMs).toISOString();
-  transaction(db, () => db.prepare('DELETE FROM changes WHERE at < ?').run(cutoff));
-  db.exec('PRAGMA incremental_vacuum');
+  const { handle } = await write(file, (d) => d.prepare('DELETE FROM changes WHERE at < ?').run(cutoff));
+  handle.db.exec('PRAGMA incremental_vacuum');
 }
 
-export interface PruneRule {
-  olderThanMs?: number;
-  maxBytes?: number;
-}
+const INSERT = 'INTO changes (id, site, user_id, login, run, tool, status, undoes, at, doc) VALUES (?,?,?,?,?,?,?,?,?,?)';
 
 /**
  * The change store at `file` (a SQLite database; a JSON Lines journal of before #47 is imported
- * into `<file>.db` beside it and kept as it is). Its `journal()` reads every site (the operator's
- * view: `cms-admin changes`); `forSite()` is what a context uses.
+ * into `<file>.db` beside it and kept as it is; a file that is neither is refused, naming it).
+ * Its `journal()` reads every site (the operator's view: `cms-admin changes`, old journals not
+ * imported yet included); `forSite()` is what a context uses.
  */
 export function changeStore(file: string) {
-  const { db: dbFile, legacy } = storeFileFor(file);
+  const { db: dbFile, legacy, damaged } = storeFileFor(file);
   const handle = async (site?: string): Promise<Handle> => {
+    if (damaged) throw journalUnavailable(dbFile, damaged, DAMAGED_HINT);
     const h = await open(dbFile);
-    if (legacy && site) importOnce(h.db, legacy, site);
+    if (legacy && site) await importOnce(dbFile, h.db, legacy, site);
     return h;
   };
+  /** Old journals a view of every site shows before they are imported (#59.11). */
+  const olderOf = (db: SqliteDatabase) => notYetImported(db, legacyJournalsOf(dbFile, legacy));
   return {
     file: dbFile,
     /** A view for one site (site-key.ts), or of every site when none is given. */
     journal(site?: string, legacyFile?: string): ChangeJournal {
       const ready = async () => {
         const h = await handle(site);
-        if (site && legacyFile) importOnce(h.db, legacyFile, site);
+        if (site && legacyFile) await importOnce(dbFile, h.db, legacyFile, site);
         return h;
       };
+      const readable = () => ready().catch((err: unknown) => Promise.reject(forReading(err)));
       const where = site ? 'site = ? AND ' : '';
       const siteArgs: SqliteValue[] = site ? [site] : [];
       const view: ChangeJournal = {
@@ -236,74 +239,69 @@ export function changeStore(file: string) {
         ...(site ? { site } : {}),
         forSite: (other) => changeStore(file).journal(other, legacyJournalFor(dbFile, other)),
         async append(entry) {
-          const h = await ready().catch(unavailable(dbFile));
-          const { db } = h;
+          await ready().catch(unavailable(dbFile));
           const at = entry.site ?? site;
           if (!at) throw new Error('a change entry without its site (the journal view has none)');
           if (site && at !== site) throw new Error(`a change on ${at} written to the journal view of ${site}`);
+          let h: Handle;
           try {
-            transaction(db, () =>
-              db
-                .prepare(
-                  'INSERT INTO changes (id, site, user_id, login, run, tool, status, undoes, at, doc) VALUES (?,?,?,?,?,?,?,?,?,?)',
-                )
-                .run(...row(entry, at)),
-            );
+            ({ handle: h } = await write(dbFile, (db) => db.prepare(`INSERT ${INSERT}`).run(...row(entry, at))));
           } catch (err) {
-            throw journalUnavailable(dbFile, firstLine(err));
+            throw err instanceof ToolError ? err : journalUnavailable(dbFile, firstLine(err));
           }
           // Retention is checked now and then, not on every append (three cheap PRAGMAs).
           if (h.appends++ % 64 === 0) {
-            try {
-              autoRetain(db);
-            } catch (err) {
-              process.stderr.write(`cms-admin: the change journal ${dbFile} could not be pruned: ${firstLine(err)}\n`);
-            }
+            await autoRetain(dbFile, h.db).catch((err: unknown) =>
+              process.stderr.write(`cms-admin: the change journal ${dbFile} could not be pruned: ${firstLine(err)}\n`),
+            );
           }
         },
         async update(entry) {
-          const { db } = await ready().catch(unavailable(dbFile));
+          await ready().catch(unavailable(dbFile));
           const at = entry.site ?? site;
           if (!at) throw new Error('a change entry without its site');
           try {
             // The same columns as an insert (row()), found by id and site.
             const [id, key, ...columns] = row(entry, at);
-            const out = transaction(db, () =>
+            const { out } = await write(dbFile, (db) =>
               db
                 .prepare('UPDATE changes SET user_id = ?, login = ?, run = ?, tool = ?, status = ?, undoes = ?, at = ?, doc = ? WHERE id = ? AND site = ?')
                 .run(...columns, id as SqliteValue, key as SqliteValue),
             );
-            if (Number(out.changes) !== 1) throw new Error(`change ${entry.change_id} is not in the journal`);
+            if (Number(out.changes) !== 1) throw entryGone(dbFile, entry.change_id);
           } catch (err) {
-            throw journalUnavailable(dbFile, firstLine(err));
+            throw err instanceof ToolError ? err : journalUnavailable(dbFile, firstLine(err));
           }
         },
         async discard(changeId: string) {
-          const { db } = await ready().catch(unavailable(dbFile));
-          transaction(db, () =>
+          await ready().catch(unavailable(dbFile));
+          await write(dbFile, (db) =>
             db.prepare(`DELETE FROM changes WHERE ${where}id = ? AND status = 'pending'`).run(...siteArgs, changeId),
           );
         },
         async entries() {
-          const { db } = await ready();
-          return db
+          const { db } = await readable();
+          const rows = db
             .prepare(`SELECT doc FROM changes ${site ? 'WHERE site = ?' : ''} ORDER BY seq`)
             .all(...siteArgs)
             .map(parse);
+          return site ? rows : [...olderOf(db), ...rows];
         },
         async *latest() {
-          const { db } = await ready();
+          const { db } = await readable();
+          const older = site ? [] : olderOf(db);
           const page = db.prepare(`SELECT seq, doc FROM changes WHERE ${where}seq < ? ORDER BY seq DESC LIMIT ${PAGE}`);
           let before: SqliteValue = Number.MAX_SAFE_INTEGER;
           for (;;) {
             const rows = page.all(...siteArgs, before);
             for (const r of rows) yield parse(r);
-            if (rows.length < PAGE) return;
+            if (rows.length < PAGE) break;
             before = (rows.at(-1) as Record<string, SqliteValue>).seq as SqliteValue;
           }
+          yield* older.reverse();
         },
         async byRun(runId) {
-          const { db } = await ready();
+          const { db } = await readable();
           return db
             .prepare(`SELECT doc FROM changes WHERE run = ? ${site ? 'AND site = ?' : ''} ORDER BY seq`)
             .all(runId, ...siteArgs)
@@ -314,18 +312,16 @@ export function changeStore(file: string) {
     },
     /** The sites that have entries of a run (a site killed mid-run included). */
     async runSites(runId: string): Promise<string[]> {
-      const { db } = await handle();
+      const { db } = await handle().catch((err: unknown) => Promise.reject(forReading(err)));
       return db
         .prepare('SELECT DISTINCT site FROM changes WHERE run = ?')
         .all(runId)
         .map((r) => String(r.site));
     },
     async count(site?: string): Promise<number> {
-      const { db } = await handle();
-      return Number(
-        db.prepare(`SELECT count(*) AS n FROM changes ${site ? 'WHERE site = ?' : ''}`).get(...(site ? [site] : []))
-          ?.n ?? 0,
-      );
+      const { db } = await handle().catch((err: unknown) => Promise.reject(forReading(err)));
+      const stored = Number(db.prepare(`SELECT count(*) AS n FROM changes ${site ? 'WHERE site = ?' : ''}`).get(...(site ? [site] : []))?.n ?? 0);
+      return site ? stored : stored + olderOf(db).length;
     },
     /** Closes this process's connection to the store (it opens again on the next use). */
     async close(): Promise<void> {
@@ -336,22 +332,22 @@ export function changeStore(file: string) {
     },
     /** Deletes entries older than the age, then the oldest until the store is at most the size. */
     async prune(rule: PruneRule): Promise<{ removed: number; kept: number }> {
-      const { db } = await handle();
+      let { db } = await handle();
       let removed = 0;
       if (rule.olderThanMs !== undefined) {
         const cutoff = new Date(Date.now() - rule.olderThanMs).toISOString();
-        removed += Number(transaction(db, () => db.prepare('DELETE FROM changes WHERE at < ?').run(cutoff)).changes);
+        const done = await write(dbFile, (d) => d.prepare('DELETE FROM changes WHERE at < ?').run(cutoff));
+        removed += Number(done.out.changes);
+        db = done.handle.db;
       }
       if (rule.maxBytes !== undefined) {
         for (let used = usedBytes(db); used > rule.maxBytes; used = usedBytes(db)) {
           // The share of rows over the size (at least one), oldest first.
           const rows = Number(db.prepare('SELECT count(*) AS n FROM changes').get()?.n ?? 0);
           const step = Math.max(1, Math.ceil((rows * (used - rule.maxBytes)) / used));
-          const gone = Number(
-            transaction(db, () =>
-              db.prepare('DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ?)').run(step),
-            ).changes,
-          );
+          const done = await write(dbFile, (d) => d.prepare('DELETE FROM changes WHERE seq IN (SELECT seq FROM changes ORDER BY seq LIMIT ?)').run(step));
+          db = done.handle.db;
+          const gone = Number(done.out.changes);
           if (!gone) break;
           removed += gone;
           db.exec('PRAGMA incremental_vacuum');
@@ -373,37 +369,15 @@ function unavailable(file: string) {
 }
 
 /** Imports a JSON Lines journal of before #47 into the store for `site`, once per size it had. */
-function importOnce(db: SqliteDatabase, file: string, site: string): void {
+async function importOnce(dbFile: string, db: SqliteDatabase, file: string, site: string): Promise<void> {
   if (!existsSync(file)) return;
   const bytes = statSync(file).size;
   const seen = db.prepare('SELECT bytes FROM imports WHERE file = ?').get(file);
   if (seen && Number(seen.bytes) === bytes) return;
   const entries = importJsonl(file);
-  transaction(db, () => {
-    const insert = db.prepare(
-      'INSERT OR IGNORE INTO changes (id, site, user_id, login, run, tool, status, undoes, at, doc) VALUES (?,?,?,?,?,?,?,?,?,?)',
-    );
+  await write(dbFile, (d) => {
+    const insert = d.prepare(`INSERT OR IGNORE ${INSERT}`);
     for (const entry of entries) insert.run(...row(entry, site));
-    db.prepare('INSERT OR REPLACE INTO imports (file, site, bytes, at) VALUES (?,?,?,?)').run(
-      file,
-      site,
-      bytes,
-      new Date().toISOString(),
-    );
+    d.prepare('INSERT OR REPLACE INTO imports (file, site, bytes, at) VALUES (?,?,?,?)').run(file, site, bytes, new Date().toISOString());
   });
 }
-
-/** Whether a process that wrote a pending entry is still running it (same host, alive). */
-export function stillRunning(entry: ChangeEntry): boolean {
-  if (entry.status !== 'pending' || !entry.pid) return false;
-  if (entry.host && entry.host !== hostname()) return true;
-  try {
-    process.kill(entry.pid, 0);
-    return entry.pid !== process.pid || pendingHere.has(entry.change_id);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Intents this process has open (a pending entry of ours not in here was left by a call that died). */
-export const pendingHere = new Set<string>();

@@ -4,7 +4,7 @@ import { summarizeValue } from '../summary.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { hostname } from 'node:os';
 import { ToolError } from '../tools/tool-error.js';
-import { journalUnavailable, pendingHere } from './change-store.js';
+import { journalUnavailable, pendingHere, storeFailure } from './change-store.js';
 import { type ChangeEntry, newChangeId, withUserId } from './journal.js';
 import { siteKey } from './site-key.js';
 import { postChangesOf } from './restore-post-changes.js';
@@ -233,8 +233,13 @@ export async function beginChange(
       await journal?.update?.(redactSecrets({ ...entry, status: 'done' as const }, [...allSecrets, ...secrets]));
       return cannotUndo ? { cannotUndo } : {};
     } catch (err) {
-      // The intent stays (pending): `changes` shows it incomplete and undo reconciles it.
-      const why = `This change's journal entry could not be completed, so it stays marked incomplete (undo reads the site to take it back): ${firstLine(err)}`;
+      // The write was made. Its intent stays (pending: undo reconciles it), unless the store went (#59.7).
+      const { cause, gone } = storeFailure(err);
+      // A failed call may still have changed part (its summary says so): never "was made" of it.
+      const made = failure ? 'This write failed after changing part of what it asked' : 'This write was made';
+      const why = gone
+        ? `${made}, but its journal entry is gone (${cause}), so this change cannot be undone`
+        : `${made}, but its journal entry could not be completed (${cause}): it stays in ${journal?.path ?? 'the journal'} marked incomplete, and undo reads the site to take it back`;
       process.stderr.write(`cms-admin: ${why}\n`);
       return { journalFailed: why };
     }
@@ -272,7 +277,7 @@ export async function appendEntry(
     await context.journal.append(redactSecrets(sited, [...(context.secrets ?? []), ...secrets]));
     return undefined;
   } catch (err) {
-    const why = `This change is not in the change journal, so it cannot be undone: ${firstLine(err)}`;
+    const why = `This change is not in the change journal, so it cannot be undone: ${storeFailure(err).cause}`;
     process.stderr.write(`cms-admin: ${why}\n`);
     return why;
   }

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { recordSecret } from '../helpers/output-log.js';
 import { unique, wp } from '../helpers/site.js';
-import { fileJournal } from '../../src/undo/journal.js';
+import { fileJournal, newChangeId } from '../../src/undo/journal.js';
 import { changeStore } from '../../src/undo/change-store.js';
 
 /**
@@ -120,5 +120,33 @@ describe('a reused login (#33.6)', () => {
     const dry = await runCli(['undo', entry.change_id, '--dry-run'], { env: reused.env });
     expect(dry.stderr).toContain('change_not_found');
     expect(await tagExists(made.result.id)).toBe(true);
+  });
+});
+
+describe('history after an upgrade, and its export (#59.11, #58.6)', () => {
+  it('`changes --journal old.jsonl` lists the old journal before any site command imported it', { timeout: 120_000 }, async () => {
+    const old = path.join(mkdtempSync(path.join(tmpdir(), 'journal-old-')), 'old.jsonl');
+    const line = (summary: string) =>
+      JSON.stringify({ change_id: newChangeId(), at: new Date().toISOString(), user: 'admin', tool: 'create-tag', params: { name: summary }, summary, reversible: true, before: {}, after: {} });
+    writeFileSync(old, `${line('created tag 501 (Upgrade one)')}\n${line('created tag 502 (Upgrade two)')}\n`);
+    const listed = await runCli(['changes', '--journal', old]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('Upgrade one');
+    expect(listed.stdout).toContain('Upgrade two');
+    expect(listed.stdout).toContain(`2 of 2 changes in ${old}.db`);
+  });
+
+  it('`changes --export FILE` onto an existing 0644 file leaves it 0600, as it says', { timeout: 120_000 }, async () => {
+    const d = mkdtempSync(path.join(tmpdir(), 'journal-export-'));
+    const journal = path.join(d, 'changes.db');
+    await createTag(unique('Export me'), { CMS_JOURNAL: journal });
+    const out = path.join(d, 'export.jsonl');
+    writeFileSync(out, 'old contents\n');
+    chmodSync(out, 0o644);
+    const run = await runCli(['changes', '--journal', journal, '--export', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('mode 0600');
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out, 'utf8')).toContain('Export me');
   });
 });

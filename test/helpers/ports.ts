@@ -33,14 +33,22 @@ export function readmePorts(env: NodeJS.ProcessEnv = process.env): { a: number; 
 
 /**
  * Fixed ports of single files: test/sandbox's throwaway instance, the OAuth restart on one
- * address, the PostgreSQL clusters of mcp-postgres, mcp-postgres-changes and mcp-postgres-signin
- * (three files that may run at once, each its own cluster).
+ * address, the PostgreSQL clusters of mcp-postgres, mcp-postgres-changes, mcp-postgres-signin and
+ * postgres-restart (four files that may run at once, each its own cluster).
  */
-export function fixedPorts(env: NodeJS.ProcessEnv = process.env): { downTest: number; oauthRestart: number; postgres: number; postgresChanges: number; postgresSignIn: number } {
+export function fixedPorts(env: NodeJS.ProcessEnv = process.env): {
+  downTest: number;
+  oauthRestart: number;
+  postgres: number;
+  postgresChanges: number;
+  postgresSignIn: number;
+  postgresRestart: number;
+} {
   return {
     postgres: basePort(env) + 85,
     postgresChanges: basePort(env) + 86,
     postgresSignIn: basePort(env) + 87,
+    postgresRestart: basePort(env) + 88,
     downTest: env.CMS_DOWNTEST_PORT ? Number(env.CMS_DOWNTEST_PORT) : basePort(env) + 80,
     oauthRestart: basePort(env) + 56,
   };
@@ -56,6 +64,6 @@ export function allPorts(workers: number, wp: string, env: NodeJS.ProcessEnv = p
   }
   const readme = readmePorts(env);
   const fixed = fixedPorts(env);
-  out.push(readme.a, readme.b, fixed.downTest, fixed.oauthRestart, fixed.postgres, fixed.postgresChanges, fixed.postgresSignIn);
+  out.push(readme.a, readme.b, fixed.downTest, fixed.oauthRestart, fixed.postgres, fixed.postgresChanges, fixed.postgresSignIn, fixed.postgresRestart);
   return out;
 }

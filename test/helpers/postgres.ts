@@ -13,7 +13,7 @@ const run = promisify(execFile);
  * pg_ctl and stopped (and removed) by `stop()`, like the WordPress sandbox. As root it runs as
  * the `postgres` user the package made (PostgreSQL refuses to run as root).
  */
-export async function startPostgres(options: { port?: number } = {}): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startPostgres(options: { port?: number } = {}): Promise<{ url: string; restart(): Promise<void>; stop(): Promise<void> }> {
   const bin = process.env.CMS_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
   if (!existsSync(path.join(bin, 'pg_ctl'))) throw new Error(`no PostgreSQL at ${bin}: apt-get install postgresql-15 (or set CMS_TEST_PG_BIN)`);
   const root = userInfo().uid === 0;
@@ -30,12 +30,18 @@ export async function startPostgres(options: { port?: number } = {}): Promise<{ 
   const as = (cmd: string, args: string[]) =>
     root ? run('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { cwd: dir }) : run(path.join(bin, cmd), args, { cwd: dir });
   await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  await as('pg_ctl', [
-    '-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start',
-  ]);
+  const ctl = (action: string, ...more: string[]) =>
+    as('pg_ctl', [
+      '-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60', ...more,
+      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, action,
+    ]);
+  await ctl('start');
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    /** Stops the server (every session ends, as in a crash of the database host) and starts it again. */
+    async restart() {
+      await ctl('restart', '-m', 'fast');
+    },
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => {});
       rmSync(dir, { recursive: true, force: true });

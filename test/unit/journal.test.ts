@@ -148,10 +148,14 @@ describe('change store: sites, accounts, intents, retention, import (#33, #47)',
   });
 
   it('prune deletes by age and by size inside the database; the rest stays whole', async () => {
-    const file = path.join(dir(), 'p.db');
-    const j = fileJournal(file).forSite!(siteKey(A));
-    await j.append(entry({ at: '2020-01-01T00:00:00.000Z', summary: 'old' }));
-    for (let i = 0; i < 300; i++) await j.append(entry({ summary: `new${i}`, before: { pad: 'x'.repeat(2000) } }));
+    // Built in one transaction (an old journal's import), not 301 checkpointed appends.
+    const old = path.join(dir(), 'p.jsonl');
+    const rows = [entry({ at: '2020-01-01T00:00:00.000Z', summary: 'old' })];
+    for (let i = 0; i < 300; i++) rows.push(entry({ summary: `new${i}`, before: { pad: 'x'.repeat(2000) } }));
+    writeFileSync(old, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const j = fileJournal(old).forSite!(siteKey(A));
+    expect(await j.entries()).toHaveLength(301);
+    const file = `${old}.db`;
     const store = changeStore(file);
     expect(await store.prune({ olderThanMs: 90 * 86_400_000 })).toMatchObject({ removed: 1, kept: 300 });
     const done = await store.prune({ maxBytes: 600_000 });
@@ -177,12 +181,14 @@ describe('change store: sites, accounts, intents, retention, import (#33, #47)',
     expect(await fileJournal(old).forSite!(siteKey(A)).entries()).toHaveLength(2);
   });
 
-  it('4 processes × 1,000 appends with retention forced on: every entry kept (finding 7)', async () => {
+  // Each commit is checkpointed into the database file (#59.5: two fsyncs), so this takes seconds.
+  it('4 processes × 1,000 appends with retention forced on: every entry kept (finding 7)', { timeout: 120_000 }, async () => {
     const file = path.join(dir(), 'c.db');
+    const appends = 1000;
     const script = `
       const { fileJournal } = await import(${JSON.stringify(path.resolve('src/undo/journal.ts'))});
       const j = fileJournal(process.argv[1]).forSite('http://127.0.0.1:1');
-      for (let i = 0; i < 1000; i++)
+      for (let i = 0; i < ${appends}; i++)
         await j.append({ change_id: 'p' + process.pid + '-' + i, at: new Date().toISOString(), tool: 't', params: {}, summary: 's', reversible: true, before: {}, after: {} });
     `;
     const env = { ...process.env, CMS_JOURNAL_MAX_MB: '0.01', CMS_JOURNAL_KEEP_DAYS: '90' };
@@ -192,6 +198,6 @@ describe('change store: sites, accounts, intents, retention, import (#33, #47)',
         child.on('exit', (code) => resolve(code ?? 1));
       });
     expect(await Promise.all([run(), run(), run(), run()])).toEqual([0, 0, 0, 0]);
-    expect(await changeStore(file).count()).toBe(4000);
+    expect(await changeStore(file).count()).toBe(4 * appends);
   });
 });

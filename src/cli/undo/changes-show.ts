@@ -1,5 +1,6 @@
 import { renderTable } from '../render/table.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { tightenExisting } from '../../audit.js';
 import { type PruneRule, stillRunning } from '../../undo/change-store.js';
 import { type ChangeEntry, type ChangeJournal, storeAt } from '../../undo/journal.js';
 import { isDamaged } from '../../undo/journal-file.js';
@@ -95,6 +96,13 @@ function table(shown: ChangeEntry[], undone: UndoneIndex, sites: boolean): strin
 /** Every entry (of the site, or all) as JSON Lines in a private file, oldest first. */
 async function exportTo(out: string, journal: ChangeJournal): Promise<number> {
   const entries = await journal.entries();
+  // An existing file keeps its mode when written: made 0600 first, or refused (#58.6).
+  try {
+    tightenExisting(out, { what: 'The export file', why: 'It names users and emails', option: '--export' });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message} Nothing was exported.\n`);
+    return 1;
+  }
   const fd = openSync(out, 'w', 0o600);
   try {
     for (const entry of entries) writeSync(fd, `${JSON.stringify(entry)}\n`);
