@@ -42,6 +42,7 @@ require_once __DIR__ . '/includes/roles-editor.php';
 require_once __DIR__ . '/includes/term-cleanup.php';
 require_once __DIR__ . '/includes/new-user-email.php';
 require_once __DIR__ . '/includes/account-lookup.php';
+require_once __DIR__ . '/includes/abilities-dry-run.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

@@ -1,5 +1,6 @@
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
+import { ABILITIES_ABSENT } from '../tools/abilities/abilities-api.js';
 import { type ToolFilter, selectTools } from './select.js';
 import { resolveToolsets, TOOLSET_NAMES, TOOLSET_OF, TOOLSETS, type ToolsetName } from './toolsets.js';
 
@@ -123,7 +124,9 @@ export function enableToolset(
         ? ' (not a multisite network, or not a super admin)'
         : toolset === 'fleet'
           ? ' (one site)'
-          : '';
+          : toolset === 'abilities'
+            ? ` (${ABILITIES_ABSENT})`
+            : '';
     return {
       ok: false,
       error: {
