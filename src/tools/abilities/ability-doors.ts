@@ -61,7 +61,7 @@ export function abilityDoor(ability: Ability): AnyToolDefinition {
     return schema === undefined ? undefined : wrapped ? own.input : own;
   };
   const annotations = safetyOf(ability.annotations);
-  const shape = Object.fromEntries(keys.map((key) => [key, z.unknown()]));
+  const shape = Object.fromEntries(keys.map((key) => [key, z.unknown().optional()]));
   const object = params.additionalProperties === false ? z.strictObject(shape) : z.looseObject(shape);
   const label = oneLine(ability.label, 80);
   // The model's params: the ability's own, and a write's dry_run (defineTool adds it to the zod schema).

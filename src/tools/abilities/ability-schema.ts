@@ -2,46 +2,30 @@ import type { Ability, JsonSchema } from './abilities-api.js';
 import { clientSchema } from './ability-input.js';
 
 /**
- * An ability's input schema in the model's terms (describe-ability, and the params of an ability
- * made a tool of its own): the keywords tool-calling providers take, draft-04's boolean
- * `exclusiveMinimum` as a number, `oneOf` as `anyOf`. The input is still checked against the
- * site's whole schema (ability-input.ts); this is only what the model reads.
+ * An ability's input schema in the model's terms (describe-ability), and, without its bounds, as
+ * the params of an ability made a tool of its own: the keywords tool-calling providers take,
+ * draft-04's boolean `exclusiveMinimum` as a number, `oneOf` as `anyOf`. The input is still checked
+ * against the site's whole schema (ability-input.ts); this is only what the model reads.
  */
-const KEPT = new Set([
-  'type',
-  'description',
-  'title',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'enum',
-  'const',
-  'anyOf',
-  'format',
-  'pattern',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'default',
-]);
+const KEPT = new Set(['type', 'description', 'title', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'anyOf', 'format', 'pattern', 'minItems', 'maxItems', 'default']);
+/**
+ * Bounds: describe-ability shows them; a tool's params leave them out, as our own tools do
+ * (tools/schema.ts typeOnly): Anthropic's strict tools and Gemini refuse some, and they cost tokens
+ * on every request. They are checked all the same.
+ */
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'uniqueItems']);
 
-export function modelSchema(schema: JsonSchema): JsonSchema {
-  return tidy(clientSchema(schema));
+export function modelSchema(schema: JsonSchema, options: { bounds?: boolean } = { bounds: true }): JsonSchema {
+  return tidy(clientSchema(schema), options.bounds !== false);
 }
 
-function tidy(schema: JsonSchema): JsonSchema {
+function tidy(schema: JsonSchema, bounds: boolean): JsonSchema {
   const out: JsonSchema = {};
+  const sub = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? tidy(value as JsonSchema, bounds) : value);
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'oneOf' && Array.isArray(value) && !schema.anyOf) out.anyOf = value.map(sub);
-    else if (KEPT.has(key)) out[key] = value;
+    else if (key === 'const' && !schema.enum) out.enum = [value];
+    else if (KEPT.has(key) || (bounds && BOUNDS.has(key))) out[key] = value;
   }
   // draft-04: `exclusiveMinimum: true` qualifies `minimum`; later drafts give the bound itself.
   for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
@@ -63,7 +47,6 @@ function tidy(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-const sub = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? tidy(value as JsonSchema) : value);
 
 /** Whether the input is an object of named properties (an ability's tool then takes them as its params). */
 export function takesObject(schema: JsonSchema | undefined): schema is JsonSchema & { properties: Record<string, JsonSchema> } {
@@ -80,7 +63,7 @@ export function takesObject(schema: JsonSchema | undefined): schema is JsonSchem
  * object (WordPress's MCP adapter wraps the same way). `wrapped`: the input is the `input` param.
  */
 export function abilityParams(ability: Ability): { schema: JsonSchema; wrapped: boolean } {
-  const schema = ability.input_schema && modelSchema(ability.input_schema);
+  const schema = ability.input_schema && modelSchema(ability.input_schema, { bounds: false });
   if (!schema) return { schema: { type: 'object', properties: {}, additionalProperties: false }, wrapped: false };
   if (takesObject(schema) && !Object.hasOwn(schema.properties, 'dry_run')) {
     const { properties, required } = schema;

@@ -40,7 +40,7 @@ export async function abilityTool(ability: Ability): Promise<AnyToolDefinition> 
     schema: () =>
       z
         .strictObject({
-          input: z.unknown().transform((value) => coerceInput(value, schema)),
+          input: z.unknown().optional().transform((value) => coerceInput(value, schema)),
           dry_run: z.boolean().optional(),
         })
         .superRefine(({ input }, issues) => {

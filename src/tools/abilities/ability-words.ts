@@ -1,3 +1,4 @@
+import { maskSecretParams } from '../../redact.js';
 import type { ToolAnnotations, ToolContext } from '../define-tool.js';
 import type { Ability, AbilityAnnotations } from './abilities-api.js';
 
@@ -21,7 +22,7 @@ export const NOT_UNDOABLE =
  * words cannot add lines that look like ours).
  */
 export function oneLine(text: string, max = 300): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -36,9 +37,10 @@ export function siteOf(context: ToolContext): string {
   }
 }
 
-/** The input in plain words: `title: "Blue Teapot", status: "draft"`, nested keys dotted. */
-export function inputWords(input: unknown, max = 600): string {
-  if (input === undefined || input === null) return 'no input';
+/** The input in plain words: `title: "Blue Teapot"; status: "draft"`, nested keys dotted, secret-looking ones masked. */
+export function inputWords(raw: unknown, max = 600): string {
+  if (raw === undefined || raw === null) return 'no input';
+  const input = maskSecretParams(raw);
   const parts: string[] = [];
   const walk = (value: unknown, path: string) => {
     if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length) {
@@ -65,7 +67,7 @@ function effectWords(annotations: AbilityAnnotations): string {
  * and plainly that this toolkit neither previews nor undoes it.
  */
 export function abilityQuestion(ability: Ability, context: ToolContext, input: unknown): string {
-  const description = oneLine(ability.description, 300);
+  const description = oneLine(ability.description, 300).replace(/[.\s]+$/, '');
   return [
     `run the site's ability "${oneLine(ability.label, 80)}" (${ability.name}) on ${oneLine(siteOf(context), 120)}${description ? `: ${description}` : ''}.`,
     `With ${inputWords(input)}.`,
