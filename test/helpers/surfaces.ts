@@ -97,7 +97,7 @@ export const SURFACES = {
       async call(tool, params) {
         server.clear();
         const seen = decliner();
-        const { session } = scriptedSession(server, { approver: seen.approver, filter: { toolsets: ['taxonomy', 'taxonomy-cleanup', 'users', 'roles', 'accounts-bulk', 'network', 'changes'] } });
+        const { session } = scriptedSession(server, { approver: seen.approver, filter: { toolsets: ['taxonomy', 'taxonomy-cleanup', 'users', 'roles', 'accounts-bulk', 'network', 'changes', 'abilities'] } });
         let answer = '';
         server.script({ toolCalls: [{ name: tool, args: params }] }, (request) => {
           answer = JSON.stringify(lastToolResult(request));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type AnyToolDefinition, defineTool, type ToolContext } from '../define-tool.js';
 import { ToolError } from '../tool-error.js';
 import { type Ability, getAbility, hasAbilitiesApi, listAbilities } from './abilities-api.js';
-import { clientSchema, coerceInput, inputProblems, loadValidator } from './ability-input.js';
+import { clientSchema, coerceInput, inputProblems, loadValidator, zodIssue } from './ability-input.js';
 import { abilityParams } from './ability-schema.js';
 import { abilityRunOutput, abilityTool, abilityToolName } from './ability-tool.js';
 import { oneLine, safetyOf } from './ability-words.js';
@@ -74,7 +74,7 @@ export function abilityDoor(ability: Ability): AnyToolDefinition {
     schema: () =>
       object.superRefine((given, issues) => {
         for (const problem of inputProblems(schema, coerceInput(inputOf(given as Record<string, unknown>), schema))) {
-          issues.addIssue({ code: 'custom', path: wrapped ? problem.path : problem.path.slice(1), message: problem.message });
+          issues.addIssue(zodIssue(problem, wrapped ? problem.path : problem.path.slice(1)));
         }
       }),
     inputJsonSchema: { ...params, properties },

@@ -120,3 +120,9 @@ const unescapePointer = (part: string) => decodeURIComponent(part).replace(/~1/g
 function wordsOf(error: string): string {
   return error.replace(/\s+/g, ' ').replace(/^Instance /, '').replace(/\.$/, '');
 }
+
+/** A problem as a zod issue of the schema that found it (zod's "custom" kind: not an error code of ours). */
+export function zodIssue(problem: InputProblem, path = problem.path): { code: typeof ZOD_CUSTOM; path: Array<string | number>; message: string } {
+  return { code: ZOD_CUSTOM, path, message: problem.message };
+}
+const ZOD_CUSTOM = 'custom';

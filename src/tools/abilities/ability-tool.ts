@@ -3,7 +3,7 @@ import { answerBudget, enforceBudget } from '../answers/budget.js';
 import { hasCompanion } from '../companion.js';
 import { type AnyToolDefinition, defineTool, type ToolContext } from '../define-tool.js';
 import { type Ability, checkAbility, runAbilityRequest, runMethod } from './abilities-api.js';
-import { clientSchema, coerceInput, inputProblems, loadValidator } from './ability-input.js';
+import { clientSchema, coerceInput, inputProblems, loadValidator, zodIssue } from './ability-input.js';
 import { abilityQuestion, inputWords, NOT_UNDOABLE, oneLine, safetyOf } from './ability-words.js';
 
 /** What running an ability answers: its name and the site's result (MCP's structuredContent). */
@@ -44,7 +44,7 @@ export async function abilityTool(ability: Ability): Promise<AnyToolDefinition> 
           dry_run: z.boolean().optional(),
         })
         .superRefine(({ input }, issues) => {
-          for (const problem of inputProblems(schema, input)) issues.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+          for (const problem of inputProblems(schema, input)) issues.addIssue(zodIssue(problem));
         }),
     outputSchema: abilityRunOutput,
     annotations,
