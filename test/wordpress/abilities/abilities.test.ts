@@ -61,6 +61,11 @@ describe.skipIf(!wordPressAtLeast('6.9'))('WordPress abilities', () => {
     expect(described.undo).toMatch(/cannot be undone/);
     expect((await callOk('describe-ability', { name: ABILITY.remove })).method).toBe('DELETE');
     expect(await call('describe-ability', { name: 'cms-sandbox/no-such' })).toMatchObject({ ok: false, error: { code: 'ability_not_found' } });
+    // The dry run and the call refuse it alike (refusal-paths.test.ts's rule).
+    const dry = await call('run-ability', { name: 'cms-sandbox/no-such', input: {}, dry_run: true });
+    const real = await call('run-ability', { name: 'cms-sandbox/no-such', input: {} });
+    expect(dry).toEqual(real);
+    expect(real).toMatchObject({ ok: false, error: { code: 'ability_not_found', hint: expect.stringMatching(/find-abilities/) } });
   });
 
   it('a read-only ability runs without a question (over GET, its input in the query string)', async () => {
@@ -163,6 +168,15 @@ describe.skipIf(!wordPressAtLeast('6.9'))('WordPress abilities', () => {
       expect(await productExists(draft.id)).toBe(true);
     });
 
+    it('gets the same refusal, code and hint, from a dry run and from the call (refusal-paths.test.ts’s rule)', async () => {
+      const draft = await makeProduct('draft');
+      const dry = await run(editor, { name: ABILITY.purge, input: { status: 'draft' }, dry_run: true });
+      const real = await run(editor, { name: ABILITY.purge, input: { status: 'draft' } });
+      for (const outcome of [dry, real]) expect(outcome).toMatchObject({ ok: false, error: { code: 'ability_refused', hint: expect.stringMatching(/permission callback/) } });
+      expect((dry as { error: { hint: string } }).error.hint).toBe((real as { error: { hint: string } }).error.hint);
+      expect(await productExists(draft.id)).toBe(true);
+    });
+
     it('gets it from the run route too: the operator’s own call, and a site without the plugin', async () => {
       const draft = await makeProduct('draft');
       for (const context of [editor, withoutCompanion(createContext({ ...testSite(), username: editor.client.username, appPassword: secretOf(editor) }))]) {
@@ -194,6 +208,27 @@ describe.skipIf(!wordPressAtLeast('6.9'))('WordPress abilities', () => {
     const bare = await invoke({ tool: 'run-ability', params: { name: ABILITY.create, input: { title }, dry_run: true } }, withoutCompanion(createContext(testSite())));
     expect(bare).toMatchObject({ ok: true, result: { permission: expect.stringMatching(/^not checked/) } });
     expect(await productsTitled(title)).toEqual([]);
+  });
+
+  it('the change store holds the intent before the ability runs (the run held at the proxy)', async () => {
+    const proxy = await new FaultProxy(testSite().url).start();
+    try {
+      proxy.inject({ method: 'POST', path: /\/wp-abilities\/v1\/abilities\/cms-sandbox\/product-create\/run/, fault: { kind: 'hold' } });
+      const { context, journal } = storeContext({ url: proxy.url });
+      const title = unique(PREFIX);
+      const running = run(context, { name: ABILITY.create, input: { title } }, recorder(true).approver);
+      await proxy.whenHeld();
+      expect(await journal.entries()).toMatchObject([{ tool: 'cms-sandbox_product-create', status: 'pending', reversible: false }]);
+      expect(await productsTitled(title)).toEqual([]);
+      proxy.release();
+      expect(await running).toMatchObject({ ok: true });
+      const [done] = await journal.entries();
+      expect(done?.status).not.toBe('pending');
+      expect(done?.summary).toContain(title);
+      expect(await productsTitled(title)).toHaveLength(1);
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it('the audit log has a line per run that is not read-only', async () => {
