@@ -63,7 +63,7 @@ export async function abilityTool(ability: Ability): Promise<AnyToolDefinition> 
     async execute(context, { input }) {
       const result = await runAbilityRequest(context.client, ability, input);
       // Its own result, fitted to the answer budget (its longest lists cut, saying so).
-      const fitted = fit(result, answerBudget(context) - 400);
+      const fitted = withinBudget(result, answerBudget(context) - 400);
       return annotations.readOnly ? { ability: ability.name, result: fitted } : { ability: ability.name, result: fitted, undo: `cannot be undone: ${NOT_UNDOABLE}` };
     },
   }) as unknown as AnyToolDefinition;
@@ -91,7 +91,7 @@ async function dryRun(context: ToolContext, ability: Ability, input: unknown): P
   };
 }
 
-function fit(result: unknown, budget: number): unknown {
+function withinBudget(result: unknown, budget: number): unknown {
   if (Array.isArray(result)) {
     const fitted = enforceBudget({ items: result }, budget) as { items?: unknown[]; cut?: string };
     return fitted.cut ? fitted : result;
