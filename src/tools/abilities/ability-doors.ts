@@ -56,8 +56,11 @@ export function abilityDoor(ability: Ability): AnyToolDefinition {
   const schema = ability.input_schema && clientSchema(ability.input_schema);
   const { schema: params, wrapped } = abilityParams(ability);
   const keys = Object.keys(params.properties as object);
+  // Ours, not the ability's: dry_run (defineTool), and `site` unless the ability has one, which a
+  // session of several sites adds to every tool (call/fleet.ts fleetTools; its refinements see it).
+  const ours = new Set(['dry_run', ...(keys.includes('site') ? [] : ['site'])]);
   const inputOf = (given: Record<string, unknown>): unknown => {
-    const { dry_run: _dryRun, ...own } = given;
+    const own = Object.fromEntries(Object.entries(given).filter(([key]) => !ours.has(key)));
     return schema === undefined ? undefined : wrapped ? own.input : own;
   };
   const annotations = safetyOf(ability.annotations);
