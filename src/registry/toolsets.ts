@@ -15,7 +15,7 @@ export const TOOLSETS = {
   network: 'multisite network accounts',
   changes: 'list and undo changes',
   fleet: 'sites of this session',
-  abilities: 'the site’s own WordPress abilities',
+  abilities: 'site abilities',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;
