@@ -8,7 +8,7 @@ import { type Ability, phpQuery, runMethod } from '../../src/tools/abilities/abi
 import { abilityDoor, matchesPattern } from '../../src/tools/abilities/ability-doors.js';
 import { clientSchema, coerceInput, inputProblems, loadValidator } from '../../src/tools/abilities/ability-input.js';
 import { abilityParams, modelSchema } from '../../src/tools/abilities/ability-schema.js';
-import { abilityToolName } from '../../src/tools/abilities/ability-tool.js';
+import { abilityToolName, withinBudget } from '../../src/tools/abilities/ability-tool.js';
 import { abilityQuestion, inputWords, safetyOf } from '../../src/tools/abilities/ability-words.js';
 import { fromJsonText } from '../../src/tools/abilities/run-ability.js';
 import { anthropicStrictProblems, geminiProblems, openAiStrictProblems, TOOL_NAME } from '../helpers/provider-rules.js';
@@ -171,5 +171,20 @@ describe('an ability as a tool of its own', () => {
     for (const declaration of params.tools[0]!.functionDeclarations) expect(geminiProblems(declaration.parameters, declaration.name)).toEqual([]);
     // The model reads the ability's own params (a write's dry_run too), not a wrapper.
     expect(modelParameters(abilityDoor(NESTED))).toMatchObject({ required: ['product', 'shelf'], properties: { product: {}, shelf: {}, dry_run: { type: 'boolean' } } });
+  });
+});
+
+describe('an ability’s answer', () => {
+  it('stays within the answer budget: its longest lists cut, saying so; a small one as it is', () => {
+    const products = Array.from({ length: 400 }, (_, i) => ({ id: i, title: `Product number ${i}`, status: 'publish' }));
+    const cut = withinBudget({ products, total: 400 }, 4000) as { products: unknown[]; total: number; cut: string };
+    expect(JSON.stringify(cut).length).toBeLessThanOrEqual(4000);
+    expect(cut.total).toBe(400);
+    expect(cut.cut).toMatch(/left out the last \d+ of products/);
+    const list = withinBudget(products, 4000) as { items: unknown[]; cut: string };
+    expect(JSON.stringify(list).length).toBeLessThanOrEqual(4000);
+    expect(list.cut).toMatch(/of items/);
+    expect(withinBudget({ a: 1 }, 4000)).toEqual({ a: 1 });
+    expect(withinBudget(products.slice(0, 2), 4000)).toEqual(products.slice(0, 2));
   });
 });

@@ -91,7 +91,8 @@ async function dryRun(context: ToolContext, ability: Ability, input: unknown): P
   };
 }
 
-function withinBudget(result: unknown, budget: number): unknown {
+/** An ability's own result within the answer budget: its longest lists cut first, saying so (answers/budget.ts). */
+export function withinBudget(result: unknown, budget: number): unknown {
   if (Array.isArray(result)) {
     const fitted = enforceBudget({ items: result }, budget) as { items?: unknown[]; cut?: string };
     return fitted.cut ? fitted : result;

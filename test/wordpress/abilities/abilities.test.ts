@@ -8,7 +8,7 @@ import { recordOutput } from '../../helpers/output-log.js';
 import { FaultProxy } from '../../helpers/fault-proxy.js';
 import { call, callOk, testSite, unique, withoutCompanion, wordPressAtLeast } from '../../helpers/site.js';
 import { makeAppPassword, makeUser } from '../users/helpers.js';
-import { ABILITY, makeProduct, productExists, productsTitled, recorder, removeProducts, storeContext, touched } from './helpers.js';
+import { ABILITY, makeProduct, productExists, productsTitled, recorder, removeProducts, storeContext, toolsOnSite, touched } from './helpers.js';
 
 /**
  * Issue #62: the site's WordPress abilities through `invoke` (the library's, with an approver, and
@@ -47,6 +47,12 @@ describe.skipIf(!wordPressAtLeast('6.9'))('WordPress abilities', () => {
     expect(first).toMatchObject({ total: 6, items: [{ name: ABILITY.create }, { name: ABILITY.remove }] });
     const next = await callOk('find-abilities', { namespace: 'cms-sandbox', limit: 10, cursor: first.next_cursor });
     expect(next.items).toHaveLength(4);
+  });
+
+  it('a session on the site is offered the toolset through enable-toolset (`cms-admin tools --site`)', async () => {
+    const summary = await toolsOnSite();
+    expect(summary).toMatch(/enable-toolset adds [^.]*abilities/);
+    expect(summary).not.toContain('No abilities toolset');
   });
 
   it('describe-ability gives the input schema in the model’s terms: nested, with its enums and required members', async () => {

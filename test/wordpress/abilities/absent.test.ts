@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { abilityTools, hasAbilitiesApi, ToolsetSession, tools } from '../../../src/call/index.js';
 import { call, testContext, wordPressAtLeast } from '../../helpers/site.js';
+import { toolsOnSite } from './helpers.js';
 
 /**
  * Issue #62 on WordPress before 6.9 (CI's 6.1 and 6.8 runs; `CMS_SANDBOX_WP=6.1`): the site has no
@@ -16,6 +17,10 @@ describe.skipIf(wordPressAtLeast('6.9'))('a site without the Abilities API', () 
     const outcome = session.enable({ toolset: 'abilities' });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'toolset_unavailable', message: expect.stringContaining('WordPress 6.9 added it') } });
     expect(session.tools().map((t) => t.name)).not.toContain('run-ability');
+    // The list says why (`cms-admin tools --site NAME`).
+    const summary = await toolsOnSite();
+    expect(summary).toContain('No abilities toolset: the site has no Abilities API (WordPress 6.9 added it');
+    expect(summary).not.toMatch(/enable-toolset adds [^.]*abilities/);
   });
 
   it('each tool refuses saying why; a dry run refuses as the call does', async () => {

@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../../src/call/index.js';
+import { runCli } from '../../helpers/cli.js';
 import { createContext } from '../../../src/config.js';
 import { fileJournal } from '../../../src/undo/journal.js';
 import { testSite, unique, wp } from '../../helpers/site.js';
@@ -76,4 +78,15 @@ export function recorder(answer: boolean | ((request: ApprovalRequest) => boolea
     return yes ? { approved: true } : { approved: false, reason: 'Declined in the test.' };
   };
   return { asked, approver };
+}
+
+/** `cms-admin tools --site NAME` on the test site: what a session there is offered, its last line the summary. */
+export async function toolsOnSite(): Promise<string> {
+  const site = testSite();
+  const env = { XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), 'cms-abilities-tools-')), CMS_SITE: undefined };
+  const added = await runCli(['sites', 'add', 'here', '--url', site.url, '--username', site.username], { input: site.appPassword, env });
+  expect(added.code, added.stderr).toBe(0);
+  const run = await runCli(['tools', '--site', 'here'], { env });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout.trim().split('\n').at(-1) ?? '';
 }
