@@ -5,6 +5,8 @@ export { type Approvals, toLangChainTool } from './adapters/langchain.js';
 export { type ApprovalInterrupt, type ApprovalResume, interruptApprover } from './adapters/interrupt.js';
 export { type ApprovalInterruptOnConfig, approvalInterruptOn } from './adapters/hitl.js';
 export {
+  AbilitiesToolkit,
+  abilityLangChainTools,
   allLangChainTools,
   ChangesToolkit,
   type NamedSite,
@@ -19,11 +21,13 @@ export {
   type ApprovalRequest,
   type Approver,
   type AnyToolDefinition,
+  abilityTools,
   callTool,
   decideCall,
   type DecidedCall,
   type CallReview,
   findTool,
+  hasAbilitiesApi,
   isNetwork,
   networkToolsFor,
   OPERATORS_OWN_CALL,

@@ -28,20 +28,23 @@ function walk(value: unknown, secrets: readonly string[]): unknown {
   return value;
 }
 
-/** Copy of params fit for logs and approval prompts: secret-looking keys masked. */
+/**
+ * Copy of params fit for logs and approval prompts: secret-looking keys masked, nested ones too
+ * (a site ability's input is one param holding the ability's own fields, #62).
+ */
 export function maskSecretParams(params: unknown): unknown {
-  if (!params || typeof params !== 'object' || Array.isArray(params)) return params;
+  if (Array.isArray(params)) return params.map(maskSecretParams);
+  if (!params || typeof params !== 'object') return params;
   return Object.fromEntries(
-    Object.entries(params).map(([k, v]) => [k, SECRET_KEY.test(k) && typeof v === 'string' ? REDACTED : v]),
+    Object.entries(params).map(([k, v]) => [k, SECRET_KEY.test(k) && typeof v === 'string' ? REDACTED : maskSecretParams(v)]),
   );
 }
 
-/** String values of secret-looking keys (e.g. `password`), to add to the redaction list. */
+/** String values of secret-looking keys (e.g. `password`), nested ones too, to add to the redaction list. */
 export function secretValues(params: unknown): string[] {
+  if (Array.isArray(params)) return params.flatMap(secretValues);
   if (!params || typeof params !== 'object') return [];
-  return Object.entries(params)
-    .filter(([k, v]) => SECRET_KEY.test(k) && typeof v === 'string')
-    .map(([, v]) => v as string);
+  return Object.entries(params).flatMap(([k, v]) => (SECRET_KEY.test(k) && typeof v === 'string' ? [v] : secretValues(v)));
 }
 
 /**

@@ -5,6 +5,8 @@ import { checkSiteUrl, createContext } from './config.js';
 import type { ChangeJournal } from './undo/journal.js';
 import { siteJournal } from './undo/journal-path.js';
 import {
+  abilityTools,
+  type AnyToolDefinition,
   fleetTools,
   resolveToolsets,
   selectTools,
@@ -40,6 +42,7 @@ export const TOOLKIT_TOOLSETS = {
   taxonomy: ['taxonomy', 'taxonomy-cleanup'],
   users: ['users', 'roles', 'accounts-bulk', 'network'],
   changes: ['changes', 'fleet'],
+  abilities: ['abilities'],
 } as const satisfies Record<string, readonly ToolsetName[]>;
 
 type Kind = keyof typeof TOOLKIT_TOOLSETS;
@@ -91,11 +94,19 @@ export interface ToolkitOptions extends Omit<ToolFilter, 'toolkit' | 'fleet' | '
    * undo-change) are left out: they could only answer that nothing is recorded.
    */
   journal?: string | ChangeJournal;
+  /**
+   * The site's WordPress abilities to give as tools of their own (docs/abilities.md): names or
+   * patterns (`woocommerce/*`, `*`), each a tool with the ability's own params, named
+   * `woocommerce_products-query`. They are read from the site, so only the async builders take it:
+   * `await AbilitiesToolkit.create(options)` or `await abilityLangChainTools(options)`.
+   */
+  abilities?: readonly string[];
 }
 
 /** The toolsets a toolkit gives: the `toolsets` option within its own (a name of another toolkit's is an error). */
 function toolsetsOf(kind: Kind | undefined, spec: ToolkitOptions['toolsets']): ToolsetName[] {
-  const asked = resolveToolsets(spec);
+  // AbilitiesToolkit is asked for by name: its toolset, though not in the default set.
+  const asked = kind === 'abilities' && spec === undefined ? ['abilities' as const] : resolveToolsets(spec);
   if (!kind) return asked;
   const own: readonly ToolsetName[] = TOOLKIT_TOOLSETS[kind];
   if (spec !== undefined && spec !== 'all' && !(Array.isArray(spec) && spec.includes('all'))) {
@@ -110,10 +121,13 @@ function toolsetsOf(kind: Kind | undefined, spec: ToolkitOptions['toolsets']): T
 
 function toolkitClassOf(toolset: ToolsetName): string {
   const kind = (Object.keys(TOOLKIT_TOOLSETS) as Kind[]).find((k) => (TOOLKIT_TOOLSETS[k] as readonly string[]).includes(toolset));
-  return kind === 'taxonomy' ? 'TaxonomyToolkit' : kind === 'users' ? 'UserToolkit' : 'ChangesToolkit';
+  return kind === 'taxonomy' ? 'TaxonomyToolkit' : kind === 'users' ? 'UserToolkit' : kind === 'abilities' ? 'AbilitiesToolkit' : 'ChangesToolkit';
 }
 
 function buildTools(kind: Kind | undefined, options: ToolkitOptions): DynamicStructuredTool[] {
+  if (options.abilities?.length) {
+    throw new Error('The `abilities` option reads the site: use `await AbilitiesToolkit.create(options)` or `await abilityLangChainTools(options)`.');
+  }
   const toolsets = toolsetsOf(kind, options.toolsets);
   if (options.sites && options.sites.length > 1) return fleetToolkit(toolsets, options, options.sites);
   if (options.sites?.length === 1) return buildTools(kind, { ...options, sites: undefined, site: options.sites[0] });
@@ -174,6 +188,53 @@ export class ChangesToolkit extends BaseToolkit {
     this.tools = buildTools('changes', options);
   }
 }
+
+/**
+ * The site's WordPress abilities (toolset abilities: find-abilities, describe-ability, run-ability;
+ * WordPress 6.9+, docs/abilities.md). Not in the default set of a session; this class gives them.
+ * `await AbilitiesToolkit.create({ …, abilities: ['woocommerce/*'] })` adds the chosen abilities as
+ * tools of their own.
+ */
+export class AbilitiesToolkit extends BaseToolkit {
+  tools: DynamicStructuredTool[];
+  constructor(options: ToolkitOptions) {
+    super();
+    this.tools = buildTools('abilities', options);
+  }
+
+  /** The toolkit with the abilities `options.abilities` names as tools of their own (read from the site). */
+  static async create(options: ToolkitOptions): Promise<AbilitiesToolkit> {
+    const { abilities, ...rest } = options;
+    const toolkit = new AbilitiesToolkit(rest);
+    toolkit.tools.push(...(await abilityLangChainTools(options)));
+    return toolkit;
+  }
+}
+
+/**
+ * The abilities `options.abilities` names (`['woocommerce/*']`), each as a LangChain tool of its own,
+ * read from the site (or each of `sites`): its params are the ability's input, and every call goes
+ * through the same pipeline as our tools (what the site marks read-only runs, others ask).
+ */
+export async function abilityLangChainTools(options: ToolkitOptions): Promise<DynamicStructuredTool[]> {
+  const patterns = options.abilities ?? [];
+  if (!patterns.length) return [];
+  const { abilities: _abilities, ...rest } = options;
+  if (rest.sites && rest.sites.length > 1) {
+    if (rest.journal !== undefined && typeof rest.journal !== 'string') throw new Error('With `sites`, `journal` is a file path or \'off\'.');
+    const fleet = fleetOf(rest.sites, { journal: rest.journal, context: { answerBudget: rest.answerBudget } });
+    const doors = readable(await abilityTools(fleet.sites.map((site) => site.context), patterns), rest);
+    return fleetTools(doors).map((tool) => toLangChainTool(tool, fleet, { strict: rest.strict, approvals: rest.approvals }));
+  }
+  const site = rest.sites?.[0] ?? rest.site;
+  const context = rest.context ?? (site ? siteContext(site, rest) : undefined);
+  if (!context) throw new Error('A toolkit needs `site` ({url, username, appPassword}) or `context`.');
+  const doors = readable(await abilityTools([context], patterns), rest);
+  return doors.map((tool) => toLangChainTool(tool, context, { strict: rest.strict, approvals: rest.approvals }));
+}
+
+/** `readOnly: true` keeps the abilities the site marks read-only. */
+const readable = (doors: AnyToolDefinition[], options: ToolkitOptions) => (options.readOnly ? doors.filter((tool) => tool.annotations.readOnly) : doors);
 
 /** The tools of every toolkit (the default set unless `toolsets` says), for agents that administer the whole site. */
 export function allLangChainTools(options: ToolkitOptions): DynamicStructuredTool[] {

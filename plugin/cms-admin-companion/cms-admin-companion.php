@@ -49,6 +49,7 @@ require_once __DIR__ . '/includes/request-user.php';
 require_once __DIR__ . '/includes/last-login.php';
 require_once __DIR__ . '/includes/account-bulk.php';
 require_once __DIR__ . '/includes/account-lookup.php';
+require_once __DIR__ . '/includes/abilities-dry-run.php';
 
 /**
  * The version in the REST index (`GET /wp-json/?_fields=cms_admin_companion`), so the toolkit

@@ -46,7 +46,8 @@ export function listedInputSchema(tool: AnyToolDefinition): Record<string, unkno
 
 /** A tool as plain JSON: what `cms-admin tools --json` prints and what MCP lists. */
 export function describeTool(tool: AnyToolDefinition): ToolDescription {
-  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.schema) as Record<string, unknown>;
+  // A site ability's tool: its own input schema, as the site declares it (tools/abilities/).
+  const { $schema: _ignored, ...inputSchema } = tool.inputJsonSchema ?? (z.toJSONSchema(tool.schema) as Record<string, unknown>);
   return {
     name: tool.name,
     toolkit: tool.toolkit,

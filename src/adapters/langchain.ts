@@ -140,6 +140,13 @@ class RegistryTool extends DynamicStructuredTool {
       if (!takesNames(this.#tool, key)) continue;
       out[key] = Array.isArray(value) ? value.map(asText) : asText(value);
     }
+    // A JSON value where the model was told to send text (run-ability's `input`, JSON text) is
+    // that text: LangChain checks the model's args against the JSON schema before `func` runs.
+    const properties = ((this.schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {}) as Record<string, { type?: unknown }>;
+    for (const [key, value] of Object.entries(out)) {
+      const types = [properties[key]?.type].flat();
+      if (value !== null && typeof value === 'object' && types.includes('string') && !types.includes('object')) out[key] = JSON.stringify(value);
+    }
     if (!this.#strict) return out;
     for (const [key, field] of Object.entries(this.#tool.schema.shape)) {
       if (!(key in out) && isOptional(field as never)) out[key] = null;

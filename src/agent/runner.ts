@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, type BaseMessage, createAgent, HumanMessage, ToolMessage } from 'langchain';
 import { toLangChainTool } from '../adapters/langchain.js';
-import { type Fleet, fleetTools, isFleet, resolveToolsets, selectTools, type ToolContext, type ToolFilter } from '../call/index.js';
+import { type AnyToolDefinition, type Fleet, fleetTools, isFleet, resolveToolsets, selectTools, type ToolContext, type ToolFilter } from '../call/index.js';
 import { type ToolsetName, TOOLSET_OF, tools as registry } from '../call/index.js';
 import type { Approver } from './approvals.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
@@ -28,6 +28,11 @@ export interface AdminAgentOptions {
   history?: HistoryBudget;
   /** Strict-ready tool schemas (see ToolkitOptions.strict). */
   strict?: boolean;
+  /**
+   * The site's abilities made tools of their own (`abilityTools(sites, ['woocommerce/*'])`,
+   * docs/abilities.md): offered in every toolset selection; a read-only session keeps the read-only ones.
+   */
+  siteTools?: readonly AnyToolDefinition[];
 }
 
 export type TurnEvent =
@@ -70,9 +75,10 @@ export class ChatSession {
     const { toolsets, ...filter } = options.filter ?? {};
     // Every tool of the session's shape is given to createAgent; toolsetsMiddleware sends the
     // model only the enabled toolsets' (and enable-toolset while one is not enabled).
+    const site = (options.siteTools ?? []).filter((tool) => !filter.readOnly || tool.annotations.readOnly);
     const selected = isFleet(context)
-      ? fleetTools(selectTools(registry, { ...filter, fleet: true }))
-      : selectTools(registry, filter);
+      ? fleetTools([...selectTools(registry, { ...filter, fleet: true }), ...site])
+      : [...selectTools(registry, filter), ...site];
     this.#enabled = new Set(toolsets ?? resolveToolsets(undefined));
     this.#selected = selected.map((tool) => tool.name);
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -92,7 +98,8 @@ export class ChatSession {
 
   /** The tools the model is offered now (enable-toolset aside): the enabled toolsets'. */
   get toolNames(): string[] {
-    return this.#selected.filter((name) => this.#enabled.has(TOOLSET_OF[name] as ToolsetName));
+    // A site's ability made a tool (no toolset) is offered whatever toolsets are enabled.
+    return this.#selected.filter((name) => !TOOLSET_OF[name] || this.#enabled.has(TOOLSET_OF[name] as ToolsetName));
   }
 
   /** The toolsets enabled now (the starting ones and those the model enabled). */

@@ -36,7 +36,8 @@ export async function fleetWrite(
   const tool = (sites[0] as { call: ResolvedCall }).call.tool;
   const reviewed = await bounded(sites, concurrency, async (site) => ({
     ...site,
-    review: await reviewCall(readingTool(tool), site.call.context, site.call.params),
+    // Each site's own tool: a door (a site's ability) resolves to what that site defines.
+    review: await reviewCall(readingTool(site.call.tool), site.call.context, site.call.params),
   }));
   const go: Array<{ name: string; call: ResolvedCall; review: CallReview }> = [];
   const refused = new Map<string, SiteResult>();

@@ -48,10 +48,16 @@ const bases = new WeakMap<AnyToolDefinition, AnyToolDefinition>();
 export function fleetTools(selected: readonly AnyToolDefinition[]): AnyToolDefinition[] {
   return selected.map((tool) => {
     if (tool.fleet) return tool;
-    const withSite = { ...tool, schema: tool.schema.safeExtend({ [SITE]: siteParam }) } as AnyToolDefinition;
+    const withSite = { ...tool, schema: tool.schema.safeExtend({ [SITE]: siteParam }), ...(tool.inputJsonSchema && { inputJsonSchema: withSiteProperty(tool.inputJsonSchema) }) } as AnyToolDefinition;
     bases.set(withSite, tool);
     return withSite;
   });
+}
+
+/** A site ability's own JSON schema (ToolDefinition.inputJsonSchema) with `site`, as the zod schema has it. */
+function withSiteProperty(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = { ...(schema.properties as Record<string, unknown> | undefined), [SITE]: { type: 'string' } };
+  return { ...schema, properties, required: [...((schema.required as string[] | undefined) ?? []), SITE] };
 }
 
 /**
@@ -100,7 +106,8 @@ export async function runOnFleet(
   const ready = resolved.filter((s): s is { name: string; ok: true; call: ResolvedCall } => s.ok);
   const unnamed = resolved.filter((s) => !s.ok).map((s) => siteResult(s.name, s as ToolOutcome));
   let answer: FleetAnswer;
-  if (write && ready.length > 1) {
+  // A door (a site's ability) is a write or a read on each site as that site says (call/resolve.ts).
+  if (write && ready.filter((s) => !s.call.tool.annotations.readOnly).length > 1) {
     // The question shows the call as given (its names); each site's line what its ids will do.
     const asked = checked.named ? (normalizeParams(base.schema, own) as Record<string, unknown>) : params;
     const done = await fleetWrite(ready, asked, approver, concurrency, signal);

@@ -58,5 +58,25 @@ export async function resolveCall(raw: RawCall, context: ToolContext, filter: To
     if (!parsed.success) return { ok: false, error: invalidParams(tool, parsed.error) };
     params = parsed.data as Record<string, unknown>;
   }
+  if (tool.resolveTool) return throughDoor(tool, params, context);
   return { ok: true, call: asResolved({ tool, params, context } as ResolvedCall) };
+}
+
+/**
+ * A door (a site's ability, `ToolDefinition.resolveTool`): the tool the site defines behind it,
+ * read from the call's site, and the params validated with that tool's own schema (an ability's
+ * JSON schema), so an input the ability refuses is refused here, before it runs.
+ */
+async function throughDoor(door: AnyToolDefinition, params: Record<string, unknown>, context: ToolContext): Promise<Resolution> {
+  let behind: Awaited<ReturnType<NonNullable<AnyToolDefinition['resolveTool']>>>;
+  try {
+    behind = await (door.resolveTool as NonNullable<AnyToolDefinition['resolveTool']>)(context, params as never);
+  } catch (err) {
+    const error = toErrorPayload(err);
+    if (!error) throw err;
+    return { ok: false, error };
+  }
+  const parsed = parseParams(behind.tool, behind.params);
+  if (!parsed.success) return { ok: false, error: invalidParams(behind.tool, parsed.error) };
+  return { ok: true, call: asResolved({ tool: behind.tool, params: parsed.data as Record<string, unknown>, context } as ResolvedCall) };
 }

@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkContextSettings, checkSiteUrl, createContext } from '../config.js';
-import { findTool, networkToolsFor } from '../call/index.js';
+import { abilityTools, findTool, hasAbilitiesApi, networkToolsFor } from '../call/index.js';
 import { registerMcpConfigCommand } from './mcp-config.js';
 import { resolveCliSiteConfig } from './site-config.js';
 import { sessionSites } from './sites/fleet-session.js';
 import { fileJournal } from '../undo/journal.js';
 import { isPostgresUrl } from '../undo/change-store-pg.js';
 import { cliJournal, JOURNAL_FLAG, stateHome } from './journal-path.js';
-import { ANSWER_BUDGET_FLAG, TOOLSETS_FLAG, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
+import { ABILITIES_FLAG, ANSWER_BUDGET_FLAG, TOOLSETS_FLAG, abilityPatterns, badFlag, contextOptions, filterFromOptions, type FilterOptions } from './shared.js';
 
 /**
  * The MCP Inspector as the tests run it (test/cli/mcp-conformance.test.ts uses these words): its
@@ -62,6 +62,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--toolkit <name>', 'expose one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option(...TOOLSETS_FLAG)
+    .option(...ABILITIES_FLAG)
     .option('--sites <sites>', 'stdio: several site profiles (a,b | @group | all); every tool takes site')
     .option(
       '--yes',
@@ -93,6 +94,8 @@ asked of the person through MCP elicitation (2026-07-28: an input_required round
 unless --yes or --approve names the tool.
 Each session starts with the default toolsets (taxonomy, users, changes; network on a network you
 administer) or --toolsets; enable-toolset adds one and sends notifications/tools/list_changed.
+The site's own WordPress abilities (6.9+): the abilities toolset finds, describes and runs them;
+--abilities woocommerce/* lists those as tools of their own (docs/abilities.md).
 With --sites (stdio) every tool takes site (a name, "a,b", "@group" or "all"), answers per site,
 and list-sites is listed; a write on more than one site is one elicitation listing each site's
 change, read from that site. docs/fleets.md.
@@ -114,8 +117,10 @@ absolute paths and the site by name: \`cms-admin mcp config claude-desktop|vscod
         });
         if (fleet) {
           if (process.stdin.isTTY) process.stderr.write(`${STDIO_ON_TERMINAL}\n`);
+          const patterns = abilityPatterns(options.abilities);
+          const siteTools = patterns.length ? await abilityTools(fleet.sites.map((s) => s.context), patterns) : undefined;
           const { serveStdio } = await import('../mcp/index.js');
-          return serveStdio(fleet, filter, { strict: Boolean(options.strict), approvals });
+          return serveStdio(fleet, filter, { strict: Boolean(options.strict), approvals, siteTools });
         }
       }
       const auth = options.http ? authMode(options) : undefined;
@@ -144,7 +149,13 @@ absolute paths and the site by name: \`cms-admin mcp config claude-desktop|vscod
       // A multisite network lists its network tools too, to a super admin (docs/multisite.md);
       // sign-in mode (no site context at start) asks per session (mcp/http.ts).
       if (context) filter.network = await networkToolsFor(context.client);
-      const serverOptions = { strict: Boolean(options.strict), approvals };
+      // A site before WordPress 6.9 has no abilities: the toolset is absent, enable-toolset says why.
+      if (context) filter.abilitiesApi = await hasAbilitiesApi(context.client);
+      // --abilities: read from the site at start (its tools/list), each call resolved on the caller's own context.
+      const patterns = abilityPatterns(options.abilities);
+      if (patterns.length && !context) throw badFlag('--abilities reads the site at start: it needs CMS_USERNAME and CMS_APP_PASSWORD (not sign-in mode alone).');
+      const siteTools = patterns.length && context ? await abilityTools([context], patterns) : undefined;
+      const serverOptions = { strict: Boolean(options.strict), approvals, siteTools };
       if (options.http) {
         const [{ serveMcpHttp }, { openStore }] = await Promise.all([import('../mcp/http.js'), import('../mcp/store/index.js')]);
         const storeSpec = options.store ?? process.env.CMS_STORE;
@@ -184,6 +195,7 @@ absolute paths and the site by name: \`cms-admin mcp config claude-desktop|vscod
 
 type McpOptions = FilterOptions & {
   sites?: string;
+  abilities?: string;
   revealResetLinks?: boolean;
   strict?: boolean;
   yes?: boolean;

@@ -19,6 +19,19 @@ export const TOOLSETS_FLAG = [
   'toolsets to start with: all, or comma-separated (default: taxonomy,users,changes; `cms-admin tools` lists them)',
 ] as const;
 
+export const ABILITIES_FLAG = [
+  '--abilities <names>',
+  "the site's WordPress abilities to offer as tools of their own: names or patterns (woocommerce/*), comma-separated (docs/abilities.md)",
+] as const;
+
+/** `--abilities a/b,c/*` as a list. */
+export function abilityPatterns(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export const ANSWER_BUDGET_FLAG = [
   '--answer-budget <chars>',
   'characters of JSON one tool answer may take (default: env CMS_ANSWER_BUDGET, else 80000)',

@@ -21,6 +21,7 @@ type ToolsOptions = FilterOptions & { json?: boolean; site?: string; sites?: str
 const WHERE: Partial<Record<ToolsetName, string>> = {
   network: 'on a multisite network, to a super admin',
   fleet: 'in a session of several sites',
+  abilities: 'on WordPress 6.9 or later',
 };
 
 export function registerToolsCommand(program: Command): void {
@@ -105,15 +106,18 @@ async function sessionFilter(options: ToolsOptions, filter: ToolFilter): Promise
   }
   const { resolveCliSiteConfig } = await import('./site-config.js');
   const { createContext } = await import('../config.js');
-  const { networkToolsFor } = await import('../call/index.js');
+  const { hasAbilitiesApi, networkToolsFor, ABILITIES_ABSENT } = await import('../call/index.js');
   const site = await resolveCliSiteConfig();
   const context = createContext(site, { journal: 'off' });
   await context.client.connect();
   const network = await networkToolsFor(context.client);
-  const toolsets = new ToolsetSession(tools, { ...filter, network });
+  const abilitiesApi = await hasAbilitiesApi(context.client);
+  const toolsets = new ToolsetSession(tools, { ...filter, network, abilitiesApi });
   const offered = toolsets.tools();
   const where = network ? 'this multisite network (as its super admin)' : 'this site';
-  return { tools: offered, summary: sessionSummary(offered.length, where, toolsets) };
+  // Why the abilities toolset is absent here (issue #62): the list says it.
+  const absent = abilitiesApi ? '' : ` No abilities toolset: ${ABILITIES_ABSENT}.`;
+  return { tools: offered, summary: `${sessionSummary(offered.length, where, toolsets)}${absent}` };
 }
 
 function sessionSummary(n: number, where: string, toolsets: ToolsetSession): string {

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Fleet, ToolContext, ToolFilter } from '../call/index.js';
+import type { AnyToolDefinition, Fleet, ToolContext, ToolFilter } from '../call/index.js';
 import { type McpApprovalPolicy, mcpApprover } from './approvals.js';
 import { toolHandlers } from './tool-handlers.js';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
@@ -17,6 +17,8 @@ export interface McpServerOptions {
    * client declared it; otherwise refused, unless approved here (`--yes`, `--approve`).
    */
   approvals?: McpApprovalPolicy;
+  /** The site's abilities made tools of their own (`mcp --abilities`; `abilityTools()`). */
+  siteTools?: readonly AnyToolDefinition[];
 }
 
 /**

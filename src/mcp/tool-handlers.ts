@@ -36,6 +36,12 @@ export interface ToolHandlerOptions {
   toolsets?: ToolsetSession;
   /** Told after enable-toolset changed the list (MCP's notifications/tools/list_changed). */
   onToolsChanged?: () => Promise<void> | void;
+  /**
+   * The site's abilities made tools of their own (`mcp --abilities`, docs/abilities.md): listed
+   * whatever toolsets are enabled (a read-only session keeps the read-only ones); each call resolves
+   * to the ability on the session's site.
+   */
+  siteTools?: readonly AnyToolDefinition[];
 }
 
 export interface McpToolResult {
@@ -62,7 +68,10 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
   // This session's toolsets (issue #51): `filter.toolsets` to start (unset: the default set);
   // enable-toolset adds one and the client is told the list changed.
   const toolsets = options.toolsets ?? new ToolsetSession(tools, fleet ? { ...filter, fleet: true } : filter);
-  const listed = () => (fleet ? fleetTools(toolsets.tools()) : toolsets.tools());
+  // The tools/list of this session: built here for both revisions, per call of list() (the
+  // enabled toolsets change it), with the chosen site abilities after the registry's.
+  const siteTools = (options.siteTools ?? []).filter((tool) => !filter.readOnly || tool.annotations.readOnly);
+  const listed = () => (fleet ? fleetTools([...toolsets.tools(), ...siteTools]) : [...toolsets.tools(), ...siteTools]);
   return {
     // Built once per selection and kept (tool-list.ts); enable-toolset changes the selection.
     list: () => mcpToolList(toolsets.tools(), { strict: Boolean(options.strict), fleet: Boolean(fleet) }, enableToolsetListing(toolsets.enableTool())),
@@ -84,7 +93,9 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
       }
       // The pipeline (call/): the envelope's checks, so a bad call gets the same message here as
       // from `cms-admin invoke`; names where ids go looked up; then decided and run as decided.
-      const envelope = params === undefined ? { tool: name } : { tool: name, params };
+      // A site's ability made a tool is not in the registry: the call names its definition.
+      const siteTool = siteTools.find((tool) => tool.name === name);
+      const envelope = siteTool ? { tool: siteTool, params: params ?? {} } : params === undefined ? { tool: name } : { tool: name, params };
       const site = context as ToolContext;
       const resolved = await resolveCall(envelope, signal ? { ...site, signal } : site, toolsets.filter);
       if (!resolved.ok) {

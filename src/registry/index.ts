@@ -51,6 +51,9 @@ import { revokeSuperAdmin } from '../tools/users/revoke-super-admin.js';
 import { listUsersOnNetwork } from '../tools/users/list-network-users.js';
 import { deleteUserOnNetwork } from '../tools/users/delete-network-user.js';
 import { listSites } from '../tools/sites/list-sites.js';
+import { findAbilities } from '../tools/abilities/find-abilities.js';
+import { describeAbility } from '../tools/abilities/describe-ability.js';
+import { runAbility } from '../tools/abilities/run-ability.js';
 import { listChanges } from '../changes/list-changes.js';
 import { undoChangeTool } from '../changes/undo-change.js';
 
@@ -116,6 +119,10 @@ export const tools: readonly AnyToolDefinition[] = [
   // changes (both toolkits)
   listChanges,
   undoChangeTool,
+  // the site's own WordPress abilities (6.9+, docs/abilities.md)
+  findAbilities,
+  describeAbility,
+  runAbility,
 ];
 
 export function findTool(name: string): AnyToolDefinition | undefined {
@@ -123,6 +130,9 @@ export function findTool(name: string): AnyToolDefinition | undefined {
 }
 
 export { isNetwork, networkToolsFor } from '../tools/users/network.js';
+// The abilities a session makes tools of their own (the `abilities` option), read from its sites.
+export { abilityTools } from '../tools/abilities/ability-doors.js';
+export { ABILITIES_ABSENT, hasAbilitiesApi } from '../tools/abilities/abilities-api.js';
 
 export {
   type CallReview,

@@ -1,10 +1,11 @@
 import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { ABILITIES_ABSENT } from '../tools/abilities/abilities-api.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
 import type { ToolFilter } from './select.js';
 import { ENABLE_TOOLSET } from './toolset-session.js';
 import { TOOLSET_OF, type ToolsetName } from './toolsets.js';
 
-type Described = Pick<AnyToolDefinition, 'name' | 'annotations' | 'toolkit' | 'alsoIn' | 'network' | 'fleet'>;
+type Described = Pick<AnyToolDefinition, 'name' | 'annotations' | 'toolkit' | 'alsoIn' | 'network' | 'fleet' | 'abilitiesApi'>;
 
 /**
  * Why a registered tool is not offered in this session, and what to do: the one `tool_not_allowed`
@@ -23,6 +24,8 @@ export function whyNotEnabled(tool: Described, filter: ToolFilter): { why: strin
     return { why: `the session is limited to the ${filter.toolkit} toolkit (--toolkit)`, hint: `Start a session without --toolkit ${filter.toolkit}.` };
   if (tool.network && !filter.network)
     return { why: 'it is for a multisite network, and this is not one (or the account is not a super admin)', hint: 'Run it on a network’s main site, as a super admin.' };
+  if (tool.abilitiesApi && filter.abilitiesApi === false)
+    return { why: ABILITIES_ABSENT, hint: 'Update WordPress to 6.9 or later on that site to use its abilities.' };
   if (tool.fleet && !filter.fleet) return { why: 'it lists the sites of a session on several sites', hint: 'Start the session with --sites.' };
   const toolset = TOOLSET_OF[name] as ToolsetName | undefined;
   if (toolset && filter.toolsets && !filter.toolsets.includes(toolset))

@@ -16,6 +16,12 @@ export interface ToolFilter {
   /** A session on several sites (#38): list-sites is offered (call/fleet.ts adds `site` to the others). */
   fleet?: boolean;
   /**
+   * Whether the site has WordPress's Abilities API (6.9+; the surfaces ask its REST index when a
+   * session starts): false leaves the abilities toolset out, and enable-toolset says why. Unset:
+   * offered (a session that has not asked; its tools answer `abilities_unavailable` there).
+   */
+  abilitiesApi?: boolean;
+  /**
    * Only tools of these toolsets (toolsets.ts; `resolveToolsets` reads `--toolsets`). Unset: every
    * toolset (invoke and the tool shell reach any tool; the model-facing surfaces set it).
    */
@@ -30,12 +36,13 @@ export function selectTools(all: readonly AnyToolDefinition[], filter: ToolFilte
     if (unknown.length) throw new Error(`Unknown tool name(s) in allowlist: ${unknown.join(', ')}`);
   }
   return all
-    .filter((tool) => (!tool.network || filter.network) && (!tool.fleet || filter.fleet))
+    .filter((tool) => (!tool.network || filter.network) && (!tool.fleet || filter.fleet) && !(tool.abilitiesApi && filter.abilitiesApi === false))
     .map((tool) => (filter.network && tool.onNetwork) || tool)
     .filter(
     (tool) =>
       (!filter.toolkit || tool.toolkit === filter.toolkit || Boolean(tool.alsoIn?.includes(filter.toolkit))) &&
-      (!filter.toolsets || filter.toolsets.includes(TOOLSET_OF[tool.name] as ToolsetName)) &&
+      // A site's ability the operator chose as a tool (`abilities` option) has no toolset: it is in every session.
+      (!filter.toolsets || !TOOLSET_OF[tool.name] || filter.toolsets.includes(TOOLSET_OF[tool.name] as ToolsetName)) &&
       (!filter.readOnly || tool.annotations.readOnly) &&
       (!filter.allow || filter.allow.includes(tool.name)),
   );

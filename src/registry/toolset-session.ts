@@ -1,5 +1,6 @@
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import type { ToolErrorPayload } from '../tools/tool-error.js';
+import { ABILITIES_ABSENT } from '../tools/abilities/abilities-api.js';
 import { type ToolFilter, selectTools } from './select.js';
 import { resolveToolsets, TOOLSET_NAMES, TOOLSET_OF, TOOLSETS, type ToolsetName } from './toolsets.js';
 
@@ -82,9 +83,11 @@ export class ToolsetSession {
 /** enable-toolset's listing for these toolsets not enabled; undefined when there are none. */
 export function enableToolsetSpec(offered: readonly ToolsetName[]): EnableToolsetSpec | undefined {
   if (!offered.length) return undefined;
+  // Its words are sent with every request while a toolset is off: "Adds a toolset" (not "…'s tools
+  // to this session") paid for the abilities toolset's entry, keeping each shape's list as it was.
   return {
     name: ENABLE_TOOLSET,
-    description: `Adds a toolset's tools to this session. Not enabled: ${offered.map((n) => `${n} (${TOOLSETS[n]})`).join('; ')}.`,
+    description: `Adds a toolset. Not enabled: ${offered.map((n) => `${n} (${TOOLSETS[n]})`).join('; ')}.`,
     inputSchema: {
       type: 'object',
       properties: { toolset: { type: 'string', enum: [...offered] } },
@@ -123,7 +126,9 @@ export function enableToolset(
         ? ' (not a multisite network, or not a super admin)'
         : toolset === 'fleet'
           ? ' (one site)'
-          : '';
+          : toolset === 'abilities'
+            ? ` (${ABILITIES_ABSENT})`
+            : '';
     return {
       ok: false,
       error: {

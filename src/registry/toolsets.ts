@@ -15,6 +15,7 @@ export const TOOLSETS = {
   network: 'multisite network accounts',
   changes: 'list and undo changes',
   fleet: 'sites of this session',
+  abilities: 'site abilities',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;
@@ -81,6 +82,9 @@ export const TOOLSET_OF: Readonly<Record<string, ToolsetName>> = {
   'list-sites': 'fleet',
   'list-changes': 'changes',
   'undo-change': 'changes',
+  'find-abilities': 'abilities',
+  'describe-ability': 'abilities',
+  'run-ability': 'abilities',
 };
 
 export function toolsetOf(tool: Pick<AnyToolDefinition, 'name'>): ToolsetName | undefined {

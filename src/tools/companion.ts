@@ -47,6 +47,8 @@ export const COMPANION_ROUTES = {
   network: '0.5.0',
   /** 0.7.0: accounts of the network by exact login or email, for a name where a user id goes (account-lookup.php). */
   'network/accounts': '0.7.0',
+  /** 0.7.0: a WordPress ability's checks (input, permission) without running it: the dry run of run-ability (abilities-dry-run.php). */
+  'abilities/dry-run': '0.7.0',
   /** 0.5.2: one site's roles on a network, for add-user-to-site's question (a role differs per site). */
   'network/site-roles': '0.5.2',
   /**

@@ -4,7 +4,7 @@ import type { WordPressClient } from '../client/index.js';
 import type { ChangeJournal } from './journal-port.js';
 import type { CreateLocator, DoneState, UndoScope, UndoState } from './undo-data.js';
 
-export type ToolkitName = 'taxonomy' | 'users';
+export type ToolkitName = 'taxonomy' | 'users' | 'abilities';
 
 /** Hints for clients and approvals, as MCP's tool annotations define them. */
 export interface ToolAnnotations {
@@ -144,6 +144,23 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   network?: true;
   /** Offered only in a session on several sites (ToolFilter.fleet): list-sites. */
   fleet?: true;
+  /**
+   * Needs WordPress's Abilities API (6.9+): left out of a session whose site has none
+   * (`ToolFilter.abilities` false), which then says why (docs/abilities.md).
+   */
+  abilitiesApi?: true;
+  /**
+   * A door to a tool the site defines (a WordPress ability, docs/abilities.md): `resolveCall`
+   * asks it, on the call's site, for that tool and its params, and everything after resolution —
+   * review, the question, the dry run, the journal, the audit log, execute — acts on what it
+   * returns, validated with that tool's schema. Read from the site at each call, never from the model.
+   */
+  resolveTool?: (context: ToolContext, params: z.output<Schema>) => Promise<{ tool: ToolDefinition<z.ZodObject>; params: Record<string, unknown> }>;
+  /**
+   * The JSON schema a model and MCP clients are sent for its params when the zod schema cannot say
+   * it (a site ability's own input schema; its zod schema validates against that same schema).
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** On a network, this definition (same name, more params) stands in for the tool (list-users, delete-user). */
   onNetwork?: ToolDefinition<z.ZodObject>;
   /**

@@ -49,7 +49,7 @@ describe('the chat runner', () => {
     expect(sent(first)).not.toContain('list-users');
     expect(sent(first)).toContain('get-cms-tags');
     expect(enableDescription(first)).toBe(
-      "Adds a toolset's tools to this session. Not enabled: users (accounts, passwords, sessions); changes (list and undo changes).",
+      "Adds a toolset. Not enabled: users (accounts, passwords, sessions); changes (list and undo changes).",
     );
     // A tool of a toolset not enabled is refused, naming the way to it.
     expect(turn.toolCalls[0]).toMatchObject({ name: 'list-users', ok: false });
@@ -59,7 +59,7 @@ describe('the chat runner', () => {
     expect(JSON.parse(turn.toolCalls[1]!.result!)).toMatchObject({ enabled: 'users' });
     expect(JSON.parse(turn.toolCalls[1]!.result!).toolsets).toContain('users');
     expect(sent(third)).toContain('list-users');
-    expect(enableDescription(third)).toBe("Adds a toolset's tools to this session. Not enabled: changes (list and undo changes).");
+    expect(enableDescription(third)).toBe("Adds a toolset. Not enabled: changes (list and undo changes).");
     expect(turn.toolCalls[2]!.ok).toBe(true);
     await expectFirstUsersPage(JSON.parse(turn.toolCalls[2]!.result!));
     expect(session.toolsets).toContain('users');

@@ -47,7 +47,7 @@ describe('cms-admin mcp --toolsets over stdio', () => {
     expect(names(before)).not.toContain('list-users');
     const enable = before.find((tool) => tool.name === 'enable-toolset')!;
     expect(enable.description).toBe(
-      "Adds a toolset's tools to this session. Not enabled: users (accounts, passwords, sessions); changes (list and undo changes).",
+      "Adds a toolset. Not enabled: users (accounts, passwords, sessions); changes (list and undo changes).",
     );
     expect(enable.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     // Not listed yet: the protocol's error, naming enable-toolset.
@@ -73,7 +73,7 @@ describe('cms-admin mcp --toolsets over stdio', () => {
     const after = (await client.listTools()).tools;
     expect(names(after)).toContain('list-users');
     expect(after.find((tool) => tool.name === 'enable-toolset')!.description).toBe(
-      "Adds a toolset's tools to this session. Not enabled: changes (list and undo changes).",
+      "Adds a toolset. Not enabled: changes (list and undo changes).",
     );
     const listed = await client.callTool({ name: 'list-users', arguments: { limit: 100 } });
     expect(listed.isError).toBe(false);

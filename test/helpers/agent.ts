@@ -2,7 +2,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import type { ApprovalRequest, Approver } from '../../src/agent/approvals.js';
 import type { HistoryBudget } from '../../src/agent/history.js';
 import { ChatSession } from '../../src/agent/runner.js';
-import type { ToolContext, ToolFilter } from '../../src/call/index.js';
+import type { AnyToolDefinition, ToolContext, ToolFilter } from '../../src/call/index.js';
 import type { ChatRequest, ScriptedOpenAI } from './scripted-openai.js';
 import { testContext } from './site.js';
 
@@ -16,6 +16,8 @@ export function scriptedSession(
     maxSteps?: number;
     context?: ToolContext;
     history?: HistoryBudget;
+    /** The site's abilities made tools of their own (abilityTools). */
+    siteTools?: readonly AnyToolDefinition[];
   } = {},
 ) {
   const approvals: ApprovalRequest[] = [];
@@ -34,6 +36,7 @@ export function scriptedSession(
     filter: options.filter,
     maxSteps: options.maxSteps,
     history: options.history,
+    siteTools: options.siteTools,
     approver: async (request) => {
       approvals.push(request);
       return approver(request);

@@ -1,6 +1,7 @@
 import type { Watched } from './surface-state.js';
 import { USER_FIXTURES } from './surface-fixtures-users.js';
 import { TERM_FIXTURES } from './surface-fixtures-terms.js';
+import { ABILITY_FIXTURES } from './surface-fixtures-abilities.js';
 
 /**
  * The surface property's calls (#58 "By construction"): for every write tool of the registry, one
@@ -28,4 +29,4 @@ export interface SurfaceFixture {
   asks?: true;
 }
 
-export const SURFACE_FIXTURES: Readonly<Record<string, SurfaceFixture>> = { ...TERM_FIXTURES, ...USER_FIXTURES };
+export const SURFACE_FIXTURES: Readonly<Record<string, SurfaceFixture>> = { ...TERM_FIXTURES, ...USER_FIXTURES, ...ABILITY_FIXTURES };

@@ -10,6 +10,8 @@ export interface Watched {
   termNames?: Array<[taxonomy: string, name: string]>;
   roles?: string[];
   posts?: number[];
+  /** Products that may come to exist by this title (a site ability's run, #62). */
+  productTitles?: string[];
 }
 
 /**
@@ -21,7 +23,7 @@ export async function siteState(w: Watched, php: (code: string) => Promise<strin
   const list = (values: readonly (string | number)[] = []) => JSON.stringify(values);
   const out = await php(`
     $w = ['users' => json_decode('${list(w.users)}'), 'logins' => json_decode('${list(w.logins)}'), 'terms' => json_decode('${list(w.terms)}'),
-          'names' => json_decode('${list((w.termNames ?? []).map(([t, n]) => `${t}\u0000${n}`))}'), 'roles' => json_decode('${list(w.roles)}'), 'posts' => json_decode('${list(w.posts)}')];
+          'names' => json_decode('${list((w.termNames ?? []).map(([t, n]) => `${t}\u0000${n}`))}'), 'roles' => json_decode('${list(w.roles)}'), 'posts' => json_decode('${list(w.posts)}'), 'products' => json_decode('${list(w.productTitles)}')];
     $user = function ($u) {
       if (!$u) return null;
       $id = $u->ID;
@@ -43,6 +45,7 @@ export async function siteState(w: Watched, php: (code: string) => Promise<strin
     foreach ($w['names'] as $pair) { [$tax, $name] = explode("\\0", $pair); $found = get_term_by('name', $name, $tax); $out['named'][$pair] = $term($found ?: null); }
     foreach ($w['roles'] as $slug) { $r = get_role($slug); $out['role'][$slug] = $r ? $r->capabilities : null; }
     foreach ($w['posts'] as $id) $out['post'][$id] = ['tags' => wp_get_post_tags($id, ['fields' => 'ids']), 'categories' => wp_get_post_categories($id), 'author' => (int) get_post_field('post_author', $id)];
+    foreach ($w['products'] as $title) $out['product'][$title] = array_map(fn ($p) => [$p->ID, $p->post_status], get_posts(['post_type' => 'product', 'post_status' => 'any', 'numberposts' => -1, 'title' => $title]));
     echo json_encode($out);
   `);
   return JSON.parse(out);

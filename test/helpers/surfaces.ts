@@ -112,7 +112,7 @@ export const SURFACES = {
       async call(tool, params) {
         server.clear();
         const seen = decliner();
-        const toolsets = ['taxonomy', 'taxonomy-cleanup', 'users', 'roles', 'accounts-bulk', 'network', 'changes'] as const;
+        const toolsets = ['taxonomy', 'taxonomy-cleanup', 'users', 'roles', 'accounts-bulk', 'network', 'changes', 'abilities'] as const;
         const { session } = scriptedSession(server, { approver: seen.approver, context: target.context(), filter: { toolsets, network: target.network } });
         let answer = '';
         server.script({ toolCalls: [{ name: tool, args: params }] }, (request) => {

@@ -15,6 +15,12 @@ describe('redaction', () => {
     expect(secretValues(params)).toEqual(['hunter2hunter2']);
   });
 
+  it('masks them nested too: a site ability’s input is one param holding its own fields (#62)', () => {
+    const params = { name: 'shop/connect', input: { account: 'ann', api_token: 'tok-123456', hooks: [{ secret: 'whsec-987654' }] } };
+    expect(maskSecretParams(params)).toEqual({ name: 'shop/connect', input: { account: 'ann', api_token: REDACTED, hooks: [{ secret: REDACTED }] } });
+    expect(secretValues(params)).toEqual(['tok-123456', 'whsec-987654']);
+  });
+
   it('masks reset keys in links, also HTML- or JSON-escaped, and leaves other text alone', () => {
     const link = 'http://h/wp-login.php?action=rp&key=AbC123xyz&login=ann%40x';
     expect(maskResetKeys(`go to ${link} now`)).toBe(`go to http://h/wp-login.php?action=rp&key=${REDACTED}&login=ann%40x now`);

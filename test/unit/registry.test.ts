@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/client/index.js';
 import { describeTool } from '../../src/adapters/json-schema.js';
-import { ChangesToolkit, TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
+import { AbilitiesToolkit, ChangesToolkit, TaxonomyToolkit, UserToolkit } from '../../src/toolkits.js';
 import { tools } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { SELF_DESCRIBING_PARAMS } from '../../src/tools/schema.js';
@@ -59,16 +59,18 @@ const USER_TOOLS = [
 ];
 /** The change journal's tools (issue #24): ChangesToolkit's (#52.13: not in both toolkits). */
 const CHANGE_TOOLS = ['list-changes', 'undo-change'];
+/** The site's own WordPress abilities (issue #62): AbilitiesToolkit's. */
+const ABILITY_TOOLS = ['find-abilities', 'describe-ability', 'run-ability'];
 
 // A client that is never called: building toolkits must not touch the network.
 const client = new WordPressClient({ url: 'http://127.0.0.1:9', username: 'x', appPassword: 'y' });
 const context = { client, journal: memoryJournal() };
 
 describe('registry', () => {
-  it('holds exactly the spec’s tools plus enable-user, the change tools, the network tools and list-sites, each once', () => {
+  it('holds exactly the spec’s tools plus enable-user, the change tools, the network tools, list-sites and the ability tools, each once', () => {
     const network = ['add-user-to-site', 'remove-user-from-site', 'grant-super-admin', 'revoke-super-admin'];
     const fleet = ['list-sites'];
-    expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS, ...CHANGE_TOOLS, ...network, ...fleet].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...TAXONOMY_TOOLS, ...USER_TOOLS, ...CHANGE_TOOLS, ...network, ...fleet, ...ABILITY_TOOLS].sort());
   });
 
   it('TaxonomyToolkit, UserToolkit and ChangesToolkit give exactly their tools', () => {
@@ -77,6 +79,8 @@ describe('registry', () => {
     expect(names(new TaxonomyToolkit({ context, toolsets: 'all' }))).toEqual([...TAXONOMY_TOOLS].sort());
     expect(names(new UserToolkit({ context, toolsets: 'all' }))).toEqual([...USER_TOOLS].sort());
     expect(names(new ChangesToolkit({ context }))).toEqual([...CHANGE_TOOLS].sort());
+    // Not in the default set of a session, but what AbilitiesToolkit is asked for.
+    expect(names(new AbilitiesToolkit({ context }))).toEqual([...ABILITY_TOOLS].sort());
   });
 
   it('without a change journal the toolkits leave out the change tools (they could only say nothing is recorded)', () => {

@@ -63,7 +63,7 @@ describe('a session’s toolsets and enable-toolset', () => {
     expect(single.offered()).toEqual(['users', 'changes']);
     const spec = single.enableTool()!;
     expect(spec.description).toBe(
-      "Adds a toolset's tools to this session. Not enabled: users (accounts, passwords, sessions); changes (list and undo changes).",
+      "Adds a toolset. Not enabled: users (accounts, passwords, sessions); changes (list and undo changes).",
     );
     expect(spec.inputSchema.properties.toolset.enum).toEqual(['users', 'changes']);
     expect(new ToolsetSession(tools, { toolsets: resolveToolsets('all') }).enableTool()).toBeUndefined();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { findTool, reviewCall, selectTools, tools } from '../../src/call/index.js';
-import { call, callOk, testContext, unique, wp } from '../helpers/site.js';
+import { call, callOk, testContext, unique, wordPressAtLeast, wp } from '../helpers/site.js';
+import { productsTitled } from './abilities/helpers.js';
 import { makeCategory, makePosts, makeTag, readTerm } from './taxonomy/fixtures.js';
 import {
   formLogin,
@@ -19,6 +20,8 @@ import {
  * and the site is the same afterwards, read back through wp(), not through the tools.
  */
 interface Case {
+  /** The WordPress the tool needs (run-ability: the Abilities API of 6.9); before it, the dry run refuses as the call does. */
+  needs?: { version: string; code: string };
   /** Makes the fixture; returns the params, the words the preview must name, and a reading of the site. */
   setup(): Promise<{ params: Record<string, unknown>; names: (string | number)[]; read: () => Promise<unknown> }>;
 }
@@ -278,6 +281,13 @@ const CASES: Record<string, Case> = {
       return { params: { user_id: u.id, add_capabilities: ['moderate_comments'] }, names: [u.username, 'moderate_comments'], read: () => wpPhp(`echo json_encode(get_userdata(${u.id})->caps);`) };
     },
   },
+  'run-ability': {
+    needs: { version: '6.9', code: 'abilities_unavailable' },
+    async setup() {
+      const title = unique('Dry ability product');
+      return { params: { name: 'cms-sandbox/product-create', input: { title } }, names: [title, 'cms-sandbox/product-create', 'POST'], read: () => productsTitled(title) };
+    },
+  },
   'log-out-user': {
     async setup() {
       const u = await makeUser({ prefix: 'drylogout' });
@@ -297,9 +307,14 @@ describe('dry_run on every write tool', () => {
     expect(Object.keys(CASES).sort()).toEqual(writes.sort());
   });
 
-  it.each(Object.entries(CASES))('%s: names the change, writes nothing', async (_name, { setup }) => {
+  it.each(Object.entries(CASES))('%s: names the change, writes nothing', async (_name, { setup, needs }) => {
     const { params, names, read } = await setup();
     const before = await read();
+    if (needs && !wordPressAtLeast(needs.version)) {
+      expect(await call(_name, { ...params, dry_run: true })).toMatchObject({ ok: false, error: { code: needs.code } });
+      expect(await read()).toEqual(before);
+      return;
+    }
     const preview = await callOk(_name, { ...params, dry_run: true });
     expect(preview.dry_run).toBe(true);
     // Whether the call itself would ask a person: the review's answer, the same as on every surface.

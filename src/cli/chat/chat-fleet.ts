@@ -1,7 +1,7 @@
 import { approveAll, type Approver, refuseAll, serializeApprover } from '../../agent/approvals.js';
 import { createChatModel, MODEL_HELP, type ModelConfig } from '../../agent/model.js';
 import { ChatSession } from '../../agent/runner.js';
-import type { Fleet, ToolFilter } from '../../call/index.js';
+import type { AnyToolDefinition, Fleet, ToolFilter } from '../../call/index.js';
 import { fleetLabel } from '../sites/fleet-session.js';
 import { runOnce } from './chat-once.js';
 import { runRepl } from '../shell/repl.js';
@@ -18,7 +18,7 @@ const FLEET_UNDO =
 export async function runFleetChat(
   fleet: Fleet,
   options: { once?: string; json?: boolean; yes?: boolean; strict?: boolean },
-  setup: { modelConfig: ModelConfig | undefined; maxSteps: number; historyTokens: number; filter: ToolFilter },
+  setup: { modelConfig: ModelConfig | undefined; maxSteps: number; historyTokens: number; filter: ToolFilter; siteTools?: readonly AnyToolDefinition[] },
 ): Promise<number> {
   const { modelConfig } = setup;
   if (!modelConfig) {
@@ -37,6 +37,7 @@ export async function runFleetChat(
       history: { maxTokens: setup.historyTokens },
       strict: Boolean(options.strict),
       approver: serializeApprover(approver),
+      siteTools: setup.siteTools,
     });
   if (options.once === undefined) {
     const undo = async () => FLEET_UNDO;

@@ -10,8 +10,8 @@ import { runOnce } from './chat-once.js';
 import { runRepl } from '../shell/repl.js';
 import { slashUndo } from '../undo/undo-command.js';
 import { cliJournal } from '../journal-path.js';
-import { networkToolsFor } from '../../call/index.js';
-import { contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from '../shared.js';
+import { abilityTools, hasAbilitiesApi, networkToolsFor } from '../../call/index.js';
+import { abilityPatterns, contextOptions, type FilterOptions, filterFromOptions, wholeNumberFlag } from '../shared.js';
 import { runToolShell } from '../shell/tool-shell.js';
 import { runFleetChat } from './chat-fleet.js';
 import { sessionSites } from '../sites/fleet-session.js';
@@ -28,6 +28,7 @@ export interface ChatOptions extends FilterOptions {
   historyTokens?: string;
   strict?: boolean;
   sites?: string;
+  abilities?: string;
 }
 
 /** Loaded only by `cms-admin chat`: it pulls in langchain. */
@@ -44,7 +45,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const modelConfig = modelConfigFromEnv();
   const secretsTo = operatorHandOver(options.resetLinkFile);
   const fleet = options.sites ? sessionSites(options.sites, { journal: options.journal, context: { ...siteOptions, secretsTo } }) : undefined;
-  if (fleet) return runFleetChat(fleet, options, { modelConfig, maxSteps, historyTokens, filter });
+  const patterns = abilityPatterns(options.abilities);
+  if (fleet) {
+    const siteTools = patterns.length ? await abilityTools(fleet.sites.map((s) => s.context), patterns) : undefined;
+    return runFleetChat(fleet, options, { modelConfig, maxSteps, historyTokens, filter, siteTools });
+  }
   const site = await ensureSite((line) => process.stderr.write(`${line}\n`));
   const context = createContext(site, {
     ...siteOptions,
@@ -55,6 +60,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
   // A super admin on a multisite network gets its network tools (docs/multisite.md); a site
   // administrator there and a single site, the same list as ever.
   filter.network = await networkToolsFor(context.client);
+  // A site before WordPress 6.9 has no abilities: the toolset is absent, enable-toolset says why.
+  filter.abilitiesApi = await hasAbilitiesApi(context.client);
+  const siteTools = patterns.length ? await abilityTools([context], patterns) : undefined;
   const interactive = Boolean(process.stdin.isTTY) && options.once === undefined;
 
   if (!modelConfig) {
@@ -73,6 +81,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       history: { maxTokens: historyTokens },
       strict: Boolean(options.strict),
       approver: serializeApprover(approver),
+      siteTools,
     });
 
   if (options.once !== undefined) return runOnce(makeSession(baseApprover ?? refuseAll), options.once, options.json);

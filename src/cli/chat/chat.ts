@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_MAX_STEPS } from '../../agent/defaults.js';
-import { ANSWER_BUDGET_FLAG, TOOLSETS_FLAG } from '../shared.js';
+import { ABILITIES_FLAG, ANSWER_BUDGET_FLAG, TOOLSETS_FLAG } from '../shared.js';
 import { JOURNAL_FLAG } from '../journal-path.js';
 import type { ChatOptions } from './chat-run.js';
 
@@ -15,6 +15,7 @@ export function registerChatCommand(program: Command): void {
     .option('--toolkit <name>', 'load one toolkit only: taxonomy or users')
     .option('--allow <names>', 'comma-separated allowlist of tool names')
     .option(...TOOLSETS_FLAG)
+    .option(...ABILITIES_FLAG)
     .option('--sites <sites>', 'several site profiles (a,b | @group | all): every tool takes site, a write on several asks once')
     .option('--audit-log <file>', 'append a JSON line per write to this file (default: env CMS_AUDIT_LOG)')
     .option(...JOURNAL_FLAG)
@@ -39,6 +40,8 @@ will change; without a terminal they are refused unless --yes is given. Reset li
 (terminal or --reset-link-file), never to the model.
 The session starts with the default toolsets (taxonomy, users, changes; network on a network you
 administer) or --toolsets; the model adds another with enable-toolset (\`cms-admin tools\` lists them).
+The site's own WordPress abilities (6.9+): the abilities toolset finds, describes and runs them;
+--abilities woocommerce/* offers those as tools of their own (docs/abilities.md).
 Every write is journalled (--journal): /undo takes back the last change, /undo N the last N,
 /undo ID one, after asking. In the chat: /help, /tools, /undo, /reset, /exit; Ctrl-C cancels
 the current turn.
