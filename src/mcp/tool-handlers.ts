@@ -73,8 +73,9 @@ export function toolHandlers(context: ToolContext | Fleet, filter: ToolFilter = 
   const siteTools = (options.siteTools ?? []).filter((tool) => !filter.readOnly || tool.annotations.readOnly);
   const listed = () => (fleet ? fleetTools([...toolsets.tools(), ...siteTools]) : [...toolsets.tools(), ...siteTools]);
   return {
-    // Built once per selection and kept (tool-list.ts); enable-toolset changes the selection.
-    list: () => mcpToolList(toolsets.tools(), { strict: Boolean(options.strict), fleet: Boolean(fleet) }, enableToolsetListing(toolsets.enableTool())),
+    // Built once per selection and kept (tool-list.ts); enable-toolset changes the selection. The
+    // site's abilities made tools (created once, at start) are part of it, after the registry's.
+    list: () => mcpToolList([...toolsets.tools(), ...siteTools], { strict: Boolean(options.strict), fleet: Boolean(fleet) }, enableToolsetListing(toolsets.enableTool())),
     async call(name, params, approver, signal) {
       if (name === ENABLE_TOOLSET && toolsets.enableTool()) {
         const outcome = toolsets.enable(params ?? {});

@@ -194,6 +194,10 @@ describe.each(connectors)('MCP outputSchema and structuredContent ($name)', (con
     await structured('create-category', { name: unique('MCP undone') });
     const changes = await structured('list-changes', { limit: 3 });
     await structured('undo-change', { change_id: changes.items[0].change_id });
+    // The site's abilities (#62; the sandbox runs 7.1): a read-only core ability runs unasked.
+    await structured('find-abilities', { namespace: 'core' });
+    await structured('describe-ability', { name: 'core/get-site-info' });
+    await structured('run-ability', { name: 'core/get-site-info' });
     expect([...seen].sort()).toEqual(registry.map((t) => t.name).sort());
   });
 

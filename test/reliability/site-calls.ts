@@ -177,6 +177,7 @@ export function validWrite(tool: string, text: string, id: number): Record<strin
     'migrate-terms': { from_taxonomy: 'category', to_taxonomy: 'post_tag', term_ids: [id] },
     'recount-terms': { taxonomy: 'genre' },
     'set-terms-parent': { taxonomy: 'genre', term_ids: [id + 1], parent: id },
+    'run-ability': { name: 'core/get-site-info' },
   };
   const params = byTool[tool];
   if (!params || !(findTool(tool)?.schema.safeParse(params).success ?? false))
