@@ -4,7 +4,24 @@ import { loadCases } from '../../src/evals/loader.js';
 import { type ModelSource, scriptedSource } from '../../src/evals/models.js';
 import { formatTable } from '../../src/evals/report.js';
 import { selectTools, tools } from '../../src/call/index.js';
+import { budgetCount, runSeed } from '../helpers/budget.js';
 import { restoreSeeded, runOnTestSandbox } from './helpers.js';
+import type { EvalCase } from '../../src/evals/case-schema.js';
+
+/**
+ * The cases this run replays: all under the full budget; under the quick one a sample drawn from
+ * the run's seed that holds every category at least once (each case restores the site first, so
+ * the sample is most of this file's time).
+ */
+function sample(cases: EvalCase[], count: number): EvalCase[] {
+  if (count >= cases.length) return cases;
+  let state = runSeed() || 1;
+  const next = () => (state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0);
+  const shuffled = cases.map((c) => ({ c, key: next() })).sort((a, b) => a.key - b.key).map((x) => x.c);
+  const firstOfEach = [...new Map(shuffled.map((c) => [c.category, c] as const)).values()];
+  const rest = shuffled.filter((c) => !firstOfEach.includes(c));
+  return [...firstOfEach, ...rest].slice(0, Math.max(count, firstOfEach.length));
+}
 
 let models: ModelSource;
 beforeAll(async () => {
@@ -35,9 +52,11 @@ describe('evals/cases with --model scripted', () => {
     expect(cases.filter((c) => c.target === 'network').length).toBeGreaterThanOrEqual(3);
   });
 
-  it('replays every reference trajectory through the real runner; every case passes', async () => {
+  it('replays the reference trajectories through the real runner (every one in the full budget); every case passes', async () => {
     // The single-site cases; the network ones run on the test network (network-suite.test.ts).
-    const cases = (await loadCases()).filter((c) => c.target === 'site');
+    const all = (await loadCases()).filter((c) => c.target === 'site');
+    const cases = sample(all, budgetCount('evalCases', 'evals'));
+    expect(new Set(cases.map((c) => c.category))).toEqual(new Set(all.map((c) => c.category)));
     const report = await runOnTestSandbox(cases, models);
     const failed = report.cases.filter((c) => !c.passed).map((c) => `${c.id}: ${c.failures.join(' | ')}`);
     expect(failed).toEqual([]);

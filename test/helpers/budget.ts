@@ -142,12 +142,20 @@ export const BUDGETS = {
     why: 'the seeds that found findings 1 and 2 of #58 on the code before its fix, and a new random seed every run',
   },
   surfaceProperty: {
-    test: 'test/reliability/surface-property.test.ts',
+    test: 'test/reliability/surface-property*.test.ts',
     unit: 'write tools per surface',
     quick: 2,
     // More than the registry's write tools: every one, on every surface.
     full: 1_000,
     why: 'two write tools on each of the eleven surfaces, a new sample from the run seed every run (SURFACE_TOOLS=a,b replays tools)',
+  },
+  evalCases: {
+    test: 'test/evals/scripted-suite.test.ts',
+    unit: 'single-site eval cases replayed',
+    quick: 24,
+    // More than there are: every case.
+    full: 1_000,
+    why: 'every category at least once and a new sample from the run seed every run (CMS_TEST_SEED replays it); `npm run eval -- --model scripted` replays them all',
   },
   cleanupMess: {
     test: 'test/wordpress/cleanup/prune-terms.test.ts',
