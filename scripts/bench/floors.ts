@@ -4,7 +4,10 @@
  * on a like set of items — with wall time, requests, CPU and the ratios, and the load average.
  * Writes the "Bulk work against its floor" section of BENCHMARKS.md (`npm run bench` runs it too).
  *
- *   npm run bench:floors [-- --jobs import-users,set-users-role,prune-terms,migrate-terms,find-duplicate-terms,list-users] [--small]
+ *   npm run bench:floors [-- --jobs import-users,set-users-role,prune-terms,migrate-terms,find-duplicate-terms,list-users] [--small] [--import-sizes 1000]
+ *
+ * `--import-sizes` replaces import-users' sizes (1,000 and 10,000): at ~0.5 s of bcrypt and the
+ * new-user email per account on each side, 10,000 takes hours on 2 cores.
  *
  * Its own sandbox instance (CMS_BENCH_FLOORS or `bench-floors`, port CMS_BENCH_FLOORS_PORT or
  * 8936), seeded again before each job and left seeded.
@@ -22,6 +25,8 @@ export interface FloorOptions {
   /** Jobs to run (default all, in JOBS' order). */
   jobs?: string[];
   small?: boolean;
+  /** import-users' sizes instead of the default ones (`--import-sizes 1000,10000`). */
+  importSizes?: number[];
 }
 
 export function floorOptions(argv: string[]): FloorOptions {
@@ -29,7 +34,10 @@ export function floorOptions(argv: string[]): FloorOptions {
   const jobs = at > 0 ? (argv[at + 1] ?? '').split(',').filter(Boolean) : undefined;
   const unknown = (jobs ?? []).filter((job) => !(job in JOBS));
   if (unknown.length) throw new Error(`unknown job(s) ${unknown.join(', ')}: ${Object.keys(JOBS).join(', ')}`);
-  return { jobs, small: argv.includes('--small') };
+  const sizesAt = argv.indexOf('--import-sizes');
+  const importSizes = sizesAt > 0 ? (argv[sizesAt + 1] ?? '').split(',').filter(Boolean).map(Number) : undefined;
+  if (importSizes?.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--import-sizes ${argv[sizesAt + 1]}: expected sizes like 1000,10000`);
+  return { jobs, small: argv.includes('--small'), importSizes };
 }
 
 /** Runs the jobs and answers the section (rows of jobs not run this time are kept from BENCHMARKS.md). */
@@ -37,7 +45,7 @@ export async function floorsSection(options: FloorOptions = {}, kept = ''): Prom
   const site = benchInstance('bench:floors', { name: 'bench-floors', nameVar: 'CMS_BENCH_FLOORS', port: 8936, portVar: 'CMS_BENCH_FLOORS_PORT' });
   await siteUp(site);
   const creds = await credentialsOf(site);
-  const sizes = options.small ? SMALL : FULL;
+  const sizes = { ...(options.small ? SMALL : FULL), ...(options.importSizes && { import: options.importSizes }) };
   const rows: FloorRow[] = [];
   for (const job of options.jobs ?? Object.keys(JOBS)) {
     site.log(`${job}…`);
