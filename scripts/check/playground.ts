@@ -37,6 +37,8 @@ const READ_EXAMPLES: Record<string, { params: object; mayBeEmpty?: boolean }> = 
   'find-duplicate-terms': { params: { taxonomy: 'post_tag' }, mayBeEmpty: true },
   // Every author and above can edit posts: the admin at least.
   'find-users-with-capability': { params: { capability: 'edit_posts' } },
+  // WordPress 6.9+ registers this core ability (read-only) on every site.
+  'describe-ability': { params: { name: 'core/get-site-info' } },
 };
 
 async function invoke(envelope: object): Promise<{ ok: boolean; result?: any; error?: any }> {
