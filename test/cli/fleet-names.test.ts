@@ -20,14 +20,21 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => fleet?.stop());
 
-/** The same login on the given sites, with a different id on each (an extra account first on all but the first). */
+/**
+ * The same login on the given sites, with a different id on each: on every site but the first,
+ * extra accounts first until the next id (ids count up) is none an earlier site gave the login —
+ * whatever earlier files did to each site's count.
+ */
 async function sameLogin(sites: string[]) {
   const { username, email } = newIdentity('fleetname');
   const ids: Record<string, number> = {};
   for (const [i, site] of sites.entries()) {
-    for (let extra = 0; extra < i; extra++) {
-      const other = newIdentity('filler');
-      await fleet.client(site).post('/wp/v2/users', { ...other, password: newPassword(), roles: ['subscriber'] });
+    if (i > 0) {
+      let filler: number;
+      do {
+        const other = newIdentity('filler');
+        filler = (await fleet.client(site).post<{ id: number }>('/wp/v2/users', { ...other, password: newPassword(), roles: ['subscriber'] })).id;
+      } while (Object.values(ids).includes(filler + 1));
     }
     ids[site] = (await fleet.client(site).post<{ id: number }>('/wp/v2/users', { username, email, password: newPassword(), roles: ['subscriber'] })).id;
   }
