@@ -14,6 +14,7 @@ import type { ToolContext } from '../../src/call/index.js';
 import { memoryJournal } from '../../src/undo/journal.js';
 import { undoChange } from '../../src/undo/undo.js';
 import { type BenchInstance, instanceCpuMs, withCpu } from './bench-site.js';
+import { walk } from './large-site.js';
 import { callTool } from './measure.js';
 
 export interface Side {
@@ -87,19 +88,6 @@ function expectDone(what: string, got: number, want: number) {
   if (got !== want) throw new Error(`${what}: did ${got} of ${want}`);
 }
 
-type Page = { items: unknown[]; next_cursor: string | null };
-
-/** Every page of a list tool, following next_cursor. */
-async function walk(context: ToolContext, tool: string, params: Record<string, unknown>): Promise<Page[]> {
-  const pages: Page[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = (await callTool(context, tool, cursor ? { ...params, cursor } : params)) as Page;
-    pages.push(page);
-    cursor = page.next_cursor;
-  } while (cursor);
-  return pages;
-}
 
 export const JOBS: Record<string, (site: BenchInstance, creds: SandboxCredentials, sizes: FloorSizes) => Promise<FloorRow[]>> = {
   async 'import-users'(site, creds, sizes) {

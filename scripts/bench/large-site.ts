@@ -40,8 +40,8 @@ async function cost(site: SandboxCredentials, job: (context: ToolContext) => Pro
 
 type Page = { total: number; items: unknown[]; next_cursor: string | null };
 
-/** Follows next_cursor to the end; every answer is kept. */
-async function walk(context: ToolContext, tool: string, params: Record<string, unknown>): Promise<Page[]> {
+/** Follows next_cursor to the end; every answer is kept (bench:floors' list jobs too). */
+export async function walk(context: ToolContext, tool: string, params: Record<string, unknown>): Promise<Page[]> {
   const pages: Page[] = [];
   let cursor: string | null = null;
   do {

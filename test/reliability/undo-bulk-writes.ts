@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { readTerms } from './undo-snapshot.js';
-import { op, type Op, resolveOp, TAXONOMY_WRITES, type World } from './undo-writes.js';
+import { op, type Op, resolveOp, subtree, TAXONOMY_WRITES, type World } from './undo-writes.js';
 
 /**
  * The undo property's term side of issue #59 (undo-property-terms-bulk.test.ts): random sequences
@@ -46,19 +46,6 @@ function some<T>(list: readonly T[], n: number, seed: number): T[] {
   return out;
 }
 
-type Term = Awaited<ReturnType<typeof readTerms>>[number];
-function subtree(terms: Term[], id: number): Set<number> {
-  const out = new Set([id]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const t of terms)
-      if (t.parent && out.has(t.parent) && !out.has(t.id)) {
-        out.add(t.id);
-        grew = true;
-      }
-  }
-  return out;
-}
 
 /** The call an op makes now (a bulk term tool here, any other through resolveOp). */
 export async function resolveBulkOp(o: Op, i: number, world: World): Promise<[string, Record<string, unknown>] | undefined> {

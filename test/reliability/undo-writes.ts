@@ -98,7 +98,7 @@ function some<T>(list: readonly T[], n: number, seed: number): T[] {
   return out;
 }
 /** The term and every term below it. */
-function subtree(terms: Term[], id: number): Set<number> {
+export function subtree(terms: Term[], id: number): Set<number> {
   const out = new Set([id]);
   for (let grew = true; grew; ) {
     grew = false;
